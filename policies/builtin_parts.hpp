@@ -1,0 +1,19 @@
+#pragma once
+// Registration functions of each plugin family; register_builtin() calls them all.
+#include "sim/sched/registry.hpp"
+
+namespace gpusim::policy {
+
+void register_filters(sched::Registry& registry);
+void register_queue_sort(sched::Registry& registry);
+void register_binders(sched::Registry& registry);
+void register_gpu_selectors(sched::Registry& registry);
+void register_kube_scores(sched::Registry& registry);
+void register_random_score(sched::Registry& registry);
+void register_dot_product(sched::Registry& registry);
+void register_gpu_clustering(sched::Registry& registry);
+void register_gpu_packing(sched::Registry& registry);
+void register_best_fit(sched::Registry& registry);
+void register_fgd(sched::Registry& registry);
+
+}  // namespace gpusim::policy

@@ -1,0 +1,27 @@
+#include "policies/register_builtin.hpp"
+
+#include "policies/builtin_parts.hpp"
+
+namespace gpusim::policy {
+
+void register_builtin(sched::Registry& registry) {
+  register_queue_sort(registry);
+  register_filters(registry);
+  register_binders(registry);
+  register_gpu_selectors(registry);
+  register_kube_scores(registry);
+  register_random_score(registry);
+  register_dot_product(registry);
+  register_gpu_clustering(registry);
+  register_gpu_packing(registry);
+  register_best_fit(registry);
+  register_fgd(registry);
+}
+
+sched::Registry builtin_registry() {
+  sched::Registry registry;
+  register_builtin(registry);
+  return registry;
+}
+
+}  // namespace gpusim::policy

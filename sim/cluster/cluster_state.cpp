@@ -1,0 +1,158 @@
+#include "sim/cluster/cluster_state.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/check.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::cluster {
+
+ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> nodes)
+    : catalog_(&catalog), nodes_(std::move(nodes)) {
+  const std::size_t n = nodes_.size();
+  cpu_free_.resize(n);
+  memory_free_.resize(n);
+  node_gpu_free_.resize(n);
+  version_.assign(n, 0);
+  unhealthy_.assign(n, 0);
+  gpu_offset_.resize(n + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const NodeSpec& node = nodes_[i];
+    if (node.gpu_count < 0 || node.gpu_count > kMaxGpusPerNode) {
+      throw core::InputError(fmt::format("node {}: {} GPUs, must be 0..{}", node.name,
+                                         node.gpu_count, kMaxGpusPerNode));
+    }
+    if (node.gpu_count > 0 && node.gpu_model >= catalog.size()) {
+      throw core::InputError(fmt::format("node {}: unknown GPU model index", node.name));
+    }
+    cpu_free_[i] = node.cpu_milli;
+    memory_free_[i] = node.memory_mib;
+    node_gpu_free_[i] = std::int64_t{node.gpu_count} * kMilliPerGpu;
+    gpu_offset_[i] = gpu_free_.size();
+    gpu_free_.insert(gpu_free_.end(), static_cast<std::size_t>(node.gpu_count), kMilliPerGpu);
+    total_gpus_ += node.gpu_count;
+    total_cpu_ += node.cpu_milli;
+    total_memory_ += node.memory_mib;
+  }
+  gpu_offset_[n] = gpu_free_.size();
+  gpu_view_ = gpu_free_;
+}
+
+bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
+  const NodeIndex n = placement.node;
+  if (n >= nodes_.size()) return false;
+  if (cpu_free_[n] < pod.cpu_milli || memory_free_[n] < pod.memory_mib) return false;
+  if (placement.gpus.size() != pod.gpu_count) return false;
+  const NodeSpec& node = nodes_[n];
+  if (pod.gpu_count == 0) return true;
+  if (!pod.allowed_models.allows(node.gpu_model)) return false;
+  if ((placement.gpus.bits >> node.gpu_count) != 0) return false;  // index beyond the node
+  const auto free = gpu_milli_free(n);
+  for (int g = 0; g < node.gpu_count; ++g) {
+    // An unhealthy GPU reads 0 free, so it never fits.
+    if (placement.gpus.contains(g) && free[g] < pod.gpu_milli) return false;
+  }
+  return true;
+}
+
+void ClusterState::allocate(const PodSpec& pod, const Placement& placement) {
+  GPUSIM_CHECK(fits(pod, placement),
+               fmt::format("pod {} does not fit on node {} GPUs {:#x}", pod.name,
+                           placement.node < nodes_.size() ? nodes_[placement.node].name : "?",
+                           placement.gpus.bits));
+  const NodeIndex n = placement.node;
+  cpu_free_[n] -= pod.cpu_milli;
+  memory_free_[n] -= pod.memory_mib;
+  allocated_cpu_ += pod.cpu_milli;
+  allocated_memory_ += pod.memory_mib;
+  std::int32_t* free = gpu_free_.data() + gpu_offset_[n];
+  std::int32_t* view = gpu_view_.data() + gpu_offset_[n];
+  for (int g = 0; g < nodes_[n].gpu_count; ++g) {
+    if (!placement.gpus.contains(g)) continue;
+    if (free[g] == kMilliPerGpu) ++gpus_in_use_;
+    free[g] -= pod.gpu_milli;
+    view[g] -= pod.gpu_milli;  // fits() guarantees the GPU is healthy
+    node_gpu_free_[n] -= pod.gpu_milli;
+    allocated_gpu_milli_ += pod.gpu_milli;
+  }
+  ++version_[n];
+}
+
+void ClusterState::release(const PodSpec& pod, const Placement& placement) {
+  const NodeIndex n = placement.node;
+  GPUSIM_CHECK(n < nodes_.size(), "release on an unknown node");
+  GPUSIM_CHECK(cpu_free_[n] + pod.cpu_milli <= nodes_[n].cpu_milli &&
+                   memory_free_[n] + pod.memory_mib <= nodes_[n].memory_mib,
+               fmt::format("release of pod {} would exceed node {} capacity", pod.name,
+                           nodes_[n].name));
+  std::int32_t* free = gpu_free_.data() + gpu_offset_[n];
+  for (int g = 0; g < nodes_[n].gpu_count; ++g) {
+    if (!placement.gpus.contains(g)) continue;
+    GPUSIM_CHECK(free[g] + pod.gpu_milli <= kMilliPerGpu,
+                 fmt::format("release of pod {} would exceed GPU {} of node {}", pod.name, g,
+                             nodes_[n].name));
+  }
+  cpu_free_[n] += pod.cpu_milli;
+  memory_free_[n] += pod.memory_mib;
+  allocated_cpu_ -= pod.cpu_milli;
+  allocated_memory_ -= pod.memory_mib;
+  std::int32_t* view = gpu_view_.data() + gpu_offset_[n];
+  for (int g = 0; g < nodes_[n].gpu_count; ++g) {
+    if (!placement.gpus.contains(g)) continue;
+    free[g] += pod.gpu_milli;
+    if (free[g] == kMilliPerGpu) --gpus_in_use_;
+    if (gpu_healthy(n, g)) {
+      view[g] += pod.gpu_milli;
+      node_gpu_free_[n] += pod.gpu_milli;
+    }
+    allocated_gpu_milli_ -= pod.gpu_milli;
+  }
+  ++version_[n];
+}
+
+void ClusterState::set_gpu_healthy(NodeIndex n, int gpu, bool healthy) {
+  GPUSIM_CHECK(n < nodes_.size() && gpu >= 0 && gpu < nodes_[n].gpu_count,
+               "health change of an unknown GPU");
+  if (gpu_healthy(n, gpu) == healthy) return;
+  const std::size_t i = gpu_offset_[n] + static_cast<std::size_t>(gpu);
+  if (healthy) {
+    unhealthy_[n] &= ~(std::uint64_t{1} << gpu);
+    gpu_view_[i] = gpu_free_[i];
+    node_gpu_free_[n] += gpu_free_[i];
+  } else {
+    unhealthy_[n] |= std::uint64_t{1} << gpu;
+    node_gpu_free_[n] -= gpu_view_[i];
+    gpu_view_[i] = 0;
+  }
+  ++version_[n];
+}
+
+void ClusterState::check_invariants() const {
+  std::int64_t allocated_gpu = 0, in_use = 0, allocated_cpu = 0, allocated_memory = 0;
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    const NodeSpec& node = nodes_[n];
+    GPUSIM_CHECK(cpu_free_[n] >= 0 && cpu_free_[n] <= node.cpu_milli, "CPU out of range");
+    GPUSIM_CHECK(memory_free_[n] >= 0 && memory_free_[n] <= node.memory_mib,
+                 "memory out of range");
+    allocated_cpu += node.cpu_milli - cpu_free_[n];
+    allocated_memory += node.memory_mib - memory_free_[n];
+    std::int64_t node_free = 0;
+    for (int g = 0; g < node.gpu_count; ++g) {
+      const std::size_t i = gpu_offset_[n] + static_cast<std::size_t>(g);
+      const std::int32_t free = gpu_free_[i];
+      GPUSIM_CHECK(free >= 0 && free <= kMilliPerGpu, "GPU milli out of range");
+      const bool healthy = gpu_healthy(static_cast<NodeIndex>(n), g);
+      GPUSIM_CHECK(gpu_view_[i] == (healthy ? free : 0), "scheduler view of a GPU out of step");
+      node_free += gpu_view_[i];
+      allocated_gpu += kMilliPerGpu - free;
+      if (free < kMilliPerGpu) ++in_use;
+    }
+    GPUSIM_CHECK(node_free == node_gpu_free_[n], "node GPU total out of step");
+  }
+  GPUSIM_CHECK(allocated_gpu == allocated_gpu_milli_, "allocated GPU milli out of step");
+  GPUSIM_CHECK(in_use == gpus_in_use_, "GPUs-in-use count out of step");
+  GPUSIM_CHECK(allocated_cpu == allocated_cpu_, "allocated CPU out of step");
+  GPUSIM_CHECK(allocated_memory == allocated_memory_, "allocated memory out of step");
+}
+
+}  // namespace gpusim::cluster

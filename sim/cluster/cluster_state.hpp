@@ -1,0 +1,92 @@
+#pragma once
+// The cluster's mutable resource state: what is free on every node and on every GPU, and
+// which pod holds what. Allocation can never exceed capacity: every change is checked, and a
+// violation is an engine bug (core::InvariantViolation). Policies only ever see it const.
+//
+// Storage is flat (structure of arrays) so that Filter and Score scan it without pointer
+// chasing; each node carries a version that increases on every change, which lets policies
+// cache per-node results.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/node.hpp"
+#include "sim/cluster/pod.hpp"
+
+namespace gpusim::cluster {
+
+using NodeIndex = std::uint32_t;
+
+// Where a pod runs: a node and the GPU indices on it (empty for CPU-only pods).
+struct Placement {
+  NodeIndex node = 0;
+  GpuSet gpus;
+  friend bool operator==(const Placement&, const Placement&) = default;
+};
+
+class ClusterState {
+ public:
+  ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> nodes);
+
+  const GpuCatalog& catalog() const { return *catalog_; }
+  std::size_t node_count() const { return nodes_.size(); }
+  const NodeSpec& node(NodeIndex n) const { return nodes_[n]; }
+
+  std::int64_t cpu_free(NodeIndex n) const { return cpu_free_[n]; }
+  std::int64_t memory_free(NodeIndex n) const { return memory_free_[n]; }
+  // Milli free for scheduling on each GPU of node n, indexed by GPU index. An unhealthy GPU
+  // reads 0, so every policy skips it without knowing about health.
+  std::span<const std::int32_t> gpu_milli_free(NodeIndex n) const {
+    return {gpu_view_.data() + gpu_offset_[n], static_cast<std::size_t>(nodes_[n].gpu_count)};
+  }
+  // Sum of gpu_milli_free(n).
+  std::int64_t node_gpu_milli_free(NodeIndex n) const { return node_gpu_free_[n]; }
+  bool gpu_healthy(NodeIndex n, int gpu) const { return ((unhealthy_[n] >> gpu) & 1U) == 0; }
+  // Marks a GPU healthy or not (device-plugin health). Pods already on it keep their share.
+  void set_gpu_healthy(NodeIndex n, int gpu, bool healthy);
+  // Increases on every change to node n.
+  std::uint64_t version(NodeIndex n) const { return version_[n]; }
+
+  // Whether `placement` can take `pod` now: resources free and the GPU set well formed.
+  bool fits(const PodSpec& pod, const Placement& placement) const;
+  // Takes the resources. Precondition: fits(pod, placement) (checked).
+  void allocate(const PodSpec& pod, const Placement& placement);
+  // Returns what `allocate` took. Checked against capacity.
+  void release(const PodSpec& pod, const Placement& placement);
+
+  // Cluster totals, kept incrementally.
+  std::int64_t total_gpus() const { return total_gpus_; }
+  std::int64_t total_gpu_milli() const { return total_gpus_ * kMilliPerGpu; }
+  std::int64_t allocated_gpu_milli() const { return allocated_gpu_milli_; }
+  // GPUs with any milli allocated (the FGD artifact's "Gpu" allocation count).
+  std::int64_t gpus_in_use() const { return gpus_in_use_; }
+  std::int64_t total_cpu_milli() const { return total_cpu_; }
+  std::int64_t allocated_cpu_milli() const { return allocated_cpu_; }
+  std::int64_t total_memory_mib() const { return total_memory_; }
+  std::int64_t allocated_memory_mib() const { return allocated_memory_; }
+
+  // Recomputes every total from scratch and checks it against the incremental one.
+  void check_invariants() const;
+
+ private:
+  const GpuCatalog* catalog_;
+  std::vector<NodeSpec> nodes_;
+  std::vector<std::int64_t> cpu_free_;
+  std::vector<std::int64_t> memory_free_;
+  std::vector<std::int64_t> node_gpu_free_;
+  std::vector<std::uint64_t> version_;
+  std::vector<std::size_t> gpu_offset_;
+  std::vector<std::int32_t> gpu_free_;  // real milli free per GPU
+  std::vector<std::int32_t> gpu_view_;  // what the scheduler sees: gpu_free_, or 0 if unhealthy
+  std::vector<std::uint64_t> unhealthy_;  // per node, a bit per GPU
+  std::int64_t total_gpus_ = 0;
+  std::int64_t total_cpu_ = 0;
+  std::int64_t total_memory_ = 0;
+  std::int64_t allocated_gpu_milli_ = 0;
+  std::int64_t gpus_in_use_ = 0;
+  std::int64_t allocated_cpu_ = 0;
+  std::int64_t allocated_memory_ = 0;
+};
+
+}  // namespace gpusim::cluster

@@ -1,0 +1,42 @@
+#pragma once
+// A node's fixed description: capacity, labels, taints and its GPUs (all of one model, as in
+// the traces gpusim replays).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/cluster/gpu_catalog.hpp"
+
+namespace gpusim::cluster {
+
+// Up to 64 GPUs per node so that a set of GPU indices fits one 64-bit mask.
+inline constexpr int kMaxGpusPerNode = 64;
+
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;  // "NoSchedule", "PreferNoSchedule", "NoExecute"
+};
+
+struct NodeSpec {
+  std::string name;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  std::int32_t gpu_count = 0;
+  GpuModelId gpu_model = 0;  // meaningful only when gpu_count > 0
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<Taint> taints;
+};
+
+// A set of GPU indices on one node.
+struct GpuSet {
+  std::uint64_t bits = 0;
+  void add(int index) { bits |= std::uint64_t{1} << index; }
+  bool contains(int index) const { return ((bits >> index) & 1U) != 0; }
+  int size() const { return __builtin_popcountll(bits); }
+  bool empty() const { return bits == 0; }
+  friend bool operator==(GpuSet, GpuSet) = default;
+};
+
+}  // namespace gpusim::cluster

@@ -1,0 +1,40 @@
+#pragma once
+// A pod as the scheduler sees it: Kubernetes-style requests plus the gpu-milli sharing model
+// (each GPU is 1000 milli; a pod asks for `gpu_count` GPUs with `gpu_milli` of each).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/cluster/gpu_catalog.hpp"
+#include "sim/core/time.hpp"
+
+namespace gpusim::cluster {
+
+inline constexpr std::int32_t kMilliPerGpu = 1000;
+
+enum class Qos : std::uint8_t { kUnspecified, kLatencySensitive, kBestEffort, kBurstable, kGuaranteed };
+
+struct PodSpec {
+  std::string name;
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  std::int32_t gpu_count = 0;   // GPUs requested
+  std::int32_t gpu_milli = 0;   // share of each requested GPU, 1..1000; 0 when gpu_count is 0
+  GpuModelSet allowed_models;   // empty = any model
+  Qos qos = Qos::kUnspecified;
+  std::int32_t priority = 0;    // higher first; from QoS unless the trace says otherwise
+  std::optional<core::Time> creation_time;
+  std::optional<core::Time> deletion_time;
+  // How long the pod runs once started (replay mode): deletion minus scheduled time in the
+  // trace, or minus creation time for pods the trace never saw scheduled.
+  std::optional<core::Time> duration;
+
+  std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
+  bool wants_gpu() const { return gpu_count > 0; }
+  // A fraction of one GPU (gpushare-style); such a pod lands on exactly one GPU.
+  bool shares_gpu() const { return gpu_count == 1 && gpu_milli < kMilliPerGpu; }
+};
+
+const char* to_string(Qos qos);
+
+}  // namespace gpusim::cluster

@@ -1,0 +1,64 @@
+#include "sim/core/event_queue.hpp"
+
+#include <algorithm>
+
+#include "sim/core/check.hpp"
+
+namespace gpusim::core {
+namespace {
+// std heap functions build a max-heap; invert the order to keep the earliest on top.
+bool later(const Event& a, const Event& b) { return fires_before(b, a); }
+}  // namespace
+
+EventId EventQueue::push(Time time, Phase phase, std::uint32_t kind, std::uint64_t payload) {
+  const EventId id = next_seq_++;
+  heap_.push_back(Event{time, phase, id, kind, payload});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+  return id;
+}
+
+bool EventQueue::is_cancelled(EventId id) const {
+  return std::binary_search(cancelled_.begin(), cancelled_.end(), id);
+}
+
+bool EventQueue::cancel(EventId id) {
+  if (id >= next_seq_ || is_cancelled(id)) return false;
+  const bool in_heap = std::any_of(heap_.begin(), heap_.end(),
+                                   [id](const Event& e) { return e.seq == id; });
+  if (!in_heap) return false;
+  cancelled_.insert(std::upper_bound(cancelled_.begin(), cancelled_.end(), id), id);
+  ++cancelled_in_heap_;
+  return true;
+}
+
+void EventQueue::drop_cancelled_top() {
+  while (!heap_.empty() && cancelled_in_heap_ > 0 && is_cancelled(heap_.front().seq)) {
+    const EventId id = heap_.front().seq;
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    heap_.pop_back();
+    cancelled_.erase(std::lower_bound(cancelled_.begin(), cancelled_.end(), id));
+    --cancelled_in_heap_;
+  }
+}
+
+bool EventQueue::empty() {
+  drop_cancelled_top();
+  return heap_.empty();
+}
+
+const Event& EventQueue::peek() {
+  drop_cancelled_top();
+  GPUSIM_CHECK(!heap_.empty(), "peek on an empty event queue");
+  return heap_.front();
+}
+
+Event EventQueue::pop() {
+  drop_cancelled_top();
+  GPUSIM_CHECK(!heap_.empty(), "pop on an empty event queue");
+  std::pop_heap(heap_.begin(), heap_.end(), later);
+  Event event = heap_.back();
+  heap_.pop_back();
+  return event;
+}
+
+}  // namespace gpusim::core

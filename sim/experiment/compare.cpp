@@ -1,0 +1,86 @@
+#include "sim/experiment/compare.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <thread>
+
+#include "sim/experiment/fill_experiment.hpp"
+#include "sim/experiment/replay_experiment.hpp"
+
+namespace gpusim::experiment {
+
+const char* to_string(Mode mode) { return mode == Mode::kFill ? "fill" : "replay"; }
+
+const char* to_string(PodOutcome outcome) {
+  switch (outcome) {
+    case PodOutcome::kScheduled: return "scheduled";
+    case PodOutcome::kFailed: return "failed";
+    case PodOutcome::kPending: return "pending";
+    case PodOutcome::kCompleted: return "completed";
+  }
+  return "";
+}
+
+std::vector<std::uint64_t> seed_list(std::uint64_t first, int count) {
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < count; ++i) seeds.push_back(first + static_cast<std::uint64_t>(i));
+  return seeds;
+}
+
+RunResult run_one(const RunInputs& inputs, const sched::Profile& profile, const RunConfig& config) {
+  return config.mode == Mode::kFill ? run_fill(inputs, profile, config)
+                                    : run_replay(inputs, profile, config);
+}
+
+CompareResult run_compare(const RunInputs& inputs, const std::vector<sched::Profile>& profiles,
+                          const RunConfig& base, const std::vector<std::uint64_t>& seeds,
+                          unsigned threads) {
+  const std::size_t jobs = profiles.size() * seeds.size();
+  std::vector<RunResult> results(jobs);
+  std::vector<std::exception_ptr> errors(jobs);
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t job = next++; job < jobs; job = next++) {
+      RunConfig config = base;
+      config.seed = seeds[job % seeds.size()];
+      try {
+        results[job] = run_one(inputs, profiles[job / seeds.size()], config);
+      } catch (...) {
+        errors[job] = std::current_exception();
+      }
+    }
+  };
+  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, jobs); ++t) pool.emplace_back(worker);
+    worker();
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+
+  CompareResult compare{base, seeds, {}};
+  for (std::size_t p = 0; p < profiles.size(); ++p) {
+    PolicySummary summary;
+    summary.policy = profiles[p].name;
+    for (std::size_t s = 0; s < seeds.size(); ++s) summary.runs.push_back(std::move(results[p * seeds.size() + s]));
+    for (std::size_t m = 0; m < summary.runs.front().metrics.size(); ++m) {
+      MetricSummary metric{summary.runs.front().metrics[m].first, 0, 0};
+      for (const auto& run : summary.runs) metric.mean += run.metrics[m].second;
+      const auto n = static_cast<double>(summary.runs.size());
+      metric.mean /= n;
+      if (summary.runs.size() > 1) {
+        double squares = 0;
+        for (const auto& run : summary.runs) squares += std::pow(run.metrics[m].second - metric.mean, 2);
+        metric.std = std::sqrt(squares / (n - 1));
+      }
+      summary.metrics.push_back(std::move(metric));
+    }
+    compare.policies.push_back(std::move(summary));
+  }
+  return compare;
+}
+
+}  // namespace gpusim::experiment

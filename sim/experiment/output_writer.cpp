@@ -1,0 +1,179 @@
+#include "sim/experiment/output_writer.hpp"
+
+#include <fmt/format.h>
+#include <fmt/os.h>
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <system_error>
+#include <unistd.h>
+
+#include "sim/core/rng.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::experiment {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Seconds with six decimals from integer microseconds: exact, locale-free, deterministic.
+std::string seconds(std::int64_t us) {
+  if (us < 0) return "";
+  return fmt::format("{}.{:06}", us / 1'000'000, us % 1'000'000);
+}
+
+std::string gpu_list(std::uint64_t bits) {
+  std::string out;
+  for (int g = 0; g < 64; ++g) {
+    if (((bits >> g) & 1U) == 0) continue;
+    if (!out.empty()) out += '-';
+    out += std::to_string(g);
+  }
+  return out;
+}
+
+void write_pods(const fs::path& path, const RunResult& run, const OutputContext& ctx) {
+  auto out = fmt::output_file(path.string());
+  out.print("order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus\n");
+  for (std::size_t i = 0; i < run.pods.size(); ++i) {
+    const PodRecord& r = run.pods[i];
+    const auto& pod = ctx.workload->pods[r.source_index];
+    const std::string name = r.clone == 0 ? pod.name : fmt::format("{}-tuned-{}", pod.name, r.clone);
+    out.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", i, name, pod.cpu_milli, pod.memory_mib,
+              pod.gpu_count, pod.gpu_milli, seconds(r.arrival_us), seconds(r.start_us), seconds(r.end_us),
+              to_string(r.outcome), r.node >= 0 ? ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name : "",
+              gpu_list(r.gpus));
+  }
+}
+
+void write_series(const fs::path& path, const RunResult& run) {
+  auto out = fmt::output_file(path.string());
+  out.print("time_s,arrived_gpu_milli,allocated_gpu_milli,gpus_in_use,running_pods,pending_pods\n");
+  for (const SeriesPoint& p : run.series) {
+    out.print("{},{},{},{},{},{}\n", seconds(p.time_us), p.arrived_gpu_milli, p.allocated_gpu_milli,
+              p.gpus_in_use, p.running_pods, p.pending_pods);
+  }
+}
+
+void write_curve(const fs::path& path, const RunResult& run) {
+  auto out = fmt::output_file(path.string());
+  out.print("arrived_load_pct,gpu_allocation_pct\n");
+  for (const CurvePoint& p : run.curve) out.print("{},{:.2f}\n", p.load_pct, p.allocation_pct);
+}
+
+void write_run_files(const fs::path& dir, const RunResult& run, const OutputContext& ctx) {
+  fs::create_directories(dir);
+  if (!run.pods.empty()) write_pods(dir / "pods.csv", run, ctx);
+  if (!run.series.empty()) write_series(dir / "timeseries.csv", run);
+  if (!run.curve.empty()) write_curve(dir / "curve.csv", run);
+}
+
+// JSON numbers rounded to 6 decimals so that the files read well and diff cleanly.
+double tidy(double x) { return std::nearbyint(x * 1e6) / 1e6; }
+
+nlohmann::ordered_json summary_json(const CompareResult& result, const OutputContext& ctx) {
+  nlohmann::ordered_json doc;
+  doc["gpusim_version"] = ctx.gpusim_version;
+  doc["mode"] = to_string(result.base.mode);
+  auto& inputs = doc["inputs"];
+  inputs["cluster"] = ctx.cluster_source;
+  inputs["cluster_fnv1a64"] = ctx.cluster_digest;
+  inputs["workload"] = ctx.workload_source;
+  inputs["workload_fnv1a64"] = ctx.workload_digest;
+  if (result.base.mode == Mode::kFill) inputs["fill_target"] = result.base.fill_target;
+  else inputs["time_compression"] = result.base.time_compression;
+  doc["seeds"] = result.seeds;
+  auto& policies = doc["policies"] = nlohmann::ordered_json::array();
+  for (const PolicySummary& policy : result.policies) {
+    nlohmann::ordered_json entry;
+    entry["name"] = policy.policy;
+    for (const MetricSummary& metric : policy.metrics) {
+      entry[metric.name] = {{"mean", tidy(metric.mean)}, {"std", tidy(metric.std)}};
+    }
+    auto& runs = entry["runs"] = nlohmann::ordered_json::array();
+    for (const RunResult& run : policy.runs) {
+      nlohmann::ordered_json r;
+      r["seed"] = run.config.seed;
+      for (const auto& [name, value] : run.metrics) r[name] = tidy(value);
+      runs.push_back(std::move(r));
+    }
+    policies.push_back(std::move(entry));
+  }
+  return doc;
+}
+
+std::string report_markdown(const CompareResult& result, const OutputContext& ctx) {
+  const bool fill = result.base.mode == Mode::kFill;
+  std::string md = fmt::format("# gpusim {} report\n\n", to_string(result.base.mode));
+  md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", ctx.cluster_source, ctx.workload_source);
+  if (fill) md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
+  else md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
+  md += fmt::format("- seeds: {} ({} runs per policy)\n- gpusim {}\n\n", fmt::join(result.seeds, ", "),
+                    result.seeds.size(), ctx.gpusim_version);
+  const std::vector<std::string> columns =
+      fill ? std::vector<std::string>{"gpu_allocation_pct", "unallocated_gpus", "fragmentation_pct",
+                                      "fragmented_gpus", "failed_pods", "gpus_in_use_pct"}
+           : std::vector<std::string>{"mean_jct_s", "p95_jct_s", "mean_queueing_delay_s",
+                                      "makespan_s", "mean_gpu_allocation_pct", "unscheduled_pods"};
+  md += "| policy | " + fmt::format("{}", fmt::join(columns, " | ")) + " |\n";
+  md += "|---|";
+  for (std::size_t i = 0; i < columns.size(); ++i) md += "---:|";
+  md += "\n";
+  for (const PolicySummary& policy : result.policies) {
+    md += "| " + policy.policy + " |";
+    for (const auto& column : columns) {
+      for (const MetricSummary& metric : policy.metrics) {
+        if (metric.name == column) md += fmt::format(" {:.2f} ± {:.2f} |", metric.mean, metric.std);
+      }
+    }
+    md += "\n";
+  }
+  md += "\nMean ± sample standard deviation over the seeds. Definitions: results/README.md.\n";
+  if (fill) {
+    md += "`gpu_allocation_pct` is the FGD artifact's headline: the mean GPU (milli) allocation over the\n"
+          "arrivals whose arrived load rounds to the target.\n";
+  }
+  return md;
+}
+
+}  // namespace
+
+std::string file_digest(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return fmt::format("{:016x}", core::fnv1a64(bytes));
+}
+
+void write_outputs(const fs::path& dir, const CompareResult& result, const OutputContext& ctx) {
+  const fs::path target = fs::absolute(dir);
+  const fs::path staging = target.parent_path() / fmt::format(".{}.partial-{}", target.filename().string(), ::getpid());
+  std::error_code ignored;
+  fs::remove_all(staging, ignored);
+  try {
+    fs::create_directories(staging);
+    {
+      std::ofstream out(staging / "summary.json");
+      out << summary_json(result, ctx).dump(2) << '\n';
+    }
+    {
+      std::ofstream out(staging / "report.md");
+      out << report_markdown(result, ctx);
+    }
+    for (const PolicySummary& policy : result.policies) {
+      for (const RunResult& run : policy.runs) {
+        const fs::path run_dir = ctx.single_run
+                                     ? staging
+                                     : staging / "runs" / policy.policy / fmt::format("seed-{}", run.config.seed);
+        write_run_files(run_dir, run, ctx);
+      }
+    }
+    fs::remove_all(target);
+    fs::rename(staging, target);
+  } catch (const std::exception& e) {
+    fs::remove_all(staging, ignored);
+    throw core::InputError(fmt::format("{}: cannot write outputs: {}", target.string(), e.what()));
+  }
+}
+
+}  // namespace gpusim::experiment

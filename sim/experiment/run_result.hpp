@@ -1,0 +1,61 @@
+#pragma once
+// The outcome of one run: named scalar metrics (in a fixed order), per-pod records, a time
+// series and, in fill mode, the allocation curve against arrived load.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/experiment/run_config.hpp"
+
+namespace gpusim::experiment {
+
+enum class PodOutcome : std::uint8_t { kScheduled, kFailed, kPending, kCompleted };
+const char* to_string(PodOutcome outcome);
+
+struct PodRecord {
+  std::uint32_t source_index = 0;  // row of the workload it came from
+  std::uint32_t clone = 0;         // 0: the original; k: the k-th copy added to reach the load
+  std::int64_t arrival_us = 0;
+  std::int64_t start_us = -1;
+  std::int64_t end_us = -1;
+  std::int32_t node = -1;
+  std::uint64_t gpus = 0;          // GPU index bit set
+  PodOutcome outcome = PodOutcome::kPending;
+};
+
+// One row of the time series: the cluster after an event.
+struct SeriesPoint {
+  std::int64_t time_us = 0;
+  std::int64_t arrived_gpu_milli = 0;
+  std::int64_t allocated_gpu_milli = 0;
+  std::int64_t gpus_in_use = 0;
+  std::int64_t running_pods = 0;
+  std::int64_t pending_pods = 0;
+};
+
+// Fill mode: mean GPU allocation (%) over the arrivals whose arrived load rounds to `load_pct`.
+struct CurvePoint {
+  int load_pct = 0;
+  double allocation_pct = 0;
+};
+
+struct RunResult {
+  std::string policy;
+  RunConfig config;
+  std::vector<std::pair<std::string, double>> metrics;
+  std::vector<PodRecord> pods;
+  std::vector<SeriesPoint> series;
+  std::vector<CurvePoint> curve;
+
+  void set(std::string name, double value) { metrics.emplace_back(std::move(name), value); }
+  std::optional<double> metric(const std::string& name) const {
+    for (const auto& [key, value] : metrics) {
+      if (key == name) return value;
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace gpusim::experiment

@@ -1,0 +1,172 @@
+#include "sim/sched/framework.hpp"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+#include "sim/core/check.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::sched {
+namespace {
+
+// Builds `name` once per framework (a plugin named at several extension points is one object,
+// as in kube-scheduler) and checks that it implements extension point T.
+template <typename T>
+T* build(const std::string& name, const char* point, const Registry& registry,
+         const PluginContext& context, std::vector<std::unique_ptr<Plugin>>& owned) {
+  Plugin* plugin = nullptr;
+  for (const auto& existing : owned) {
+    if (existing->name() == name) plugin = existing.get();
+  }
+  if (plugin == nullptr) {
+    owned.push_back(registry.create(name, context));
+    plugin = owned.back().get();
+  }
+  T* typed = dynamic_cast<T*>(plugin);
+  if (typed == nullptr) {
+    throw core::InputError(fmt::format("plugin '{}' cannot be used as a {} plugin", name, point));
+  }
+  return typed;
+}
+
+}  // namespace
+
+Framework::Framework(const Profile& profile, const Registry& registry,
+                     const PluginContext& context, ClusterState& cluster)
+    : profile_(profile), cluster_(cluster), cycle_(cluster.node_count()) {
+  queue_sort_ = build<QueueSortPlugin>(profile.queue_sort, "queue-sort", registry, context, owned_);
+  for (const auto& name : profile.pre_filter) {
+    pre_filters_.push_back(build<PreFilterPlugin>(name, "pre-filter", registry, context, owned_));
+  }
+  for (const auto& name : profile.filter) {
+    filters_.push_back(build<FilterPlugin>(name, "filter", registry, context, owned_));
+  }
+  for (const auto& name : profile.post_filter) {
+    post_filters_.push_back(build<PostFilterPlugin>(name, "post-filter", registry, context, owned_));
+  }
+  for (const auto& [name, weight] : profile.score) {
+    if (weight <= 0) throw core::InputError(fmt::format("score plugin '{}': weight must be > 0", name));
+    scorers_.emplace_back(build<ScorePlugin>(name, "score", registry, context, owned_), weight);
+  }
+  gpu_selector_ = build<GpuSelector>(profile.gpu_selection, "gpu-selection", registry, context, owned_);
+  for (const auto& name : profile.reserve) {
+    reservers_.push_back(build<ReservePlugin>(name, "reserve", registry, context, owned_));
+  }
+  for (const auto& name : profile.permit) {
+    permits_.push_back(build<PermitPlugin>(name, "permit", registry, context, owned_));
+  }
+  binder_ = build<BindPlugin>(profile.bind, "bind", registry, context, owned_);
+
+  const std::size_t n = cluster.node_count();
+  feasible_.reserve(n);
+  plugin_scores_.reserve(n);
+  total_scores_.assign(n, 0);
+  tie_rank_.resize(n);
+  std::iota(tie_rank_.begin(), tie_rank_.end(), 0U);
+  if (profile.tie_break == TieBreak::kSeededRank) {
+    core::Rng rng = core::Rng::stream(context.seed, "tie-break-rank");
+    rng.shuffle(std::span<std::uint32_t>(tie_rank_));
+  }
+}
+
+Framework::~Framework() = default;
+
+std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
+  cycle_.reset();
+  cycle_.chosen_node = -1;
+  feasible_.clear();
+  for (PreFilterPlugin* plugin : pre_filters_) {
+    if (!plugin->pre_filter(pod, cluster_, cycle_).is_ok()) {
+      last_outcome_ = Outcome::kRejectedByPreFilter;
+      return std::nullopt;
+    }
+  }
+
+  // PostFilter may free room (preemption); then the filters run once more.
+  for (int attempt = 0; attempt < 2 && feasible_.empty(); ++attempt) {
+    const auto node_count = static_cast<NodeIndex>(cluster_.node_count());
+    for (NodeIndex n = 0; n < node_count; ++n) {
+      bool passes = true;
+      for (const FilterPlugin* plugin : filters_) {
+        if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) {
+          passes = false;
+          break;
+        }
+      }
+      if (passes) feasible_.push_back(n);
+    }
+    if (!feasible_.empty() || attempt == 1) break;
+    bool made_room = false;
+    for (PostFilterPlugin* plugin : post_filters_) {
+      if (plugin->post_filter(pod, cluster_, cycle_).is_ok()) {
+        made_room = true;
+        break;
+      }
+    }
+    if (!made_room) break;
+  }
+  if (feasible_.empty()) {
+    last_outcome_ = Outcome::kNoFeasibleNode;
+    return std::nullopt;
+  }
+
+  // As kube-scheduler: a single feasible node is taken without scoring.
+  const NodeIndex chosen = feasible_.size() == 1 ? feasible_.front() : select_host(pod);
+  cluster::Placement placement{chosen, {}};
+  if (pod.wants_gpu()) placement.gpus = gpu_selector_->select(pod, chosen, cluster_, cycle_);
+  GPUSIM_CHECK(cluster_.fits(pod, placement),
+               fmt::format("GPU selection '{}' chose GPUs {:#x} on node {} that cannot take pod {}",
+                           profile_.gpu_selection, placement.gpus.bits,
+                           cluster_.node(chosen).name, pod.name));
+
+  std::size_t reserved = 0;
+  bool ok = true;
+  for (; reserved < reservers_.size() && ok; ++reserved) {
+    ok = reservers_[reserved]->reserve(pod, placement).is_ok();
+  }
+  for (PermitPlugin* plugin : permits_) {
+    if (!ok) break;
+    ok = plugin->permit(pod, placement).is_ok();
+  }
+  if (ok) ok = binder_->bind(pod, placement).is_ok();
+  if (!ok) {
+    for (std::size_t i = reserved; i-- > 0;) reservers_[i]->unreserve(pod, placement);
+    last_outcome_ = Outcome::kDenied;
+    return std::nullopt;
+  }
+  cluster_.allocate(pod, placement);
+  last_outcome_ = Outcome::kScheduled;
+  return placement;
+}
+
+NodeIndex Framework::select_host(const PodSpec& pod) {
+  for (const NodeIndex n : feasible_) total_scores_[n] = 0;
+  for (auto& [plugin, weight] : scorers_) {
+    plugin->pre_score(pod, feasible_, cluster_, cycle_);
+    plugin_scores_.clear();
+    for (const NodeIndex n : feasible_) {
+      plugin_scores_.push_back(NodeScore{n, plugin->score(pod, n, cluster_, cycle_)});
+    }
+    plugin->normalize(plugin_scores_);
+    for (const NodeScore& s : plugin_scores_) total_scores_[s.node] += weight * s.score;
+  }
+  // Highest total wins; among equals, the smallest tie-break rank.
+  NodeIndex best = feasible_.front();
+  for (const NodeIndex n : feasible_) {
+    if (total_scores_[n] > total_scores_[best] ||
+        (total_scores_[n] == total_scores_[best] && tie_rank_[n] < tie_rank_[best])) {
+      best = n;
+    }
+  }
+  return best;
+}
+
+void Framework::release(const PodSpec& pod, const cluster::Placement& placement) {
+  // Reserve plugins that keep per-node bookkeeping (GpuClustering) forget the pod here too.
+  for (std::size_t i = reservers_.size(); i-- > 0;) reservers_[i]->unreserve(pod, placement);
+  cluster_.release(pod, placement);
+}
+
+}  // namespace gpusim::sched

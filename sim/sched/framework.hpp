@@ -1,0 +1,67 @@
+#pragma once
+// The scheduling-cycle runner. For one pod: PreFilter, Filter over every node, PostFilter when
+// nothing fits, Score (normalised, weighted), host selection with a defined tie-break, GPU
+// selection inside the node, Reserve, Permit, Bind; then it commits the placement to the
+// cluster. It is the only code that changes ClusterState.
+//
+// Hot path: no allocation per cycle; buffers are sized to the cluster once.
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/sched/plugin.hpp"
+#include "sim/sched/profile.hpp"
+#include "sim/sched/registry.hpp"
+
+namespace gpusim::sched {
+
+// Why the last pod could not be placed, for reports.
+enum class Outcome : std::uint8_t { kScheduled, kRejectedByPreFilter, kNoFeasibleNode, kDenied };
+
+class Framework {
+ public:
+  Framework(const Profile& profile, const Registry& registry, const PluginContext& context,
+            ClusterState& cluster);
+  ~Framework();
+  Framework(const Framework&) = delete;
+  Framework& operator=(const Framework&) = delete;
+
+  // One scheduling cycle. On success the pod is bound and its placement returned.
+  std::optional<cluster::Placement> schedule(const PodSpec& pod);
+  Outcome last_outcome() const { return last_outcome_; }
+  // Number of feasible nodes in the last cycle.
+  std::size_t last_feasible_count() const { return feasible_.size(); }
+
+  // The pod ended: reserve plugins unreserve it and its resources go back to the cluster.
+  void release(const PodSpec& pod, const cluster::Placement& placement);
+
+  const QueueSortPlugin& queue_sort() const { return *queue_sort_; }
+  const Profile& profile() const { return profile_; }
+  const ClusterState& cluster() const { return cluster_; }
+
+ private:
+  NodeIndex select_host(const PodSpec& pod);
+
+  Profile profile_;
+  ClusterState& cluster_;
+  CycleState cycle_;
+  std::vector<std::unique_ptr<Plugin>> owned_;
+  QueueSortPlugin* queue_sort_ = nullptr;
+  std::vector<PreFilterPlugin*> pre_filters_;
+  std::vector<FilterPlugin*> filters_;
+  std::vector<PostFilterPlugin*> post_filters_;
+  std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
+  GpuSelector* gpu_selector_ = nullptr;
+  std::vector<ReservePlugin*> reservers_;
+  std::vector<PermitPlugin*> permits_;
+  BindPlugin* binder_ = nullptr;
+
+  std::vector<NodeIndex> feasible_;
+  std::vector<NodeScore> plugin_scores_;
+  std::vector<std::int64_t> total_scores_;
+  std::vector<std::uint32_t> tie_rank_;  // per node; smaller wins a tie
+  Outcome last_outcome_ = Outcome::kScheduled;
+};
+
+}  // namespace gpusim::sched

@@ -1,0 +1,99 @@
+#pragma once
+// kube-scheduler-shaped extension points. A plugin implements one or more of these small
+// interfaces; the framework runner calls them in a fixed order and is the only code that
+// changes cluster state. Plugins see the cluster as const and never throw.
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "sim/cluster/cluster_state.hpp"
+#include "sim/cluster/pod.hpp"
+#include "sim/sched/cycle_state.hpp"
+#include "sim/sched/status.hpp"
+
+namespace gpusim::sched {
+
+using cluster::ClusterState;
+using cluster::NodeIndex;
+using cluster::PodSpec;
+
+inline constexpr std::int64_t kMaxNodeScore = 100;
+inline constexpr std::int64_t kMinNodeScore = 0;
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual std::string_view name() const = 0;
+};
+
+// Orders the pending queue: true when `a` should be tried before `b`.
+class QueueSortPlugin : public virtual Plugin {
+ public:
+  virtual bool less(const PodSpec& a, const PodSpec& b) const = 0;
+};
+
+// Checks the pod as a whole before any node is looked at.
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  virtual Status pre_filter(const PodSpec& pod, const ClusterState& cluster, CycleState& cycle) = 0;
+};
+
+// Whether node n can run the pod at all.
+class FilterPlugin : public virtual Plugin {
+ public:
+  virtual Status filter(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
+                        CycleState& cycle) const = 0;
+};
+
+// Runs when no node passed the filters (preemption lives here in later issues). Returns ok
+// when it made room, so the framework tries the pod once more.
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  virtual Status post_filter(const PodSpec& pod, const ClusterState& cluster, CycleState& cycle) = 0;
+};
+
+// Ranks the feasible nodes. `pre_score` sees them all first; `normalize` maps the raw scores
+// of all feasible nodes to [0, 100] in place (default: leave them as they are).
+class ScorePlugin : public virtual Plugin {
+ public:
+  virtual void pre_score(const PodSpec& pod, std::span<const NodeIndex> feasible,
+                         const ClusterState& cluster, CycleState& cycle) {
+    (void)pod, (void)feasible, (void)cluster, (void)cycle;
+  }
+  virtual std::int64_t score(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
+                             CycleState& cycle) = 0;
+  virtual void normalize(std::span<NodeScore> scores) const { (void)scores; }
+};
+
+// Picks the GPUs on the chosen node. Precondition: the node passed the filters.
+class GpuSelector : public virtual Plugin {
+ public:
+  virtual cluster::GpuSet select(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
+                                 const CycleState& cycle) = 0;
+};
+
+// Tentative placement hooks; unreserve must undo reserve and be safe to call twice.
+class ReservePlugin : public virtual Plugin {
+ public:
+  virtual Status reserve(const PodSpec& pod, const cluster::Placement& placement) = 0;
+  virtual void unreserve(const PodSpec& pod, const cluster::Placement& placement) = 0;
+};
+
+// Last word before binding: allow, deny (unschedulable) or wait (gang scheduling, later).
+class PermitPlugin : public virtual Plugin {
+ public:
+  virtual Status permit(const PodSpec& pod, const cluster::Placement& placement) = 0;
+};
+
+}  // namespace gpusim::sched
+
+namespace gpusim::sched {
+
+// Binds the pod; ok means the framework commits the placement. A later device-plugin model
+// may answer kWait (the kubelet has not confirmed yet) or an error (Allocate failed).
+class BindPlugin : public virtual Plugin {
+ public:
+  virtual Status bind(const PodSpec& pod, const cluster::Placement& placement) = 0;
+};
+
+}  // namespace gpusim::sched

@@ -1,0 +1,123 @@
+#include "sim/sched/profile.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "sim/core/status.hpp"
+
+namespace gpusim::sched {
+namespace {
+
+// The FGD artifact enables one score plugin with weight 1000; the same weight is kept so that
+// totals read the same.
+constexpr std::int64_t kArtifactWeight = 1000;
+
+Profile gpu_milli_profile(std::string name, std::string scorer, std::string gpu_selection) {
+  Profile profile;
+  profile.name = std::move(name);
+  profile.filter = {"node-resources-fit", "gpu-fit"};
+  profile.score = {{std::move(scorer), kArtifactWeight}};
+  profile.gpu_selection = std::move(gpu_selection);
+  return profile;
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_profile_names() {
+  return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
+          "bestfit", "fgd"};
+}
+
+Profile builtin_profile(const std::string& name) {
+  if (name == "kube-default") {
+    Profile profile = gpu_milli_profile(name, "least-allocated", "first-fit");
+    profile.score = {{"least-allocated", 1}, {"balanced-allocation", 1}};
+    return profile;
+  }
+  if (name == "binpack") {
+    Profile profile = gpu_milli_profile(name, "most-allocated", "first-fit");
+    profile.score = {{"most-allocated", 1}};
+    return profile;
+  }
+  // The FGD paper's six policies with the artifact's GPU-selection methods.
+  if (name == "random") return gpu_milli_profile(name, "random", "random");
+  if (name == "dotprod") return gpu_milli_profile(name, "dot-product", "best");
+  if (name == "gpu-clustering") return gpu_milli_profile(name, "gpu-clustering", "best");
+  if (name == "gpu-packing") return gpu_milli_profile(name, "gpu-packing", "best");
+  if (name == "bestfit") return gpu_milli_profile(name, "best-fit", "best");
+  if (name == "fgd") return gpu_milli_profile(name, "fgd", "fgd");
+  throw core::InputError(fmt::format("unknown policy '{}' (built-in: {}; or a profile YAML path)",
+                                     name, fmt::join(builtin_profile_names(), ", ")));
+}
+
+Profile load_profile(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(file);
+  } catch (const YAML::Exception& e) {
+    throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+  }
+  const auto fail = [&](const YAML::Node& node, const std::string& field, const std::string& why) {
+    throw core::InputError(fmt::format("{}:{}: {}: {}", file, node.Mark().line + 1, field, why));
+  };
+  const auto string_list = [&](const char* field) {
+    std::vector<std::string> out;
+    const YAML::Node list = doc[field];
+    if (!list) return out;
+    if (!list.IsSequence()) fail(list, field, "expected a list of plugin names");
+    for (const auto& item : list) out.push_back(item.as<std::string>());
+    return out;
+  };
+  if (!doc.IsMap()) throw core::InputError(fmt::format("{}:1: expected a mapping", file));
+  static constexpr const char* kKnown[] = {"name", "queueSort", "preFilter", "filter",
+                                           "postFilter", "score", "gpuSelection", "reserve",
+                                           "permit", "bind", "tieBreak"};
+  for (const auto& entry : doc) {
+    const auto key = entry.first.as<std::string>();
+    if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
+      fail(entry.first, key, "unknown field");
+    }
+  }
+  Profile profile;
+  try {
+    profile.name = doc["name"] ? doc["name"].as<std::string>() : path.stem().string();
+    if (doc["queueSort"]) profile.queue_sort = doc["queueSort"].as<std::string>();
+    profile.pre_filter = string_list("preFilter");
+    profile.filter = string_list("filter");
+    profile.post_filter = string_list("postFilter");
+    profile.reserve = string_list("reserve");
+    profile.permit = string_list("permit");
+    if (doc["bind"]) profile.bind = doc["bind"].as<std::string>();
+    if (doc["gpuSelection"]) profile.gpu_selection = doc["gpuSelection"].as<std::string>();
+    if (const YAML::Node score = doc["score"]) {
+      if (!score.IsSequence()) fail(score, "score", "expected a list of {name, weight}");
+      for (const auto& item : score) {
+        if (!item["name"]) fail(item, "score.name", "missing");
+        const std::int64_t weight = item["weight"] ? item["weight"].as<std::int64_t>() : 1;
+        if (weight <= 0) fail(item, "score.weight", "must be a positive integer");
+        profile.score.push_back({item["name"].as<std::string>(), weight});
+      }
+    }
+    if (const YAML::Node tie = doc["tieBreak"]) {
+      const auto value = tie.as<std::string>();
+      if (value == "seeded-rank") profile.tie_break = TieBreak::kSeededRank;
+      else if (value == "node-index") profile.tie_break = TieBreak::kNodeIndex;
+      else fail(tie, "tieBreak", "expected seeded-rank or node-index");
+    }
+  } catch (const YAML::Exception& e) {
+    throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+  }
+  if (profile.filter.empty()) fail(doc, "filter", "at least one filter plugin is required");
+  return profile;
+}
+
+Profile resolve_profile(const std::string& name_or_path) {
+  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
+      name_or_path.ends_with(".yml")) {
+    return load_profile(name_or_path);
+  }
+  return builtin_profile(name_or_path);
+}
+
+}  // namespace gpusim::sched

@@ -1,0 +1,48 @@
+#pragma once
+// A scheduling profile: which plugin runs at each extension point, the score weights, how the
+// GPUs inside the chosen node are picked and how equal scores are broken. Built-in profiles
+// carry the policy names; a YAML file can define others.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpusim::sched {
+
+struct WeightedPlugin {
+  std::string name;
+  std::int64_t weight = 1;
+};
+
+enum class TieBreak : std::uint8_t {
+  // Among nodes with the top score, the one with the smallest rank in a seeded random
+  // permutation of the nodes (the FGD artifact: random name prefixes, then the smallest name).
+  kSeededRank,
+  // The lowest node index: fully deterministic across seeds.
+  kNodeIndex,
+};
+
+struct Profile {
+  std::string name;
+  std::string queue_sort = "priority";
+  std::vector<std::string> pre_filter;
+  std::vector<std::string> filter;
+  std::vector<std::string> post_filter;
+  std::vector<WeightedPlugin> score;
+  std::string gpu_selection = "best";
+  std::vector<std::string> reserve;
+  std::vector<std::string> permit;
+  std::string bind = "default-binder";
+  TieBreak tie_break = TieBreak::kSeededRank;
+};
+
+// Names of the built-in profiles, in a fixed order.
+std::vector<std::string> builtin_profile_names();
+// The built-in profile `name`; throws core::InputError if unknown.
+Profile builtin_profile(const std::string& name);
+// A profile from YAML (see policies/README.md for the schema); throws core::InputError.
+Profile load_profile(const std::filesystem::path& path);
+// A built-in name or a path to a YAML file.
+Profile resolve_profile(const std::string& name_or_path);
+
+}  // namespace gpusim::sched

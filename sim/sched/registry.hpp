@@ -1,0 +1,42 @@
+#pragma once
+// Builds plugins by name. Registration is explicit (policies/register_builtin.cpp); there are no
+// static registries, so two simulations in one process never share plugin state.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/pod.hpp"
+#include "sim/sched/plugin.hpp"
+
+namespace gpusim::sched {
+
+// What a plugin may know when it is built.
+struct PluginContext {
+  const cluster::GpuCatalog* catalog = nullptr;
+  // The workload as read from the trace (FGD derives its typical pods from it).
+  std::span<const cluster::PodSpec> workload;
+  std::uint64_t seed = 0;  // the run's root seed; plugins derive named streams from it
+  std::size_t node_count = 0;
+};
+
+class Registry {
+ public:
+  using Factory = std::function<std::unique_ptr<Plugin>(const PluginContext&)>;
+
+  // Throws std::logic_error on a duplicate name (a programming error).
+  void add(const std::string& name, Factory factory);
+  // Throws core::InputError naming the unknown plugin and the known ones.
+  std::unique_ptr<Plugin> create(const std::string& name, const PluginContext& context) const;
+  bool contains(const std::string& name) const { return factories_.contains(name); }
+  std::vector<std::string> names() const;
+
+ private:
+  std::map<std::string, Factory> factories_;  // ordered: listings are deterministic
+};
+
+}  // namespace gpusim::sched

@@ -1,0 +1,57 @@
+#include "traces/bundled.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/core/status.hpp"
+
+namespace gpusim::traces {
+namespace {
+
+std::filesystem::path openb_dir(const std::filesystem::path& root) { return root / "traces" / "data" / "openb"; }
+
+std::filesystem::path existing(std::filesystem::path path, const std::string& asked) {
+  if (!std::filesystem::is_regular_file(path)) {
+    throw core::InputError(fmt::format("{}: no such file (from '{}')", path.string(), asked));
+  }
+  return path;
+}
+
+}  // namespace
+
+std::filesystem::path default_data_root() { return GPUSIM_DEFAULT_DATA_DIR; }
+
+std::vector<std::string> openb_variants() {
+  return {"default", "cpu050", "cpu100", "cpu200", "cpu250", "gpushare40", "gpushare60",
+          "gpushare80", "gpushare100", "gpuspec10", "gpuspec20", "gpuspec25", "gpuspec33",
+          "multigpu20", "multigpu30", "multigpu40", "multigpu50"};
+}
+
+std::filesystem::path resolve_cluster(const std::string& name, const std::filesystem::path& root) {
+  if (name == "openb" || name == "openb:gpu") return existing(openb_dir(root) / "openb_node_list_gpu_node.csv", name);
+  if (name == "openb:all") return existing(openb_dir(root) / "openb_node_list_all_node.csv", name);
+  if (name.starts_with("openb:")) {
+    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all)", name));
+  }
+  return existing(name, name);
+}
+
+std::filesystem::path resolve_workload(const std::string& name, const std::filesystem::path& root) {
+  if (name.starts_with("openb:")) {
+    const std::string variant = name.substr(6);
+    const auto variants = openb_variants();
+    if (std::find(variants.begin(), variants.end(), variant) == variants.end()) {
+      throw core::InputError(fmt::format("unknown bundled workload '{}' (openb:{})", name,
+                                         fmt::join(variants, ", openb:")));
+    }
+    return existing(openb_dir(root) / fmt::format("openb_pod_list_{}.csv", variant), name);
+  }
+  return existing(name, name);
+}
+
+std::filesystem::path default_catalog(const std::filesystem::path& root) {
+  return root / "sim" / "cluster" / "gpu_catalog.json";
+}
+
+}  // namespace gpusim::traces

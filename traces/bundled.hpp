@@ -1,0 +1,22 @@
+#pragma once
+// Names for the data bundled with gpusim, so users can write `--cluster openb` instead of a
+// path. The data root is the repository checkout (compiled in), unless overridden.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpusim::traces {
+
+// The checkout gpusim was built from; the CLI lets GPUSIM_DATA_DIR override it.
+std::filesystem::path default_data_root();
+
+// "openb" (GPU-node list, as the FGD paper), "openb:all" (all nodes) or a path.
+std::filesystem::path resolve_cluster(const std::string& name_or_path, const std::filesystem::path& root);
+// "openb:default", "openb:gpushare40", ... or a path.
+std::filesystem::path resolve_workload(const std::string& name_or_path, const std::filesystem::path& root);
+// The bundled GPU catalog.
+std::filesystem::path default_catalog(const std::filesystem::path& root);
+// The openb pod-list variants that are bundled, in a fixed order.
+std::vector<std::string> openb_variants();
+
+}  // namespace gpusim::traces
