@@ -96,8 +96,16 @@ class ReplayRun final : public core::EventHandler {
       return sort.less(pods[a], pods[b]) || (!sort.less(pods[b], pods[a]) && a < b);
     });
     std::size_t kept = 0;
+    // Within one cycle free resources only shrink, so a shape that failed once fails again:
+    // later pods of that shape skip the (costly) filter pass.
+    failed_shapes_.clear();
     for (const std::uint32_t i : pending_) {
       const PodSpec& pod = pods[i];
+      const Shape shape{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits};
+      if (std::find(failed_shapes_.begin(), failed_shapes_.end(), shape) != failed_shapes_.end()) {
+        pending_[kept++] = i;
+        continue;
+      }
       if (const auto placement = framework_.schedule(pod)) {
         PodRecord& record = records_[i];
         record.start_us = now.micros();
@@ -107,6 +115,7 @@ class ReplayRun final : public core::EventHandler {
         ++running_;
         simulation_.schedule(now + *pod.duration, core::Phase::kStateChange, kFinish, i);
       } else {
+        failed_shapes_.push_back(shape);
         pending_[kept++] = i;
       }
     }
@@ -168,6 +177,13 @@ class ReplayRun final : public core::EventHandler {
   core::Simulation simulation_;
   std::vector<PodRecord> records_;
   std::vector<std::uint32_t> pending_;
+  struct Shape {
+    std::int64_t cpu, memory;
+    std::int32_t gpus, milli;
+    std::uint64_t models;
+    bool operator==(const Shape&) const = default;
+  };
+  std::vector<Shape> failed_shapes_;
   std::vector<SeriesPoint> series_;
   bool cycle_queued_ = false;
   std::int64_t running_ = 0;

@@ -1,0 +1,142 @@
+// End to end on the bundled openb trace: the library API and the gpusim binary.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "policies/register_builtin.hpp"
+#include "sim/experiment/compare.hpp"
+#include "traces/bundled.hpp"
+#include "traces/openb_reader.hpp"
+
+namespace gpusim::experiment {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Openb {
+  cluster::GpuCatalog catalog = cluster::GpuCatalog::load(traces::default_catalog(traces::default_data_root()));
+  traces::ClusterSpec nodes = traces::read_openb_nodes(traces::resolve_cluster("openb", traces::default_data_root()), catalog);
+  traces::Workload pods = traces::read_openb_pods(traces::resolve_workload("openb:default", traces::default_data_root()), catalog);
+  sched::Registry registry = policy::builtin_registry();
+  RunInputs inputs() const { return {&catalog, &nodes, &pods, &registry}; }
+};
+
+const Openb& openb() {
+  static const Openb data;  // read once per test binary; immutable
+  return data;
+}
+
+TEST(FillExperiment, FgdBeatsRandomOnTheBundledTrace) {
+  RunConfig config;
+  config.seed = 42;
+  const RunResult fgd = run_one(openb().inputs(), sched::builtin_profile("fgd"), config);
+  const RunResult random = run_one(openb().inputs(), sched::builtin_profile("random"), config);
+  const double fgd_alloc = *fgd.metric("gpu_allocation_pct");
+  const double random_alloc = *random.metric("gpu_allocation_pct");
+  EXPECT_GT(fgd_alloc, random_alloc + 4.0);
+  EXPECT_GT(fgd_alloc, 90.0);
+  EXPECT_LE(fgd_alloc, 100.0);
+  // The tuned list's requests stop just short of 130% of capacity.
+  EXPECT_NEAR(*fgd.metric("arrived_load_pct"), 130.0, 0.2);
+  EXPECT_FALSE(fgd.curve.empty());
+  EXPECT_EQ(fgd.curve.back().load_pct, 130);
+  EXPECT_EQ(fgd.pods.size(), static_cast<std::size_t>(*fgd.metric("arrived_pods")));
+}
+
+TEST(ReplayExperiment, EveryPodCompletesAndTimesAreConsistent) {
+  RunConfig config;
+  config.mode = Mode::kReplay;
+  config.time_compression = 1000;
+  // A quarter of the cluster, so that the compressed arrivals must queue.
+  traces::ClusterSpec small = openb().nodes;
+  small.nodes.resize(300);
+  RunInputs inputs = openb().inputs();
+  inputs.cluster = &small;
+  const RunResult result = run_one(inputs, sched::builtin_profile("fgd"), config);
+  EXPECT_EQ(*result.metric("completed_pods") + *result.metric("unscheduled_pods"), 8152.0);
+  for (const PodRecord& pod : result.pods) {
+    if (pod.outcome != PodOutcome::kCompleted) continue;
+    ASSERT_GE(pod.start_us, pod.arrival_us);
+    ASSERT_EQ(pod.end_us - pod.start_us, openb().pods.pods[pod.source_index].duration->micros());
+  }
+  EXPECT_GT(*result.metric("mean_queueing_delay_s"), 0.0) << "compressed arrivals must queue";
+  EXPECT_GT(*result.metric("mean_gpu_allocation_pct"), 0.0);
+}
+
+TEST(Compare, ParallelRunsEqualSequentialRuns) {
+  const std::vector<sched::Profile> profiles{sched::builtin_profile("bestfit"), sched::builtin_profile("random")};
+  const auto seeds = seed_list(7, 2);
+  const auto parallel = run_compare(openb().inputs(), profiles, RunConfig{}, seeds, 2);
+  const auto sequential = run_compare(openb().inputs(), profiles, RunConfig{}, seeds, 1);
+  ASSERT_EQ(parallel.policies.size(), 2U);
+  for (std::size_t p = 0; p < 2; ++p) {
+    for (std::size_t m = 0; m < parallel.policies[p].metrics.size(); ++m) {
+      EXPECT_EQ(parallel.policies[p].metrics[m].mean, sequential.policies[p].metrics[m].mean);
+    }
+  }
+}
+
+// The gpusim binary, as a user runs it.
+int gpusim(const std::string& args) {
+  const std::string command = std::string(GPUSIM_TEST_BINARY) + " " + args + " > /dev/null 2>&1";
+  return std::system(command.c_str());
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+TEST(Cli, TwoIdenticalRunsGiveByteIdenticalOutputs) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "determinism";
+  for (const char* mode : {"fill", "replay"}) {
+    const std::string args = fmt::format("compare --policies fgd,random --seeds 2 --mode {} --time-compression 500 --out ", mode);
+    ASSERT_EQ(gpusim(args + (dir / "a").string()), 0);
+    ASSERT_EQ(gpusim(args + (dir / "b").string()), 0);
+    for (const auto& entry : fs::recursive_directory_iterator(dir / "a")) {
+      if (!entry.is_regular_file()) continue;
+      const fs::path other = dir / "b" / fs::relative(entry.path(), dir / "a");
+      EXPECT_EQ(slurp(entry.path()), slurp(other)) << mode << ": " << entry.path();
+    }
+    EXPECT_TRUE(fs::exists(dir / "a" / "summary.json"));
+    EXPECT_TRUE(fs::exists(dir / "a" / "report.md"));
+    EXPECT_TRUE(fs::exists(dir / "a" / "runs" / "fgd" / "seed-42" / "pods.csv"));
+    EXPECT_TRUE(fs::exists(dir / "a" / "runs" / "fgd" / "seed-42" / "timeseries.csv"));
+  }
+}
+
+TEST(Cli, MalformedPodListFailsWithoutOutputs) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "malformed";
+  fs::create_directories(dir);
+  const std::string header = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"missing-column.csv", "name,cpu_milli,memory_mib,num_gpu\np,1,1,1\n"},
+      {"text-in-number.csv", header + "p,abc,1,1,500,,LS,Running,0,1,0\n"},
+      {"negative.csv", header + "p,1000,1,-1,500,,LS,Running,0,1,0\n"}};
+  for (const auto& [name, text] : cases) {
+    std::ofstream(dir / name) << text;
+    const fs::path out = dir / ("out-" + name);
+    const std::string err = (dir / (name + ".err")).string();
+    const std::string command = std::string(GPUSIM_TEST_BINARY) + " run --policy fgd --workload " +
+                                (dir / name).string() + " --out " + out.string() + " 2> " + err;
+    EXPECT_NE(std::system(command.c_str()), 0) << name;
+    EXPECT_FALSE(fs::exists(out)) << name;
+    EXPECT_NE(slurp(err).find(name + ":"), std::string::npos) << slurp(err);
+  }
+}
+
+TEST(Cli, HelpOnEverySubcommand) {
+  for (const char* sub : {"", "run ", "compare ", "policies "}) {
+    EXPECT_EQ(gpusim(std::string(sub) + "--help"), 0) << sub;
+  }
+}
+
+}  // namespace
+}  // namespace gpusim::experiment

@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include "sim/core/check.hpp"
+#include "tests/scenario/test_cluster.hpp"
+
+namespace gpusim::cluster {
+namespace {
+
+using testing::at;
+using testing::pod;
+
+class ClusterStateTest : public ::testing::Test {
+ protected:
+  GpuCatalog catalog = testing::two_model_catalog();
+  ClusterState state{catalog, testing::three_nodes()};
+};
+
+TEST_F(ClusterStateTest, StartsEmpty) {
+  EXPECT_EQ(state.total_gpus(), 14);
+  EXPECT_EQ(state.allocated_gpu_milli(), 0);
+  EXPECT_EQ(state.node_gpu_milli_free(1), 8000);
+  state.check_invariants();
+}
+
+TEST_F(ClusterStateTest, AllocateAndReleaseKeepTotalsInStep) {
+  const PodSpec share = pod(4000, 1, 300);
+  const PodSpec whole = pod(8000, 2, 1000);
+  state.allocate(share, at(0, {1}));
+  state.allocate(whole, at(1, {3, 5}));
+  EXPECT_EQ(state.gpu_milli_free(0)[1], 700);
+  EXPECT_EQ(state.allocated_gpu_milli(), 2300);
+  EXPECT_EQ(state.gpus_in_use(), 3);
+  EXPECT_EQ(state.cpu_free(1), 56000);
+  state.check_invariants();
+  state.release(whole, at(1, {3, 5}));
+  state.release(share, at(0, {1}));
+  EXPECT_EQ(state.allocated_gpu_milli(), 0);
+  EXPECT_EQ(state.gpus_in_use(), 0);
+  state.check_invariants();
+}
+
+TEST_F(ClusterStateTest, VersionsChangeOnlyOnTheTouchedNode) {
+  const auto v0 = state.version(0), v1 = state.version(1);
+  state.allocate(pod(1000, 1, 500), at(0, {0}));
+  EXPECT_GT(state.version(0), v0);
+  EXPECT_EQ(state.version(1), v1);
+}
+
+TEST_F(ClusterStateTest, OverAllocationIsRefused) {
+  state.allocate(pod(1000, 1, 800), at(0, {0}));
+  EXPECT_FALSE(state.fits(pod(1000, 1, 300), at(0, {0})));
+  EXPECT_THROW(state.allocate(pod(1000, 1, 300), at(0, {0})), core::InvariantViolation);
+  EXPECT_THROW(state.allocate(pod(40000, 0, 0), at(0, {})), core::InvariantViolation) << "CPU beyond capacity";
+  EXPECT_THROW(state.allocate(pod(1000, 1, 100), at(2, {4})), core::InvariantViolation) << "GPU index beyond node";
+  EXPECT_THROW(state.allocate(pod(1000, 2, 1000), at(1, {0})), core::InvariantViolation) << "fewer GPUs than asked";
+  state.check_invariants();
+}
+
+TEST_F(ClusterStateTest, ModelConstraintIsEnforced) {
+  PodSpec p = pod(1000, 1, 1000);
+  p.allowed_models.add(1);  // model B only
+  EXPECT_FALSE(state.fits(p, at(0, {0})));
+  EXPECT_TRUE(state.fits(p, at(2, {0})));
+}
+
+TEST_F(ClusterStateTest, ReleasingWhatWasNeverTakenIsAnError) {
+  EXPECT_THROW(state.release(pod(1000, 1, 500), at(0, {0})), core::InvariantViolation);
+}
+
+TEST_F(ClusterStateTest, UnhealthyGpuReadsZeroAndTakesNoPods) {
+  state.allocate(pod(1000, 1, 400), at(0, {0}));
+  state.set_gpu_healthy(0, 0, false);
+  EXPECT_EQ(state.gpu_milli_free(0)[0], 0);
+  EXPECT_EQ(state.node_gpu_milli_free(0), 1000);
+  EXPECT_FALSE(state.fits(pod(1000, 1, 100), at(0, {0})));
+  EXPECT_EQ(state.allocated_gpu_milli(), 400) << "the pod already there keeps its share";
+  state.check_invariants();
+  state.release(pod(1000, 1, 400), at(0, {0}));
+  state.set_gpu_healthy(0, 0, true);
+  EXPECT_EQ(state.gpu_milli_free(0)[0], 1000);
+  EXPECT_EQ(state.node_gpu_milli_free(0), 2000);
+  state.check_invariants();
+}
+
+}  // namespace
+}  // namespace gpusim::cluster

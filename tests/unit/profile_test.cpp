@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/status.hpp"
+#include "sim/sched/profile.hpp"
+
+namespace gpusim::sched {
+namespace {
+
+std::filesystem::path write(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::path(::testing::TempDir()) / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Profile, LoadsYaml) {
+  const auto path = write("p.yaml",
+                          "name: mix\nfilter: [node-resources-fit, gpu-fit]\n"
+                          "score:\n  - {name: fgd, weight: 2}\n  - {name: best-fit}\n"
+                          "gpuSelection: best\ntieBreak: node-index\n");
+  const Profile profile = load_profile(path);
+  EXPECT_EQ(profile.name, "mix");
+  ASSERT_EQ(profile.score.size(), 2U);
+  EXPECT_EQ(profile.score[0].weight, 2);
+  EXPECT_EQ(profile.score[1].weight, 1);
+  EXPECT_EQ(profile.tie_break, TieBreak::kNodeIndex);
+  EXPECT_EQ(resolve_profile(path.string()).name, "mix");
+}
+
+TEST(Profile, BadYamlNamesFileLineAndField) {
+  const auto path = write("bad.yaml", "name: x\nfilter: [gpu-fit]\nscore:\n  - {name: fgd, weight: -1}\n");
+  try {
+    load_profile(path);
+    FAIL();
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.yaml:4: score.weight"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_profile(write("typo.yaml", "filtr: [gpu-fit]\n")), core::InputError);
+  EXPECT_THROW(builtin_profile("nope"), core::InputError);
+}
+
+TEST(Profile, BuiltinsMatchTheArtifactSettings) {
+  EXPECT_EQ(builtin_profile("fgd").gpu_selection, "fgd");
+  EXPECT_EQ(builtin_profile("random").gpu_selection, "random");
+  EXPECT_EQ(builtin_profile("dotprod").gpu_selection, "best");
+  EXPECT_EQ(builtin_profile("bestfit").score.front().name, "best-fit");
+}
+
+}  // namespace
+}  // namespace gpusim::sched
