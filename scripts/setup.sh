@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config time
   libboost-graph-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev
   libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Measures gpusim's speed and records it in results/perf/: the Google Benchmark suite (JSON) and
+# whole-run wall time and peak memory of one FGD fill run and of the default 6 x 10 comparison.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build --parallel
+out=results/perf
+mkdir -p "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+./build/gpusim_bench --benchmark_out="$out/bench.json" --benchmark_out_format=json | tee "$scratch/bench.txt"
+
+measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
+  local label=$1; shift
+  /usr/bin/time -v "$@" > "$scratch/stdout" 2> "$scratch/time"
+  local wall rss
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$scratch/time")
+  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$scratch/time")
+  echo "| $label | $wall | $rss |"
+}
+
+{
+  echo "# Performance"
+  echo
+  echo "Measured by \`bash scripts/perf.sh\` on $(date -u +%Y-%m-%d): $(nproc) cores,"
+  echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB."
+  echo
+  echo "## Whole runs (wall time and peak resident memory, /usr/bin/time)"
+  echo
+  echo "| run | wall s | peak MiB |"
+  echo "|---|---:|---:|"
+  measure "gpusim run --policy fgd (fill to 130%, openb default, 1 seed)" \
+    ./build/gpusim run --cluster openb --workload openb:default --mode fill --policy fgd --seed 42 --out "$scratch/one"
+  measure "gpusim compare, 6 policies x 10 seeds (fill, all cores)" \
+    ./build/gpusim compare --cluster openb --workload openb:default --mode fill \
+    --policies random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd --seeds 10 --out "$scratch/all"
+  measure "gpusim compare, 6 policies x 3 seeds (replay, 1000x compression)" \
+    ./build/gpusim compare --cluster openb --workload openb:default --mode replay --time-compression 1000 \
+    --policies random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd --seeds 3 --out "$scratch/replay"
+  echo
+  echo "## Google Benchmark (bench/, full JSON in bench.json)"
+  echo
+  echo '```'
+  grep -E '^(BM_|Benchmark|-)' "$scratch/bench.txt"
+  echo '```'
+} > "$out/README.md"
+cat "$out/README.md"
