@@ -37,8 +37,8 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   measure "gpusim compare, 6 policies x 10 seeds (fill, all cores)" \
     ./build/gpusim compare --cluster openb --workload openb:default --mode fill \
     --policies random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd --seeds 10 --out "$scratch/all"
-  measure "gpusim compare, 6 policies x 3 seeds (replay, 1000x compression)" \
-    ./build/gpusim compare --cluster openb --workload openb:default --mode replay --time-compression 1000 \
+  measure "gpusim compare, 6 policies x 3 seeds (replay, 100000x compression)" \
+    ./build/gpusim compare --cluster openb --workload openb:default --mode replay --time-compression 100000 \
     --policies random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd --seeds 3 --out "$scratch/replay"
   echo
   echo "## Google Benchmark (bench/, full JSON in bench.json)"
