@@ -47,7 +47,7 @@ BENCHMARK(BM_SchedulingCycle)->DenseRange(0, 6)->Unit(benchmark::kMicrosecond);
 
 void BM_FillRun(benchmark::State& state) {
   const Openb& data = openb();
-  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.pods, &data.registry};
+  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.pods, &data.registry, nullptr, {}};
   const sched::Profile profile = sched::builtin_profile(kPolicies[state.range(0)]);
   experiment::RunConfig config;
   config.record_series = false;

@@ -7,9 +7,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "policies/register_builtin.hpp"
+#include "sim/app/calibrate_command.hpp"
+#include "sim/perf/performance_model.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
@@ -29,6 +32,11 @@ struct CommonOptions {
   double time_compression = 1.0;
   std::string out;
   std::string catalog;
+  bool perf_model = false;
+  std::string calibration_dir;
+  std::string reference_gpu = "V100M32";
+  double memory_fraction = 0.5;
+  std::string precision = "fp32";
 };
 
 void add_common(CLI::App& cmd, CommonOptions& o) {
@@ -47,6 +55,17 @@ void add_common(CLI::App& cmd, CommonOptions& o) {
       ->capture_default_str();
   cmd.add_option("--out", o.out, "Output directory (replaced atomically)")->required();
   cmd.add_option("--catalog", o.catalog, "GPU catalog JSON (default: the bundled one)");
+  cmd.add_flag("--perf-model", o.perf_model,
+               "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
+  cmd.add_option("--calibration-dir", o.calibration_dir, "Calibration files (default: results/calibration in the checkout)");
+  cmd.add_option("--reference-gpu", o.reference_gpu, "The GPU model the trace's run times were measured on")
+      ->capture_default_str();
+  cmd.add_option("--memory-fraction", o.memory_fraction, "Memory-bound share of a job's step (0..1)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd.add_option("--precision", o.precision, "Job arithmetic: fp32, tf32 or bf16")
+      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}))
+      ->capture_default_str();
 }
 
 struct Loaded {
@@ -56,13 +75,15 @@ struct Loaded {
   sched::Registry registry;
   std::filesystem::path cluster_path;
   std::filesystem::path workload_path;
+  std::optional<perf::PerformanceModel> performance;
+  perf::JobProfile job;
 };
 
 Loaded load(const CommonOptions& o) {
   const char* env_root = std::getenv("GPUSIM_DATA_DIR");
   const std::filesystem::path root = env_root != nullptr ? env_root : traces::default_data_root();
   Loaded loaded{cluster::GpuCatalog::load(o.catalog.empty() ? traces::default_catalog(root) : std::filesystem::path(o.catalog)),
-                {}, {}, policy::builtin_registry(), {}, {}};
+                {}, {}, policy::builtin_registry(), {}, {}, std::nullopt, {}};
   loaded.cluster_path = traces::resolve_cluster(o.cluster, root);
   loaded.workload_path = traces::resolve_workload(o.workload, root);
   loaded.cluster = traces::read_openb_nodes(loaded.cluster_path, loaded.catalog);
@@ -72,6 +93,14 @@ Loaded load(const CommonOptions& o) {
   if (o.mode == "replay" && !loaded.workload.has_times) {
     throw core::InputError(fmt::format("{}:1: header: replay mode needs creation_time and deletion_time columns",
                                        loaded.workload_path.string()));
+  }
+  if (o.perf_model) {
+    if (o.mode != "replay") throw core::InputError("--perf-model applies to replay mode only");
+    const auto reference = loaded.catalog.find(o.reference_gpu);
+    if (!reference) throw core::InputError(fmt::format("--reference-gpu: unknown GPU model '{}'", o.reference_gpu));
+    loaded.job = {*reference, o.memory_fraction, *perf::precision_from_string(o.precision)};
+    loaded.performance = perf::PerformanceModel::load(
+        loaded.catalog, o.calibration_dir.empty() ? root / "results" / "calibration" : std::filesystem::path(o.calibration_dir));
   }
   return loaded;
 }
@@ -99,13 +128,18 @@ int execute(const CommonOptions& o, const std::vector<std::string>& policies, st
   Loaded loaded = load(o);
   std::vector<sched::Profile> profiles;
   for (const auto& name : policies) profiles.push_back(sched::resolve_profile(name));
-  const experiment::RunInputs inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry};
+  const experiment::RunInputs inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
+                                     loaded.performance ? &*loaded.performance : nullptr, loaded.job};
   const auto result = experiment::run_compare(inputs, profiles, run_config(o),
                                               experiment::seed_list(first_seed, seed_count), threads);
-  const experiment::OutputContext context{GPUSIM_VERSION, o.cluster, o.workload,
+  experiment::OutputContext context{GPUSIM_VERSION, o.cluster, o.workload,
                                           experiment::file_digest(loaded.cluster_path),
                                           experiment::file_digest(loaded.workload_path), &loaded.workload,
-                                          &loaded.cluster, single_run};
+                                          &loaded.cluster, single_run, nullptr};
+  if (loaded.performance) {
+    context.performance = {{"reference_gpu", o.reference_gpu}, {"memory_fraction", o.memory_fraction},
+                           {"precision", o.precision}, {"gpus", loaded.performance->describe(loaded.catalog)}};
+  }
   experiment::write_outputs(o.out, result, context);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string headline = o.mode == "fill" ? "gpu_allocation_pct" : "mean_jct_s";
@@ -120,9 +154,21 @@ int execute(const CommonOptions& o, const std::vector<std::string>& policies, st
   return 0;
 }
 
+struct CalibrateOptionsHolder {
+  gpusim::app::CalibrateOptions options;
+};
+
+// This executable's path (gpusim-calib is built beside it).
+std::string self_path(const char* argv0) {
+  std::error_code error;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string(argv0) : path.string();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  CalibrateOptionsHolder holder;
   CLI::App app{"gpusim: a discrete-event simulator of Kubernetes GPU clusters and a benchmark for GPU scheduling policies"};
   app.set_version_flag("--version", GPUSIM_VERSION);
   app.require_subcommand(1);
@@ -148,6 +194,7 @@ int main(int argc, char** argv) {
   compare->add_option("--threads", threads, "Worker threads (0: all cores)")->capture_default_str();
 
   app.add_subcommand("policies", "List the built-in policies");
+  gpusim::app::add_calibrate_commands(app, holder.options);
 
   try {
     app.parse(argc, argv);
@@ -161,7 +208,7 @@ int main(int argc, char** argv) {
       for (const auto& name : sched::builtin_profile_names()) fmt::print("{}\n", name);
       return 0;
     }
-    return 0;
+    return gpusim::app::run_calibrate_commands(app, holder.options, self_path(argv[0]));
   } catch (const core::InputError& e) {
     fmt::print(stderr, "gpusim: error: {}\n", e.what());
     return 1;

@@ -83,6 +83,12 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   inputs["workload_fnv1a64"] = ctx.workload_digest;
   if (result.base.mode == Mode::kFill) inputs["fill_target"] = result.base.fill_target;
   else inputs["time_compression"] = result.base.time_compression;
+  if (!ctx.performance.is_null()) {
+    inputs["performance_model"] = {{"reference_gpu", ctx.performance["reference_gpu"]},
+                                   {"memory_fraction", ctx.performance["memory_fraction"]},
+                                   {"precision", ctx.performance["precision"]},
+                                   {"figures", "performance_model.json"}};
+  }
   doc["seeds"] = result.seeds;
   auto& policies = doc["policies"] = nlohmann::ordered_json::array();
   for (const PolicySummary& policy : result.policies) {
@@ -109,6 +115,11 @@ std::string report_markdown(const CompareResult& result, const OutputContext& ct
   md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", ctx.cluster_source, ctx.workload_source);
   if (fill) md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
   else md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
+  if (!ctx.performance.is_null()) {
+    md += fmt::format("- performance model: run times scaled from {} ({} , memory-bound fraction {}); figures and their sources in performance_model.json\n",
+                      ctx.performance["reference_gpu"].get<std::string>(), ctx.performance["precision"].get<std::string>(),
+                      ctx.performance["memory_fraction"].get<double>());
+  }
   md += fmt::format("- seeds: {} ({} runs per policy)\n- gpusim {}\n\n", fmt::join(result.seeds, ", "),
                     result.seeds.size(), ctx.gpusim_version);
   const std::vector<std::string> columns =
@@ -159,6 +170,10 @@ void write_outputs(const fs::path& dir, const CompareResult& result, const Outpu
     {
       std::ofstream out(staging / "report.md");
       out << report_markdown(result, ctx);
+    }
+    if (!ctx.performance.is_null()) {
+      std::ofstream out(staging / "performance_model.json");
+      out << ctx.performance.dump(2) << '\n';
     }
     for (const PolicySummary& policy : result.policies) {
       for (const RunResult& run : policy.runs) {

@@ -4,6 +4,7 @@
 // written to a sibling temporary directory first and renamed into place at the end, so a failed
 // run never leaves half-written outputs. Column orders are documented in results/README.md.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "sim/experiment/compare.hpp"
@@ -20,6 +21,8 @@ struct OutputContext {
   const traces::ClusterSpec* cluster = nullptr;
   // true: per-run files go straight into the directory (gpusim run); false: runs/<policy>/seed-<n>/
   bool single_run = false;
+  // Replay with a performance model: its settings and every figure with its source; null otherwise.
+  nlohmann::json performance = nullptr;
 };
 
 void write_outputs(const std::filesystem::path& dir, const CompareResult& result, const OutputContext& context);

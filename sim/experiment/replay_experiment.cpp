@@ -38,6 +38,9 @@ class ReplayRun final : public core::EventHandler {
 
   RunResult run() {
     const auto& pods = inputs_.workload->pods;
+    gpu_offset_.push_back(0);
+    for (const auto& node : inputs_.cluster->nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
+    pods_on_gpu_.assign(gpu_offset_.back(), 0);
     if (!(config_.time_compression > 0)) throw core::InputError("time compression must be > 0");
     records_.resize(pods.size());
     pending_.reserve(pods.size());
@@ -68,6 +71,7 @@ class ReplayRun final : public core::EventHandler {
         PodRecord& record = records_[i];
         framework_.release(inputs_.workload->pods[i],
                            {static_cast<cluster::NodeIndex>(record.node), cluster::GpuSet{record.gpus}});
+        count_pods(static_cast<cluster::NodeIndex>(record.node), cluster::GpuSet{record.gpus}, -1);
         record.end_us = event.time.micros();
         record.outcome = PodOutcome::kCompleted;
         --running_;
@@ -113,13 +117,34 @@ class ReplayRun final : public core::EventHandler {
         record.gpus = placement->gpus.bits;
         record.outcome = PodOutcome::kScheduled;
         ++running_;
-        simulation_.schedule(now + *pod.duration, core::Phase::kStateChange, kFinish, i);
+        count_pods(placement->node, placement->gpus, +1);
+        simulation_.schedule(now + run_time(pod, *placement), core::Phase::kStateChange, kFinish, i);
       } else {
         failed_shapes_.push_back(shape);
         pending_[kept++] = i;
       }
     }
     pending_.resize(kept);
+  }
+
+  void count_pods(cluster::NodeIndex node, cluster::GpuSet gpus, int delta) {
+    for (int g = 0; g < 64; ++g) {
+      if (gpus.contains(g)) pods_on_gpu_[gpu_offset_[node] + static_cast<std::size_t>(g)] += delta;
+    }
+  }
+
+  // The trace duration, or with a performance model: scaled to the GPU the pod landed on and
+  // by the time-slicing overhead of its busiest GPU, both fixed at start.
+  core::Time run_time(const PodSpec& pod, const cluster::Placement& placement) const {
+    if (inputs_.performance == nullptr || !pod.wants_gpu()) return *pod.duration;
+    const cluster::GpuModelId model = inputs_.cluster->nodes[placement.node].gpu_model;
+    int sharing = 1;
+    for (int g = 0; g < 64; ++g) {
+      if (placement.gpus.contains(g)) sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[placement.node] + static_cast<std::size_t>(g)]);
+    }
+    const double factor = inputs_.performance->time_factor(inputs_.job, model) *
+                          inputs_.performance->time_slice_factor(model, sharing);
+    return core::Time::from_micros(static_cast<std::int64_t>(std::llround(static_cast<double>(pod.duration->micros()) * factor)));
   }
 
   void record_point(core::Time now) {
@@ -140,7 +165,12 @@ class ReplayRun final : public core::EventHandler {
     result.config = config_;
     std::vector<double> jct, wait;
     std::int64_t first_arrival = INT64_MAX, last_end = 0;
+    double busy_gpu_seconds = 0;
     for (PodRecord& record : records_) {
+      if (record.outcome == PodOutcome::kCompleted) {
+        busy_gpu_seconds += static_cast<double>(inputs_.workload->pods[record.source_index].total_gpu_milli()) / 1000.0 *
+                            static_cast<double>(record.end_us - record.start_us) / 1e6;
+      }
       first_arrival = std::min(first_arrival, record.arrival_us);
       if (record.outcome == PodOutcome::kCompleted) {
         jct.push_back(static_cast<double>(record.end_us - record.arrival_us) / 1e6);
@@ -163,6 +193,7 @@ class ReplayRun final : public core::EventHandler {
     result.set("p95_queueing_delay_s", percentile(wait, 0.95));
     result.set("max_queueing_delay_s", wait.empty() ? 0.0 : *std::max_element(wait.begin(), wait.end()));
     result.set("makespan_s", span_us / 1e6);
+    result.set("gpu_hours", busy_gpu_seconds / 3600.0);
     result.set("mean_gpu_allocation_pct",
                span_us > 0 ? allocation_integral_ * 100.0 / (span_us * static_cast<double>(cluster_.total_gpu_milli())) : 0.0);
     if (config_.record_pods) result.pods = std::move(records_);
@@ -184,6 +215,8 @@ class ReplayRun final : public core::EventHandler {
     bool operator==(const Shape&) const = default;
   };
   std::vector<Shape> failed_shapes_;
+  std::vector<std::size_t> gpu_offset_;  // first global GPU index of each node
+  std::vector<int> pods_on_gpu_;         // pods running on each GPU
   std::vector<SeriesPoint> series_;
   bool cycle_queued_ = false;
   std::int64_t running_ = 0;

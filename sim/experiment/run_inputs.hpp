@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/cluster/gpu_catalog.hpp"
+#include "sim/perf/performance_model.hpp"
 #include "sim/sched/profile.hpp"
 #include "sim/sched/registry.hpp"
 #include "traces/workload.hpp"
@@ -14,6 +15,11 @@ struct RunInputs {
   const traces::ClusterSpec* cluster = nullptr;
   const traces::Workload* workload = nullptr;
   const sched::Registry* registry = nullptr;
+  // Replay only: when set, a pod's run time is its trace duration scaled by the speed of the
+  // GPU it lands on relative to `job.reference_gpu`, and by the time-slicing overhead of the
+  // pods that share its GPU when it starts. Null: trace durations as they are.
+  const perf::PerformanceModel* performance = nullptr;
+  perf::JobProfile job;
 };
 
 }  // namespace gpusim::experiment

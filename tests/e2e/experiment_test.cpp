@@ -23,7 +23,7 @@ struct Openb {
   traces::ClusterSpec nodes = traces::read_openb_nodes(traces::resolve_cluster("openb", traces::default_data_root()), catalog);
   traces::Workload pods = traces::read_openb_pods(traces::resolve_workload("openb:default", traces::default_data_root()), catalog);
   sched::Registry registry = policy::builtin_registry();
-  RunInputs inputs() const { return {&catalog, &nodes, &pods, &registry}; }
+  RunInputs inputs() const { return {&catalog, &nodes, &pods, &registry, nullptr, {}}; }
 };
 
 const Openb& openb() {
