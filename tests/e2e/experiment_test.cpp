@@ -12,6 +12,8 @@
 #include "sim/experiment/compare.hpp"
 #include "traces/bundled.hpp"
 #include "traces/openb_reader.hpp"
+#include "tests/perf/synthetic_samples.hpp"
+#include <sys/wait.h>
 
 namespace gpusim::experiment {
 namespace {
@@ -135,6 +137,70 @@ TEST(Cli, MalformedPodListFailsWithoutOutputs) {
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* sub : {"", "run ", "compare ", "policies "}) {
     EXPECT_EQ(gpusim(std::string(sub) + "--help"), 0) << sub;
+  }
+}
+
+}  // namespace
+}  // namespace gpusim::experiment
+
+namespace gpusim::experiment {
+namespace {
+
+TEST(ReplayWithPerformanceModel, RunTimesScaleWithTheGpuTheyLandOn) {
+  const auto model = perf::PerformanceModel::from_calibrations(openb().catalog, {});
+  RunInputs inputs = openb().inputs();
+  inputs.performance = &model;
+  inputs.job = {*openb().catalog.find("V100M32"), 0.5, perf::Precision::kFp32};
+  RunConfig config;
+  config.mode = Mode::kReplay;
+  config.time_compression = 100000;
+  const RunResult result = run_one(inputs, sched::builtin_profile("fgd"), config);
+  int checked = 0;
+  for (const PodRecord& pod : result.pods) {
+    const auto& spec = openb().pods.pods[pod.source_index];
+    if (pod.outcome != PodOutcome::kCompleted || !spec.wants_gpu()) continue;
+    const auto gpu_model = openb().nodes.nodes[static_cast<std::size_t>(pod.node)].gpu_model;
+    const double expected = static_cast<double>(spec.duration->micros()) * model.time_factor(inputs.job, gpu_model);
+    ASSERT_NEAR(static_cast<double>(pod.end_us - pod.start_us), expected, 1.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 7000);
+}
+
+TEST(Cli, CalibrateFromSamplesAndValidate) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "calibrate";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "samples.json") << testing::synthetic_samples(testing::kTruth, 0.002, 2).dump();
+  ASSERT_EQ(gpusim(fmt::format("calibrate --from-samples {} --gpu-model h100-sxm5-80gb --out-dir {}",
+                               (dir / "samples.json").string(), (dir / "out").string())), 0);
+  ASSERT_TRUE(fs::exists(dir / "out" / "h100-sxm5-80gb.json"));
+  ASSERT_TRUE(fs::exists(dir / "out" / "h100-sxm5-80gb-validation.md"));
+  EXPECT_NE(slurp(dir / "out" / "h100-sxm5-80gb-validation.md").find("| memory.dram |"), std::string::npos);
+  ASSERT_EQ(gpusim(fmt::format("validate --calibration {} --out-dir {}", (dir / "out" / "h100-sxm5-80gb.json").string(),
+                               (dir / "validated").string())), 0);
+  EXPECT_EQ(slurp(dir / "out" / "h100-sxm5-80gb-validation.md"), slurp(dir / "validated" / "h100-sxm5-80gb-validation.md"));
+  // The calibration feeds replay: figures for the H100 now come from the file.
+  const fs::path out = dir / "replay";
+  ASSERT_EQ(gpusim(fmt::format("run --mode replay --time-compression 100000 --perf-model --calibration-dir {} --out {}",
+                               (dir / "out").string(), out.string())), 0);
+  EXPECT_NE(slurp(out / "performance_model.json").find("calibration h100-sxm5-80gb"), std::string::npos);
+}
+
+// On a machine without a GPU (CI) calibrate must say so and write nothing; on one with a GPU
+// it runs a quick calibration.
+TEST(Cli, CalibrateReportsAMissingGpu) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "calibrate-nogpu";
+  fs::remove_all(dir);
+  const std::string err = (fs::path(::testing::TempDir()) / "calibrate.err").string();
+  const std::string command = std::string(GPUSIM_TEST_BINARY) + " calibrate --quick --sweeps 1 --out-dir " + dir.string() +
+                              " > /dev/null 2> " + err;
+  const int status = std::system(command.c_str());
+  if (WEXITSTATUS(status) == 3) {
+    EXPECT_NE(slurp(err).find("no GPU present"), std::string::npos) << slurp(err);
+    EXPECT_FALSE(fs::exists(dir));
+  } else {
+    EXPECT_EQ(WEXITSTATUS(status), 0) << slurp(err);
   }
 }
 
