@@ -116,7 +116,7 @@ std::string report_markdown(const CompareResult& result, const OutputContext& ct
   if (fill) md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
   else md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
   if (!ctx.performance.is_null()) {
-    md += fmt::format("- performance model: run times scaled from {} ({} , memory-bound fraction {}); figures and their sources in performance_model.json\n",
+    md += fmt::format("- performance model: run times scaled from {} ({}, memory-bound fraction {}); figures and their sources in performance_model.json\n",
                       ctx.performance["reference_gpu"].get<std::string>(), ctx.performance["precision"].get<std::string>(),
                       ctx.performance["memory_fraction"].get<double>());
   }
