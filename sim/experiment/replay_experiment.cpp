@@ -31,10 +31,7 @@ class ReplayRun final : public core::EventHandler {
       : inputs_(inputs),
         config_(config),
         cluster_(*inputs.catalog, inputs.cluster->nodes),
-        framework_(profile, *inputs.registry,
-                   sched::PluginContext{inputs.catalog, inputs.workload->pods, config.seed,
-                                        inputs.cluster->nodes.size()},
-                   cluster_) {}
+        framework_(profile, *inputs.registry, inputs.plugin_context(config.seed), cluster_) {}
 
   RunResult run() {
     const auto& pods = inputs_.workload->pods;

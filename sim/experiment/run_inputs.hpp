@@ -20,6 +20,11 @@ struct RunInputs {
   // pods that share its GPU when it starts. Null: trace durations as they are.
   const perf::PerformanceModel* performance = nullptr;
   perf::JobProfile job;
+
+  // What the run's plugins are built with: the catalog, the workload as read, the run's seed.
+  sched::PluginContext plugin_context(std::uint64_t seed) const {
+    return {catalog, workload->pods, seed, cluster->nodes.size()};
+  }
 };
 
 }  // namespace gpusim::experiment
