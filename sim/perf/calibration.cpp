@@ -20,6 +20,23 @@ struct Point {
   bool holdout;
 };
 
+// Largest coefficient of variation of t among points that share x (the same size, measured
+// in different sweeps).
+double max_sweep_cv(const std::vector<Point>& points) {
+  std::map<double, std::vector<double>> by_size;
+  for (const Point& p : points) by_size[p.x].push_back(p.t);
+  double worst = 0;
+  for (const auto& [x, times] : by_size) {
+    if (times.size() < 2) continue;
+    double mean = 0, squares = 0;
+    for (const double t : times) mean += t;
+    mean /= static_cast<double>(times.size());
+    for (const double t : times) squares += (t - mean) * (t - mean);
+    worst = std::max(worst, std::sqrt(squares / static_cast<double>(times.size() - 1)) / mean);
+  }
+  return worst;
+}
+
 // Hold out every third point of each sweep, in size order.
 std::vector<Point> split(std::vector<std::pair<double, double>> xs_ts) {
   std::sort(xs_ts.begin(), xs_ts.end());
@@ -49,6 +66,7 @@ FittedTerm fit_term(std::string name, const std::vector<Point>& points) {
   }
   term.train = relative_errors(pred_train, meas_train);
   term.holdout = relative_errors(pred_hold, meas_hold);
+  term.sweep_cv = max_sweep_cv(points);
   return term;
 }
 
@@ -224,7 +242,7 @@ nlohmann::json to_json(const Calibration& c) {
   auto& terms = doc["terms"] = nlohmann::ordered_json::array();
   for (const auto& t : c.terms) {
     terms.push_back({{"name", t.name}, {"t0_us", t.t0_us}, {"rate_per_s", t.rate_per_s},
-                     {"train", errors_json(t.train)}, {"holdout", errors_json(t.holdout)}});
+                     {"train", errors_json(t.train)}, {"holdout", errors_json(t.holdout)}, {"sweep_cv", t.sweep_cv}});
   }
   auto& sharing = doc["sharing"] = nlohmann::ordered_json::array();
   for (const auto& s : c.sharing) {
@@ -254,7 +272,7 @@ Calibration calibration_from_json(const nlohmann::json& doc, const std::string& 
     c.copy_d2d_gbps = doc.at("copy_d2d_gbps");
     for (const auto& t : doc.at("terms")) {
       c.terms.push_back({t.at("name"), t.at("t0_us"), t.at("rate_per_s"), errors_from(t.at("train")),
-                         errors_from(t.at("holdout"))});
+                         errors_from(t.at("holdout")), t.value("sweep_cv", 0.0)});
     }
     for (const auto& s : doc.at("sharing")) {
       c.sharing.push_back({s.at("name"), s.at("n").get<std::vector<int>>(), s.at("norm").get<std::vector<double>>(),
@@ -272,23 +290,23 @@ Calibration calibration_from_json(const nlohmann::json& doc, const std::string& 
 }
 
 std::string validation_table(const Calibration& c) {
-  std::string md = "| term | model | fitted | train MAPE | hold-out MAPE | hold-out max | hold-out n | target |\n";
-  md += "|---|---|---:|---:|---:|---:|---:|---:|\n";
+  std::string md = "| term | model | fitted | train MAPE | hold-out MAPE | hold-out max | hold-out n | target | sweep CV |\n";
+  md += "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& t : c.terms) {
     const bool memory = t.name.starts_with("memory.");
-    md += fmt::format("| {} | t0 + {} / rate | {:.1f} {}, t0 {:.2f} us | {:.2f}% | {:.2f}% | {:.2f}% | {} | {} |\n", t.name,
+    md += fmt::format("| {} | t0 + {} / rate | {:.1f} {}, t0 {:.2f} us | {:.2f}% | {:.2f}% | {:.2f}% | {} | {} | {:.2f}% |\n", t.name,
                       memory ? "bytes" : "flops", memory ? t.rate_per_s / 1e9 : t.rate_per_s / 1e12,
                       memory ? "GB/s" : "TFLOP/s", t.t0_us, 100 * t.train.mape, 100 * t.holdout.mape,
-                      100 * t.holdout.max_ape, t.holdout.n, memory ? "<= 5%" : "<= 10%");
+                      100 * t.holdout.max_ape, t.holdout.n, memory ? "<= 5%" : "<= 10%", 100 * t.sweep_cv);
   }
   for (const auto& s : c.sharing) {
     const bool slice = s.name.starts_with("time_slice.");
-    md += fmt::format("| {} | {} | {:.3f} | | {:.2f}% | {:.2f}% | {} | <= 15% |\n", s.name,
+    md += fmt::format("| {} | {} | {:.3f} | | {:.2f}% | {:.2f}% | {} | <= 15% | |\n", s.name,
                       slice ? "1/(N(1+d_inf(N-1)/N))" : "min(1, capacity/N)", s.parameter, 100 * s.holdout.mape,
                       100 * s.holdout.max_ape, s.holdout.n);
   }
   for (const auto& m : c.mixes) {
-    md += fmt::format("| {} | from the homogeneous fits | | | {:.2f}% | {:.2f}% | {} | <= 15% |\n", m.name,
+    md += fmt::format("| {} | from the homogeneous fits | | | {:.2f}% | {:.2f}% | {} | <= 15% | |\n", m.name,
                       100 * m.error.mape, 100 * m.error.max_ape, m.error.n);
   }
   return md;

@@ -25,6 +25,9 @@ struct FittedTerm {
   double rate_per_s = 0;  // bytes/s or FLOP/s
   ErrorStats train;
   ErrorStats holdout;
+  // Run-to-run spread: the largest coefficient of variation, across sweeps, of the median time
+  // of one size (0 with a single sweep).
+  double sweep_cv = 0;
 };
 
 struct SharingTerm {

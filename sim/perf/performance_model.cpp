@@ -33,6 +33,7 @@ GpuSpeed catalog_speed(const cluster::GpuModel& model) {
   speed.tf32_tflops = from_catalog(model.tf32_tflops, tensor_efficiency(model, Precision::kTf32), model, "tf32 peak");
   speed.bf16_tflops = from_catalog(model.bf16_tflops, tensor_efficiency(model, Precision::kBf16), model, "bf16 peak");
   speed.time_slice_overhead = {0, "default: no time-slicing overhead (no calibration for this model)"};
+  speed.stream_capacity = {1, "default: concurrent pods do not overlap (no calibration for this model)"};
   return speed;
 }
 
@@ -44,6 +45,7 @@ void apply(GpuSpeed& speed, const Calibration& c) {
   if (const auto* t = c.term("gemm.bf16_cublas")) speed.bf16_tflops = {t->rate_per_s / 1e12, from + " gemm.bf16_cublas"};
   // The DRAM-bound class is the conservative choice for pods whose kernels are unknown.
   if (const auto* s = c.sharing_term("time_slice.vadd")) speed.time_slice_overhead = {s->parameter, from + " time_slice.vadd"};
+  if (const auto* s = c.sharing_term("streams.vadd")) speed.stream_capacity = {s->parameter, from + " streams.vadd"};
 }
 
 }  // namespace
@@ -118,6 +120,11 @@ double PerformanceModel::time_slice_factor(cluster::GpuModelId model, int pods_o
   return 1.0 + speeds_.at(model).time_slice_overhead.value * (n - 1.0) / n;
 }
 
+double PerformanceModel::spatial_share_factor(cluster::GpuModelId model, int pods_on_gpu) const {
+  const double capacity = std::max(1e-9, speeds_.at(model).stream_capacity.value);
+  return std::max(1.0, static_cast<double>(pods_on_gpu) / capacity);
+}
+
 nlohmann::json PerformanceModel::describe(const cluster::GpuCatalog& catalog) const {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   const auto figure = [](const Figure& f) { return nlohmann::ordered_json{{"value", f.value}, {"source", f.source}}; };
@@ -127,7 +134,8 @@ nlohmann::json PerformanceModel::describe(const cluster::GpuCatalog& catalog) co
                               {"fp32_tflops", figure(s.fp32_tflops)},
                               {"tf32_tflops", figure(s.tf32_tflops)},
                               {"bf16_tflops", figure(s.bf16_tflops)},
-                              {"time_slice_overhead", figure(s.time_slice_overhead)}};
+                              {"time_slice_overhead", figure(s.time_slice_overhead)},
+                              {"stream_capacity", figure(s.stream_capacity)}};
   }
   return nlohmann::json(out);
 }

@@ -10,7 +10,8 @@
 // A job profile gives the GPU its step was measured on and the fraction of that step that is
 // memory-bound (gamma). Its time on GPU g (Habitat-style transfer with effective ceilings):
 //   t(g) = t(ref) * (BW(ref) / BW(g))^gamma * (F(ref) / F(g))^(1 - gamma)
-// Time-slicing N pods on one GPU adds the calibrated overhead d(N) = d_inf (N - 1) / N to each.
+// Time-slicing N pods on one GPU adds the calibrated overhead d(N) = d_inf (N - 1) / N to each;
+// N pods sharing it spatially (streams, MPS) each run max(1, N / capacity) times longer.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -38,6 +39,7 @@ struct GpuSpeed {
   Figure tf32_tflops;
   Figure bf16_tflops;
   Figure time_slice_overhead;  // d_inf
+  Figure stream_capacity;      // aggregate throughput of concurrent streams, in solo units
   const Figure& rate(Precision precision) const;
 };
 
@@ -59,6 +61,9 @@ class PerformanceModel {
   double time_factor(const JobProfile& job, cluster::GpuModelId on) const;
   // Multiplier on a pod's run time when `pods_on_gpu` pods time-slice one GPU (1 when alone).
   double time_slice_factor(cluster::GpuModelId model, int pods_on_gpu) const;
+  // Multiplier on a pod's run time when `pods_on_gpu` pods share one GPU spatially (streams or
+  // MPS): max(1, N / capacity). Used by the MPS sharing model; replay uses time slicing.
+  double spatial_share_factor(cluster::GpuModelId model, int pods_on_gpu) const;
 
   // What every figure is and where it came from, for reports.
   nlohmann::json describe(const cluster::GpuCatalog& catalog) const;

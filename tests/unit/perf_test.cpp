@@ -66,6 +66,9 @@ TEST(Calibration, FitsSyntheticSamplesWithinOnePercent) {
   EXPECT_NEAR(c.term("gemm.bf16_cublas")->rate_per_s / testing::kTruth.bf16_flops_per_s, 1.0, 0.01);
   EXPECT_NEAR(c.term("gemm.fp32_cublas")->rate_per_s / testing::kTruth.fp32_flops_per_s, 1.0, 0.01);
   EXPECT_LT(c.term("memory.dram")->holdout.mape, 0.01);
+  // Three sweeps with +-0.5% noise: the spread of one size across sweeps is below 1%.
+  EXPECT_GT(c.term("memory.dram")->sweep_cv, 0.0);
+  EXPECT_LT(c.term("memory.dram")->sweep_cv, 0.01);
   EXPECT_GT(c.term("memory.dram")->holdout.n, 0);
   ASSERT_NE(c.sharing_term("time_slice.vadd"), nullptr);
   EXPECT_NEAR(c.sharing_term("time_slice.vadd")->parameter, testing::kTruth.time_slice_delta, 0.01);
@@ -104,7 +107,7 @@ TEST(PerformanceModel, HandMadeCalibrationGivesHandComputedFactors) {
   b.gpu_model = "gpu-b";
   b.provenance = "hand-made";
   b.terms = {{"memory.dram", 2.0, 1500e9, {}, {}}, {"gemm.fp32_cublas", 5.0, 30e12, {}, {}}};
-  b.sharing = {{"time_slice.vadd", {1, 2, 4, 8}, {}, 0.06, {}, {}}};
+  b.sharing = {{"time_slice.vadd", {1, 2, 4, 8}, {}, 0.06, {}, {}}, {"streams.vadd", {1, 2, 4, 8}, {}, 1.6, {}, {}}};
   const PerformanceModel model = PerformanceModel::from_calibrations(catalog, {b});
   EXPECT_DOUBLE_EQ(model.speed(0).memory_bandwidth_gbs.value, 900.0);
   EXPECT_DOUBLE_EQ(model.speed(0).fp32_tflops.value, 7.8);
@@ -116,6 +119,10 @@ TEST(PerformanceModel, HandMadeCalibrationGivesHandComputedFactors) {
   EXPECT_NEAR(model.time_slice_factor(1, 3), 1.04, 1e-12);
   EXPECT_DOUBLE_EQ(model.time_slice_factor(1, 1), 1.0);
   EXPECT_DOUBLE_EQ(model.time_slice_factor(0, 4), 1.0) << "no calibration: no overhead";
+  // Spatial sharing: four pods on B with capacity 1.6 run 4 / 1.6 = 2.5x longer; one pod 1x.
+  EXPECT_DOUBLE_EQ(model.spatial_share_factor(1, 4), 2.5);
+  EXPECT_DOUBLE_EQ(model.spatial_share_factor(1, 1), 1.0);
+  EXPECT_DOUBLE_EQ(model.spatial_share_factor(0, 3), 3.0) << "no calibration: no overlap";
   // bf16 on B uses the catalog's bf16 x 0.85 (not Hopper): 136 TFLOP/s; A has no bf16 -> fp32.
   EXPECT_DOUBLE_EQ(model.speed(1).rate(Precision::kBf16).value, 136.0);
   EXPECT_DOUBLE_EQ(model.speed(0).rate(Precision::kBf16).value, 7.8);
