@@ -16,8 +16,15 @@ class OpenbReaderTest : public ::testing::Test {
  protected:
   cluster::GpuCatalog catalog = cluster::GpuCatalog::load(default_catalog(default_data_root()));
 
+  // ctest runs each test in its own process, in parallel: every test gets its own directory.
+  fs::path dir() const {
+    const fs::path d = fs::path(::testing::TempDir()) / "openb_reader" /
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::create_directories(d);
+    return d;
+  }
   fs::path write(const std::string& name, const std::string& text) {
-    const fs::path path = fs::path(::testing::TempDir()) / name;
+    const fs::path path = dir() / name;
     std::ofstream(path) << text;
     return path;
   }
@@ -60,7 +67,7 @@ TEST_F(OpenbReaderTest, ReadsFiveColumnMultiGpuFiles) {
 
 TEST_F(OpenbReaderTest, MissingColumnNamesTheHeader) {
   EXPECT_EQ(pod_error("name,cpu_milli,memory_mib,num_gpu\np0,1,1,1\n"),
-            fs::path(::testing::TempDir()).append("pods.csv").string() + ":1: header: missing column 'gpu_milli'");
+            (dir() / "pods.csv").string() + ":1: header: missing column 'gpu_milli'");
 }
 
 TEST_F(OpenbReaderTest, TextInANumberNamesLineAndField) {

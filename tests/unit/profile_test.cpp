@@ -9,8 +9,12 @@
 namespace gpusim::sched {
 namespace {
 
+// Per-test directory: ctest runs tests in parallel processes.
 std::filesystem::path write(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::path(::testing::TempDir()) / name;
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "profile" /
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
   std::ofstream(path) << text;
   return path;
 }
