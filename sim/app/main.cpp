@@ -154,10 +154,6 @@ int execute(const CommonOptions& o, const std::vector<std::string>& policies, st
   return 0;
 }
 
-struct CalibrateOptionsHolder {
-  gpusim::app::CalibrateOptions options;
-};
-
 // This executable's path (gpusim-calib is built beside it).
 std::string self_path(const char* argv0) {
   std::error_code error;
@@ -168,7 +164,7 @@ std::string self_path(const char* argv0) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CalibrateOptionsHolder holder;
+  gpusim::app::CalibrateOptions calibrate_options;
   CLI::App app{"gpusim: a discrete-event simulator of Kubernetes GPU clusters and a benchmark for GPU scheduling policies"};
   app.set_version_flag("--version", GPUSIM_VERSION);
   app.require_subcommand(1);
@@ -194,7 +190,7 @@ int main(int argc, char** argv) {
   compare->add_option("--threads", threads, "Worker threads (0: all cores)")->capture_default_str();
 
   app.add_subcommand("policies", "List the built-in policies");
-  gpusim::app::add_calibrate_commands(app, holder.options);
+  gpusim::app::add_calibrate_commands(app, calibrate_options);
 
   try {
     app.parse(argc, argv);
@@ -208,7 +204,7 @@ int main(int argc, char** argv) {
       for (const auto& name : sched::builtin_profile_names()) fmt::print("{}\n", name);
       return 0;
     }
-    return gpusim::app::run_calibrate_commands(app, holder.options, self_path(argv[0]));
+    return gpusim::app::run_calibrate_commands(app, calibrate_options, self_path(argv[0]));
   } catch (const core::InputError& e) {
     fmt::print(stderr, "gpusim: error: {}\n", e.what());
     return 1;

@@ -106,6 +106,33 @@ double predict_time_slice(double delta_inf, int n) {
   return 1.0 / (n * (1.0 + delta));
 }
 
+// One sharing term: fitted on every N but 4, which is held out and predicted.
+// `fit(n, norm)` returns the parameter; `predict(parameter, n)` the per-member throughput.
+template <typename Fit, typename Predict>
+SharingTerm fit_sharing(std::string name, const std::map<int, double>& by_n, Fit fit, Predict predict) {
+  SharingTerm term{std::move(name), {}, {}, 0, {}, {}};
+  std::vector<double> train_n, train_norm;
+  for (const auto& [n, norm] : by_n) {
+    term.n.push_back(n);
+    term.norm.push_back(norm);
+    if (n != 4) {
+      train_n.push_back(n);
+      train_norm.push_back(norm);
+    }
+  }
+  term.parameter = fit(train_n, train_norm);
+  std::vector<double> held_out_predicted, held_out_measured;
+  for (std::size_t i = 0; i < term.n.size(); ++i) {
+    term.predicted.push_back(predict(term.parameter, term.n[i]));
+    if (term.n[i] == 4) {
+      held_out_predicted.push_back(term.predicted.back());
+      held_out_measured.push_back(term.norm[i]);
+    }
+  }
+  term.holdout = relative_errors(held_out_predicted, held_out_measured);
+  return term;
+}
+
 }  // namespace
 
 const FittedTerm* Calibration::term(std::string_view name) const {
@@ -159,50 +186,16 @@ Calibration fit_calibration(const nlohmann::json& samples, const std::string& gp
   if (samples.contains("colocation")) {
     const auto& co = samples["colocation"];
     for (const auto& [klass, by_n] : sharing_means(co.at("processes"))) {
-      SharingTerm term{"time_slice." + klass, {}, {}, 0, {}, {}};
-      std::vector<double> train_n, train_delta;
-      for (const auto& [n, norm] : by_n) {
-        term.n.push_back(n);
-        term.norm.push_back(norm);
-        if (n > 1 && n != 4) {
-          train_n.push_back(n);
-          train_delta.push_back(1.0 / (n * norm) - 1.0);
-        }
-      }
-      term.parameter = fit_overhead(train_n, train_delta);
-      std::vector<double> pred4, meas4;
-      for (std::size_t i = 0; i < term.n.size(); ++i) {
-        term.predicted.push_back(predict_time_slice(term.parameter, term.n[i]));
-        if (term.n[i] == 4) {
-          pred4.push_back(term.predicted.back());
-          meas4.push_back(term.norm[i]);
-        }
-      }
-      term.holdout = relative_errors(pred4, meas4);
-      c.sharing.push_back(std::move(term));
+      c.sharing.push_back(fit_sharing("time_slice." + klass, by_n, [](const auto& n, const auto& norm) {
+        std::vector<double> delta;  // the overhead each measurement implies
+        for (std::size_t i = 0; i < n.size(); ++i) delta.push_back(1.0 / (n[i] * norm[i]) - 1.0);
+        return fit_overhead(n, delta);
+      }, predict_time_slice));
     }
     for (const auto& [klass, by_n] : sharing_means(co.at("streams"))) {
-      SharingTerm term{"streams." + klass, {}, {}, 0, {}, {}};
-      std::vector<double> train_n, train_y;
-      for (const auto& [n, norm] : by_n) {
-        term.n.push_back(n);
-        term.norm.push_back(norm);
-        if (n != 4) {
-          train_n.push_back(n);
-          train_y.push_back(norm);
-        }
-      }
-      term.parameter = fit_capacity(train_n, train_y);
-      std::vector<double> pred4, meas4;
-      for (std::size_t i = 0; i < term.n.size(); ++i) {
-        term.predicted.push_back(std::min(1.0, term.parameter / term.n[i]));
-        if (term.n[i] == 4) {
-          pred4.push_back(term.predicted.back());
-          meas4.push_back(term.norm[i]);
-        }
-      }
-      term.holdout = relative_errors(pred4, meas4);
-      c.sharing.push_back(std::move(term));
+      c.sharing.push_back(fit_sharing("streams." + klass, by_n, [](const auto& n, const auto& norm) {
+        return fit_capacity(n, norm);
+      }, [](double capacity, int n) { return std::min(1.0, capacity / n); }));
     }
     // Heterogeneous pairs, predicted from the homogeneous fits: two processes share the time
     // slices, with the mean of the two classes' overheads at N = 2.

@@ -4,7 +4,6 @@
 
 #include <numeric>
 
-#include "sim/core/check.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
 
@@ -116,11 +115,6 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
   const NodeIndex chosen = feasible_.size() == 1 ? feasible_.front() : select_host(pod);
   cluster::Placement placement{chosen, {}};
   if (pod.wants_gpu()) placement.gpus = gpu_selector_->select(pod, chosen, cluster_, cycle_);
-  GPUSIM_CHECK(cluster_.fits(pod, placement),
-               fmt::format("GPU selection '{}' chose GPUs {:#x} on node {} that cannot take pod {}",
-                           profile_.gpu_selection, placement.gpus.bits,
-                           cluster_.node(chosen).name, pod.name));
-
   std::size_t reserved = 0;
   bool ok = true;
   for (; reserved < reservers_.size() && ok; ++reserved) {
