@@ -5,16 +5,15 @@
 #include <algorithm>
 
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
 
 namespace gpusim::traces {
 namespace {
 
 std::filesystem::path openb_dir(const std::filesystem::path& root) { return root / "traces" / "data" / "openb"; }
 
-std::filesystem::path existing(std::filesystem::path path, const std::string& asked) {
-  if (!std::filesystem::is_regular_file(path)) {
-    throw core::InputError(fmt::format("{}: no such file (from '{}')", path.string(), asked));
-  }
+std::filesystem::path existing(std::filesystem::path path, std::string_view what) {
+  io::require_file(path, what);
   return path;
 }
 
@@ -29,12 +28,12 @@ std::vector<std::string> openb_variants() {
 }
 
 std::filesystem::path resolve_cluster(const std::string& name, const std::filesystem::path& root) {
-  if (name == "openb" || name == "openb:gpu") return existing(openb_dir(root) / "openb_node_list_gpu_node.csv", name);
-  if (name == "openb:all") return existing(openb_dir(root) / "openb_node_list_all_node.csv", name);
+  if (name == "openb" || name == "openb:gpu") return existing(openb_dir(root) / "openb_node_list_gpu_node.csv", "bundled node list");
+  if (name == "openb:all") return existing(openb_dir(root) / "openb_node_list_all_node.csv", "bundled node list");
   if (name.starts_with("openb:")) {
     throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all)", name));
   }
-  return existing(name, name);
+  return existing(name, "node list (--cluster)");
 }
 
 std::filesystem::path resolve_workload(const std::string& name, const std::filesystem::path& root) {
@@ -45,9 +44,9 @@ std::filesystem::path resolve_workload(const std::string& name, const std::files
       throw core::InputError(fmt::format("unknown bundled workload '{}' (openb:{})", name,
                                          fmt::join(variants, ", openb:")));
     }
-    return existing(openb_dir(root) / fmt::format("openb_pod_list_{}.csv", variant), name);
+    return existing(openb_dir(root) / fmt::format("openb_pod_list_{}.csv", variant), "bundled pod list");
   }
-  return existing(name, name);
+  return existing(name, "pod list (--workload)");
 }
 
 std::filesystem::path default_catalog(const std::filesystem::path& root) {

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
 
 namespace gpusim::traces {
 namespace {
@@ -26,20 +28,39 @@ void split(std::string_view row, std::vector<std::string_view>& out) {
 
 }  // namespace
 
-CsvReader::CsvReader(const std::filesystem::path& path) : file_(path.string()), in_(path) {
-  if (!in_) throw core::InputError(fmt::format("{}: cannot open file", file_));
-  if (!std::getline(in_, row_)) throw core::InputError(fmt::format("{}:1: empty file", file_));
+CsvReader::CsvReader(const std::filesystem::path& path) : file_(path.string()), in_(&owned_) {
+  io::require_file(path, "CSV");
+  owned_.open(path, std::ios::binary);
+  read_header();
+}
+
+CsvReader::CsvReader(std::istream& in, std::string name) : file_(std::move(name)), in_(&in) { read_header(); }
+
+void CsvReader::read_header() {
+  if (!std::getline(*in_, row_)) throw core::InputError(fmt::format("{}:1: empty file", file_));
   line_ = 1;
   if (!row_.empty() && row_.back() == '\r') row_.pop_back();
+  if (row_.find('"') != std::string::npos) {
+    throw core::InputError(fmt::format("{}:1: header: quoted fields are not supported", file_));
+  }
   split(row_, fields_);
-  for (const auto f : fields_) header_.emplace_back(f);
+  for (const auto f : fields_) {
+    if (f.empty()) throw core::InputError(fmt::format("{}:1: header: empty column name", file_));
+    if (std::find(header_.begin(), header_.end(), f) != header_.end()) {
+      throw core::InputError(fmt::format("{}:1: header: column '{}' appears twice", file_, f));
+    }
+    header_.emplace_back(f);
+  }
 }
 
 bool CsvReader::next() {
-  while (std::getline(in_, row_)) {
+  while (std::getline(*in_, row_)) {
     ++line_;
     if (!row_.empty() && row_.back() == '\r') row_.pop_back();
-    if (row_.empty()) continue;
+    if (row_.find_first_not_of(" \t") == std::string::npos || row_.front() == '#') {
+      if (skipped_++ == 0) first_skipped_ = line_;
+      continue;
+    }
     if (row_.find('"') != std::string::npos) {
       throw core::InputError(fmt::format("{}:{}: quoted fields are not supported", file_, line_));
     }

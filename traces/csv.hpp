@@ -1,6 +1,8 @@
 #pragma once
 // A strict reader for the simple CSV files gpusim bundles: a header line, comma-separated
-// fields, no quoting. Every error names the file, the line and the column.
+// fields, no quoting. Every error names the file, the line and the column. Blank lines (empty or
+// only spaces) and comment lines (starting with '#') are skipped and counted, never silently:
+// readers report the count (summary.json, stderr).
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -15,9 +17,14 @@ class CsvReader {
  public:
   // Opens the file and reads the header. Throws core::InputError.
   explicit CsvReader(const std::filesystem::path& path);
+  // Reads from `in` (already open); `name` stands for the file in messages.
+  CsvReader(std::istream& in, std::string name);
 
-  // Reads the next data row; false at end of file. Blank lines are skipped.
+  // Reads the next data row; false at end of file. Blank and comment lines are skipped.
   bool next();
+  // Blank and comment lines skipped so far, and the first of them (0: none).
+  int skipped_lines() const { return skipped_; }
+  int first_skipped_line() const { return first_skipped_; }
   int line() const { return line_; }
   const std::string& file() const { return file_; }
   const std::vector<std::string>& header() const { return header_; }
@@ -38,12 +45,17 @@ class CsvReader {
   [[noreturn]] void fail(std::size_t column, std::string_view reason) const;
 
  private:
+  void read_header();
+
   std::string file_;
-  std::ifstream in_;
+  std::ifstream owned_;
+  std::istream* in_;
   std::vector<std::string> header_;
   std::string row_;
   std::vector<std::string_view> fields_;
   int line_ = 0;
+  int skipped_ = 0;
+  int first_skipped_ = 0;
 };
 
 }  // namespace gpusim::traces

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <unordered_map>
+
 #include "sim/cluster/node.hpp"
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
 #include "traces/csv.hpp"
 
 namespace gpusim::traces {
@@ -15,7 +19,32 @@ using cluster::Qos;
 
 // openb times are whole seconds from an undisclosed origin.
 core::Time seconds_field(const CsvReader& csv, std::size_t column) {
-  return core::Time::from_seconds(csv.non_negative_integer(column));
+  const std::int64_t seconds = csv.non_negative_integer(column);
+  if (seconds > core::Time::kMaxInputSeconds) {
+    csv.fail(column, fmt::format("{} s is out of range (at most {} s)", seconds, core::Time::kMaxInputSeconds));
+  }
+  return core::Time::from_seconds(seconds);
+}
+
+// CPU and memory sizes: bounded so that cluster totals never overflow.
+constexpr std::int64_t kMaxSize = 1'000'000'000'000;
+std::int64_t size_field(const CsvReader& csv, std::size_t column) {
+  const std::int64_t value = csv.non_negative_integer(column);
+  if (value > kMaxSize) csv.fail(column, fmt::format("{} is out of range (at most {})", value, kMaxSize));
+  return value;
+}
+
+// Names must be unique within a file; the message names the earlier line.
+void check_unique(std::unordered_map<std::string, int>& seen, const std::string& name, const CsvReader& csv,
+                  std::size_t column, const char* what) {
+  const auto [it, inserted] = seen.emplace(name, csv.line());
+  if (!inserted) csv.fail(column, fmt::format("duplicate {} name '{}' (first at line {})", what, name, it->second));
+}
+
+[[noreturn]] void unknown_model(const CsvReader& csv, std::size_t column, std::string_view name,
+                                const GpuCatalog& catalog) {
+  csv.fail(column, fmt::format("unknown GPU model '{}' (catalog ids: {}; aliases in the catalog JSON)", name,
+                               catalog.ids()));
 }
 
 Qos parse_qos(const CsvReader& csv, std::size_t column) {
@@ -48,7 +77,7 @@ cluster::GpuModelSet parse_models(const CsvReader& csv, std::size_t column,
     const std::size_t bar = text.find('|');
     const std::string_view name = text.substr(0, bar);
     const auto id = catalog.find(name);
-    if (!id) csv.fail(column, fmt::format("unknown GPU model '{}'", name));
+    if (!id) unknown_model(csv, column, name, catalog);
     set.add(*id);  // repeated names ("V100M16|V100M32|V100M32") are a set
     if (bar == std::string_view::npos) break;
     text.remove_prefix(bar + 1);
@@ -59,20 +88,34 @@ cluster::GpuModelSet parse_models(const CsvReader& csv, std::size_t column,
 }  // namespace
 
 ClusterSpec read_openb_nodes(const std::filesystem::path& path, const GpuCatalog& catalog) {
-  CsvReader csv(path);
+  io::require_file(path, "node list");
+  std::ifstream in(path, std::ios::binary);
+  return read_openb_nodes(in, path.string(), catalog);
+}
+
+Workload read_openb_pods(const std::filesystem::path& path, const GpuCatalog& catalog) {
+  io::require_file(path, "pod list");
+  std::ifstream in(path, std::ios::binary);
+  return read_openb_pods(in, path.string(), catalog);
+}
+
+ClusterSpec read_openb_nodes(std::istream& in, const std::string& name, const GpuCatalog& catalog) {
+  CsvReader csv(in, name);
   const std::size_t c_name = csv.require_column("sn");
   const std::size_t c_cpu = csv.require_column("cpu_milli");
   const std::size_t c_memory = csv.require_column("memory_mib");
   const std::size_t c_gpu = csv.require_column("gpu");
   const std::size_t c_model = csv.require_column("model");
   ClusterSpec spec;
-  spec.source = path.string();
+  spec.source = name;
+  std::unordered_map<std::string, int> seen;
   while (csv.next()) {
     cluster::NodeSpec node;
     node.name = std::string(csv.field(c_name));
     if (node.name.empty()) csv.fail(c_name, "empty node name");
-    node.cpu_milli = csv.non_negative_integer(c_cpu);
-    node.memory_mib = csv.non_negative_integer(c_memory);
+    check_unique(seen, node.name, csv, c_name, "node");
+    node.cpu_milli = size_field(csv, c_cpu);
+    node.memory_mib = size_field(csv, c_memory);
     const std::int64_t gpus = csv.non_negative_integer(c_gpu);
     if (gpus > cluster::kMaxGpusPerNode) {
       csv.fail(c_gpu, fmt::format("{} GPUs, at most {} supported", gpus, cluster::kMaxGpusPerNode));
@@ -82,7 +125,7 @@ ClusterSpec read_openb_nodes(const std::filesystem::path& path, const GpuCatalog
     if (gpus > 0) {
       if (model.empty()) csv.fail(c_model, "empty, but the node has GPUs");
       const auto id = catalog.find(model);
-      if (!id) csv.fail(c_model, fmt::format("unknown GPU model '{}'", model));
+      if (!id) unknown_model(csv, c_model, model, catalog);
       node.gpu_model = *id;
       node.labels.emplace_back("gpusim.io/gpu-model", std::string(model));
     } else if (!model.empty()) {
@@ -93,11 +136,12 @@ ClusterSpec read_openb_nodes(const std::filesystem::path& path, const GpuCatalog
   if (spec.nodes.empty()) {
     throw core::InputError(fmt::format("{}: no nodes", spec.source));
   }
+  spec.skipped_lines = csv.skipped_lines();
   return spec;
 }
 
-Workload read_openb_pods(const std::filesystem::path& path, const GpuCatalog& catalog) {
-  CsvReader csv(path);
+Workload read_openb_pods(std::istream& in, const std::string& name, const GpuCatalog& catalog) {
+  CsvReader csv(in, name);
   const std::size_t c_name = csv.require_column("name");
   const std::size_t c_cpu = csv.require_column("cpu_milli");
   const std::size_t c_memory = csv.require_column("memory_mib");
@@ -111,14 +155,16 @@ Workload read_openb_pods(const std::filesystem::path& path, const GpuCatalog& ca
   const auto c_scheduled = csv.column("scheduled_time");
 
   Workload workload;
-  workload.source = path.string();
+  workload.source = name;
   workload.has_times = c_created.has_value() && c_deleted.has_value();
+  std::unordered_map<std::string, int> seen;
   while (csv.next()) {
     cluster::PodSpec pod;
     pod.name = std::string(csv.field(c_name));
     if (pod.name.empty()) csv.fail(c_name, "empty pod name");
-    pod.cpu_milli = csv.non_negative_integer(c_cpu);
-    pod.memory_mib = csv.non_negative_integer(c_memory);
+    check_unique(seen, pod.name, csv, c_name, "pod");
+    pod.cpu_milli = size_field(csv, c_cpu);
+    pod.memory_mib = size_field(csv, c_memory);
     const std::int64_t count = csv.non_negative_integer(c_count);
     const std::int64_t milli = csv.non_negative_integer(c_milli);
     if (count > cluster::kMaxGpusPerNode) csv.fail(c_count, fmt::format("{} GPUs is too many", count));
@@ -151,6 +197,7 @@ Workload read_openb_pods(const std::filesystem::path& path, const GpuCatalog& ca
     workload.pods.push_back(std::move(pod));
   }
   if (workload.pods.empty()) throw core::InputError(fmt::format("{}: no pods", workload.source));
+  workload.skipped_lines = csv.skipped_lines();
   return workload;
 }
 

@@ -29,6 +29,7 @@ class DotProduct final : public sched::ScorePlugin {
 
 void register_dot_product(sched::Registry& registry) {
   registry.add("dot-product", [](const sched::PluginContext&) { return std::make_unique<DotProduct>(); });
+  registry.add_alias("dotprod", "dot-product");  // the FGD paper's and the policy's name
 }
 
 }  // namespace gpusim::policy

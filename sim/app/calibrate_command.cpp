@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
 #include "sim/perf/calibration.hpp"
 
 namespace gpusim::app {
@@ -21,20 +23,84 @@ namespace fs = std::filesystem;
 constexpr int kNoGpu = 3;
 
 nlohmann::json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw core::InputError(fmt::format("{}: cannot open", path.string()));
+  const std::string text = io::read_file(path, "JSON");
   try {
-    return nlohmann::json::parse(in);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw core::InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
   }
 }
 
+// calibrate and validate write single files into a shared directory; an existing file is
+// replaced only when gpusim wrote it (a calibration JSON with gpusim's schema, or a validation
+// table with gpusim's heading), never a file of the user's that happens to have the same name.
+void check_replaceable(const fs::path& path) {
+  std::error_code error;
+  if (!fs::exists(fs::symlink_status(path, error))) return;
+  std::string text;
+  try {
+    text = io::read_file(path, "earlier output");
+  } catch (const core::InputError&) {
+    throw core::InputError(fmt::format("{}: exists and is not a file gpusim wrote; refusing to replace it", path.string()));
+  }
+  const bool ours = path.extension() == ".json"
+                        ? nlohmann::json::parse(text, nullptr, false).value("schema", "") == "gpusim-calibration/1"
+                        : text.starts_with("# Validation: ");
+  if (!ours) {
+    throw core::InputError(fmt::format("{}: exists and was not written by gpusim; refusing to replace it", path.string()));
+  }
+}
+
+// Removes a directory this command created, if the command ends without writing into it.
+class CreatedDirectory {
+ public:
+  explicit CreatedDirectory(fs::path dir) : dir_(std::move(dir)) {}
+  ~CreatedDirectory() {
+    std::error_code ignored;
+    if (!kept_ && fs::is_empty(dir_, ignored)) fs::remove(dir_, ignored);
+  }
+  CreatedDirectory(const CreatedDirectory&) = delete;
+  CreatedDirectory& operator=(const CreatedDirectory&) = delete;
+  void keep() { kept_ = true; }
+
+ private:
+  fs::path dir_;
+  bool kept_ = false;
+};
+
+// A fit from samples gpusim cannot use is bad input, not an internal error.
+perf::Calibration fit(const nlohmann::json& samples, const std::string& model, const std::string& provenance,
+                      const fs::path& source) {
+  try {
+    return perf::fit_calibration(samples, model, provenance);
+  } catch (const core::InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw core::InputError(fmt::format("{}: unusable samples: {}", source.string(), e.what()));
+  }
+}
+
+// Before measuring: the directory exists (or is made) and takes a new file.
+void check_writable(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw core::InputError(fmt::format("--out-dir {}: cannot create: {}", dir.string(), error.message()));
+  const fs::path probe = dir / fmt::format(".gpusim-write-test-{}", ::getpid());
+  if (!std::ofstream(probe)) throw core::InputError(fmt::format("--out-dir {}: cannot write there", dir.string()));
+  fs::remove(probe, error);
+}
+
 void write_text(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  const fs::path staging = path.string() + ".partial";
-  std::ofstream(staging) << text;
-  fs::rename(staging, path);
+  check_replaceable(path);
+  const fs::path staging = path.string() + fmt::format(".gpusim-partial-{}", ::getpid());
+  std::ofstream out(staging, std::ios::binary);
+  out << text;
+  out.close();
+  std::error_code error;
+  if (!out || (fs::rename(staging, path, error), error)) {
+    fs::remove(staging, error);
+    throw core::InputError(fmt::format("{}: cannot write", path.string()));
+  }
 }
 
 std::string validation_report(const perf::Calibration& c) {
@@ -53,6 +119,10 @@ std::string validation_report(const perf::Calibration& c) {
 }
 
 int calibrate(const CalibrateOptions& o, const std::string& self_path) {
+  std::error_code error;
+  std::optional<CreatedDirectory> created;
+  if (!fs::exists(o.out_dir, error)) created.emplace(o.out_dir);
+  check_writable(o.out_dir);
   nlohmann::json samples;
   fs::path samples_path;
   if (!o.from_samples.empty()) {
@@ -83,8 +153,12 @@ int calibrate(const CalibrateOptions& o, const std::string& self_path) {
   }
   const std::string model = !o.gpu_model.empty() ? o.gpu_model
                                                  : perf::catalog_id_for_device(samples.value("device", nlohmann::json::object()).value("name", "unknown"));
-  const perf::Calibration c = perf::fit_calibration(samples, model, o.from_samples.empty() ? "measured" : "refit from samples");
+  const perf::Calibration c = fit(samples, model, o.from_samples.empty() ? "measured" : "refit from samples", samples_path);
+  if (o.from_samples.empty()) fs::remove(samples_path, error);
+  if (created) created->keep();
   const fs::path out = fs::path(o.out_dir) / (model + ".json");
+  check_replaceable(out);
+  check_replaceable(fs::path(o.out_dir) / (model + "-validation.md"));
   write_text(out, perf::to_json(c).dump(1) + "\n");
   write_text(fs::path(o.out_dir) / (model + "-validation.md"), validation_report(c));
   fmt::print("wrote {} and {}-validation.md\n\n{}", out.string(), model, perf::validation_table(c));
@@ -92,10 +166,15 @@ int calibrate(const CalibrateOptions& o, const std::string& self_path) {
 }
 
 int validate(const CalibrateOptions& o) {
+  std::error_code error;
+  std::optional<CreatedDirectory> created;
+  if (!fs::exists(o.out_dir, error)) created.emplace(o.out_dir);
+  check_writable(o.out_dir);
   const perf::Calibration stored = perf::calibration_from_json(read_json(o.calibration), o.calibration);
   // Refit from the stored samples, so the table reflects this version's fitting code.
-  const perf::Calibration c = perf::fit_calibration(stored.samples, stored.gpu_model, stored.provenance);
+  const perf::Calibration c = fit(stored.samples, stored.gpu_model, stored.provenance, o.calibration);
   const std::string report = validation_report(c);
+  if (created) created->keep();
   write_text(fs::path(o.out_dir) / (c.gpu_model + "-validation.md"), report);
   fmt::print("{}", report);
   return 0;
@@ -106,7 +185,7 @@ int validate(const CalibrateOptions& o) {
 void add_calibrate_commands(CLI::App& app, CalibrateOptions& o) {
   auto* cal = app.add_subcommand("calibrate", "Run the CUDA microbenchmarks on a GPU, fit the performance model, write results/calibration/<gpu>.json");
   cal->add_option("--out-dir", o.out_dir, "Where the calibration and validation files go")->capture_default_str();
-  cal->add_option("--device", o.device, "CUDA device index")->capture_default_str();
+  cal->add_option("--device", o.device, "CUDA device index")->check(CLI::Range(0, 63))->capture_default_str();
   cal->add_option("--sweeps", o.sweeps, "Whole sweeps, for the run-to-run spread")->check(CLI::Range(1, 10))->capture_default_str();
   cal->add_flag("--quick", o.quick, "Fewer sizes and shorter windows (a smoke test, not a calibration)");
   cal->add_option("--from-samples", o.from_samples, "Refit from a gpusim-calib samples file instead of measuring (no GPU needed)");

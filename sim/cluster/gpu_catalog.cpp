@@ -2,18 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <fstream>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
 
 namespace gpusim::cluster {
 namespace {
 
+// A spec figure: absent or null means unknown (0); otherwise a finite number >= 0.
 double optional_number(const nlohmann::json& model, const char* field) {
   const auto it = model.find(field);
   if (it == model.end() || it->is_null()) return 0.0;
-  return it->get<double>();
+  const double value = it->get<double>();
+  if (!std::isfinite(value) || value < 0) throw std::domain_error(fmt::format("{}: must be a number >= 0", field));
+  return value;
 }
 
 }  // namespace
@@ -29,11 +35,14 @@ GpuCatalog GpuCatalog::from_models(std::vector<GpuModel> models) {
 }
 
 GpuCatalog GpuCatalog::load(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw core::InputError(fmt::format("{}: cannot open GPU catalog", path.string()));
+  return parse(io::read_file(path, "GPU catalog"), path.string());
+}
+
+GpuCatalog GpuCatalog::parse(const std::string& text, const std::string& source) {
+  const std::filesystem::path path = source;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw core::InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
   }
@@ -45,6 +54,8 @@ GpuCatalog GpuCatalog::load(const std::filesystem::path& path) {
       model.name = entry.value("name", model.id);
       model.aliases = entry.value("aliases", std::vector<std::string>{});
       model.memory_mib = entry.value("memory_mib", std::int64_t{0});
+      if (model.memory_mib < 0) throw std::domain_error("memory_mib: must be >= 0");
+      if (model.id.empty()) throw std::domain_error("id: empty");
       model.memory_bandwidth_gbs = optional_number(entry, "memory_bandwidth_gbs");
       model.fp32_tflops = optional_number(entry, "fp32_tflops");
       model.tf32_tflops = optional_number(entry, "tf32_tflops");
@@ -52,7 +63,7 @@ GpuCatalog GpuCatalog::load(const std::filesystem::path& path) {
       model.source = entry.value("source", std::string{});
       models.push_back(std::move(model));
     }
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {  // nlohmann's type and key errors, and the range checks above
     throw core::InputError(fmt::format("{}: models[{}]: {}", path.string(), models.size(), e.what()));
   }
   GpuCatalog catalog = from_models(std::move(models));
@@ -69,6 +80,12 @@ GpuCatalog GpuCatalog::load(const std::filesystem::path& path) {
     }
   }
   return catalog;
+}
+
+std::string GpuCatalog::ids() const {
+  std::string out;
+  for (const GpuModel& model : models_) out += (out.empty() ? "" : ", ") + model.id;
+  return out;
 }
 
 std::optional<GpuModelId> GpuCatalog::find(std::string_view id_or_alias) const {

@@ -32,8 +32,12 @@ class GpuCatalog {
  public:
   // Throws core::InputError naming the file and field on malformed input.
   static GpuCatalog load(const std::filesystem::path& path);
+  // The same from the file's text; `source` names it in messages.
+  static GpuCatalog parse(const std::string& text, const std::string& source);
   static GpuCatalog from_models(std::vector<GpuModel> models);
 
+  // Every catalog id, comma-separated (for "unknown GPU model" messages).
+  std::string ids() const;
   // Looks up a catalog id or alias (exact, case-sensitive).
   std::optional<GpuModelId> find(std::string_view id_or_alias) const;
   const GpuModel& at(GpuModelId id) const { return models_.at(id); }

@@ -25,6 +25,9 @@ class Time {
   constexpr auto operator<=>(const Time&) const = default;
 
   static constexpr std::int64_t kMicrosPerSecond = 1'000'000;
+  // The largest time in seconds a trace may give (about 31,700 years): readers check it, so that
+  // from_seconds never overflows and a time plus a duration (each below 10^18 us) fits in int64.
+  static constexpr std::int64_t kMaxInputSeconds = 1'000'000'000'000;
 
  private:
   constexpr explicit Time(std::int64_t us) : us_(us) {}

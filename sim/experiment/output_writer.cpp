@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <cerrno>
 #include <system_error>
-#include <unistd.h>
 
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
@@ -16,6 +16,14 @@ namespace gpusim::experiment {
 namespace {
 
 namespace fs = std::filesystem;
+
+// One whole file; a short write (disk full) is an error, not a truncated output.
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::system_error(errno, std::generic_category(), "cannot write " + path.string());
+}
 
 // Seconds with six decimals from integer microseconds: exact, locale-free, deterministic.
 std::string seconds(std::int64_t us) {
@@ -45,6 +53,7 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
               to_string(r.outcome), r.node >= 0 ? ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name : "",
               gpu_list(r.gpus));
   }
+  out.close();  // here, not in the destructor: a failed flush must throw, not terminate
 }
 
 void write_series(const fs::path& path, const RunResult& run) {
@@ -54,12 +63,14 @@ void write_series(const fs::path& path, const RunResult& run) {
     out.print("{},{},{},{},{},{}\n", seconds(p.time_us), p.arrived_gpu_milli, p.allocated_gpu_milli,
               p.gpus_in_use, p.running_pods, p.pending_pods);
   }
+  out.close();
 }
 
 void write_curve(const fs::path& path, const RunResult& run) {
   auto out = fmt::output_file(path.string());
   out.print("arrived_load_pct,gpu_allocation_pct\n");
   for (const CurvePoint& p : run.curve) out.print("{},{:.2f}\n", p.load_pct, p.allocation_pct);
+  out.close();
 }
 
 void write_run_files(const fs::path& dir, const RunResult& run, const OutputContext& ctx) {
@@ -81,6 +92,9 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   inputs["cluster_fnv1a64"] = ctx.cluster_digest;
   inputs["workload"] = ctx.workload_source;
   inputs["workload_fnv1a64"] = ctx.workload_digest;
+  // Blank and comment lines the readers skipped: reported, never silent (absent when none).
+  if (ctx.cluster->skipped_lines > 0) inputs["cluster_skipped_lines"] = ctx.cluster->skipped_lines;
+  if (ctx.workload->skipped_lines > 0) inputs["workload_skipped_lines"] = ctx.workload->skipped_lines;
   if (result.base.mode == Mode::kFill) inputs["fill_target"] = result.base.fill_target;
   else inputs["time_compression"] = result.base.time_compression;
   if (!ctx.performance.is_null()) {
@@ -156,25 +170,12 @@ std::string file_digest(const fs::path& path) {
   return fmt::format("{:016x}", core::fnv1a64(bytes));
 }
 
-void write_outputs(const fs::path& dir, const CompareResult& result, const OutputContext& ctx) {
-  const fs::path target = fs::absolute(dir);
-  const fs::path staging = target.parent_path() / fmt::format(".{}.partial-{}", target.filename().string(), ::getpid());
-  std::error_code ignored;
-  fs::remove_all(staging, ignored);
+void write_outputs(io::OutputDirectory& out, const CompareResult& result, const OutputContext& ctx) {
+  const fs::path& staging = out.staging();
   try {
-    fs::create_directories(staging);
-    {
-      std::ofstream out(staging / "summary.json");
-      out << summary_json(result, ctx).dump(2) << '\n';
-    }
-    {
-      std::ofstream out(staging / "report.md");
-      out << report_markdown(result, ctx);
-    }
-    if (!ctx.performance.is_null()) {
-      std::ofstream out(staging / "performance_model.json");
-      out << ctx.performance.dump(2) << '\n';
-    }
+    write_text(staging / "summary.json", summary_json(result, ctx).dump(2) + "\n");
+    write_text(staging / "report.md", report_markdown(result, ctx));
+    if (!ctx.performance.is_null()) write_text(staging / "performance_model.json", ctx.performance.dump(2) + "\n");
     for (const PolicySummary& policy : result.policies) {
       for (const RunResult& run : policy.runs) {
         const fs::path run_dir = ctx.single_run
@@ -183,12 +184,10 @@ void write_outputs(const fs::path& dir, const CompareResult& result, const Outpu
         write_run_files(run_dir, run, ctx);
       }
     }
-    fs::remove_all(target);
-    fs::rename(staging, target);
-  } catch (const std::exception& e) {
-    fs::remove_all(staging, ignored);
-    throw core::InputError(fmt::format("{}: cannot write outputs: {}", target.string(), e.what()));
+  } catch (const std::system_error& e) {  // fmt's and std::filesystem's I/O errors
+    throw core::InputError(fmt::format("{}: cannot write outputs: {}", out.target().string(), e.what()));
   }
+  out.commit();
 }
 
 }  // namespace gpusim::experiment

@@ -1,13 +1,15 @@
 #pragma once
-// Writes a comparison (or a single run, a comparison of one) to a directory: summary.json,
-// report.md, and per run pods.csv, timeseries.csv and (fill mode) curve.csv. Everything is
-// written to a sibling temporary directory first and renamed into place at the end, so a failed
-// run never leaves half-written outputs. Column orders are documented in results/README.md.
+// Writes a comparison (or a single run, a comparison of one) to an output directory:
+// summary.json, report.md, and per run pods.csv, timeseries.csv and (fill mode) curve.csv. The
+// files go into the directory's staging area and are committed (swapped into place) at the end,
+// so a failed run never leaves half-written outputs (sim/io/output_dir.hpp). Column orders are
+// documented in results/README.md.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "sim/experiment/compare.hpp"
+#include "sim/io/output_dir.hpp"
 
 namespace gpusim::experiment {
 
@@ -25,7 +27,8 @@ struct OutputContext {
   nlohmann::json performance = nullptr;
 };
 
-void write_outputs(const std::filesystem::path& dir, const CompareResult& result, const OutputContext& context);
+// Writes and commits; throws core::InputError (naming the target) when a file cannot be written.
+void write_outputs(io::OutputDirectory& out, const CompareResult& result, const OutputContext& context);
 
 // Hex FNV-1a 64 of a file's bytes (a cheap, stable digest for manifests).
 std::string file_digest(const std::filesystem::path& path);

@@ -16,8 +16,9 @@ template <typename T>
 T* build(const std::string& name, const char* point, const Registry& registry,
          const PluginContext& context, std::vector<std::unique_ptr<Plugin>>& owned) {
   Plugin* plugin = nullptr;
+  const std::string canonical = registry.canonical(name).value_or(name);
   for (const auto& existing : owned) {
-    if (existing->name() == name) plugin = existing.get();
+    if (existing->name() == canonical) plugin = existing.get();
   }
   if (plugin == nullptr) {
     owned.push_back(registry.create(name, context));

@@ -4,6 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
+#include "sim/sched/names.hpp"
 
 namespace gpusim::sched {
 namespace {
@@ -11,6 +13,8 @@ namespace {
 // The FGD artifact enables one score plugin with weight 1000; the same weight is kept so that
 // totals read the same.
 constexpr std::int64_t kArtifactWeight = 1000;
+// Weighted totals (weight x score <= 100, summed over plugins) stay far from int64 overflow.
+constexpr std::int64_t kMaxScoreWeight = 1'000'000;
 
 Profile gpu_milli_profile(std::string name, std::string scorer, std::string gpu_selection) {
   Profile profile;
@@ -28,7 +32,27 @@ std::vector<std::string> builtin_profile_names() {
           "bestfit", "fgd"};
 }
 
-Profile builtin_profile(const std::string& name) {
+std::string paper_name(const std::string& policy) {
+  if (policy == "random") return "Random";
+  if (policy == "dotprod") return "DotProd";
+  if (policy == "gpu-clustering") return "GpuClustering";
+  if (policy == "gpu-packing") return "GpuPacking";
+  if (policy == "bestfit") return "BestFit";
+  if (policy == "fgd") return "FGD";
+  return "";
+}
+
+std::optional<std::string> builtin_policy_name(const std::string& asked) {
+  const std::string key = name_key(asked);
+  if (key == "dotproduct") return "dotprod";  // the score plugin's name
+  for (const auto& name : builtin_profile_names()) {
+    if (name_key(name) == key) return name;
+  }
+  return std::nullopt;
+}
+
+Profile builtin_profile(const std::string& asked) {
+  const std::string name = builtin_policy_name(asked).value_or(asked);
   if (name == "kube-default") {
     Profile profile = gpu_milli_profile(name, "least-allocated", "first-fit");
     profile.score = {{"least-allocated", 1}, {"balanced-allocation", 1}};
@@ -51,10 +75,14 @@ Profile builtin_profile(const std::string& name) {
 }
 
 Profile load_profile(const std::filesystem::path& path) {
+  return parse_profile(io::read_file(path, "profile YAML"), path);
+}
+
+Profile parse_profile(const std::string& text, const std::filesystem::path& path) {
   const std::string file = path.string();
   YAML::Node doc;
   try {
-    doc = YAML::LoadFile(file);
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
   }
@@ -69,18 +97,18 @@ Profile load_profile(const std::filesystem::path& path) {
     for (const auto& item : list) out.push_back(item.as<std::string>());
     return out;
   };
-  if (!doc.IsMap()) throw core::InputError(fmt::format("{}:1: expected a mapping", file));
-  static constexpr const char* kKnown[] = {"name", "queueSort", "preFilter", "filter",
-                                           "postFilter", "score", "gpuSelection", "reserve",
-                                           "permit", "bind", "tieBreak"};
-  for (const auto& entry : doc) {
-    const auto key = entry.first.as<std::string>();
-    if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
-      fail(entry.first, key, "unknown field");
-    }
-  }
   Profile profile;
   try {
+    if (!doc.IsMap()) throw core::InputError(fmt::format("{}:1: expected a mapping", file));
+    static constexpr const char* kKnown[] = {"name", "queueSort", "preFilter", "filter",
+                                             "postFilter", "score", "gpuSelection", "reserve",
+                                             "permit", "bind", "tieBreak"};
+    for (const auto& entry : doc) {
+      const auto key = entry.first.as<std::string>();
+      if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
+        fail(entry.first, key, "unknown field");
+      }
+    }
     profile.name = doc["name"] ? doc["name"].as<std::string>() : path.stem().string();
     if (doc["queueSort"]) profile.queue_sort = doc["queueSort"].as<std::string>();
     profile.pre_filter = string_list("preFilter");
@@ -95,7 +123,9 @@ Profile load_profile(const std::filesystem::path& path) {
       for (const auto& item : score) {
         if (!item["name"]) fail(item, "score.name", "missing");
         const std::int64_t weight = item["weight"] ? item["weight"].as<std::int64_t>() : 1;
-        if (weight <= 0) fail(item, "score.weight", "must be a positive integer");
+        if (weight <= 0 || weight > kMaxScoreWeight) {
+          fail(item, "score.weight", fmt::format("must be an integer from 1 to {}", kMaxScoreWeight));
+        }
         profile.score.push_back({item["name"].as<std::string>(), weight});
       }
     }

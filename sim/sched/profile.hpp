@@ -4,6 +4,7 @@
 // carry the policy names; a YAML file can define others.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,17 @@ struct Profile {
 
 // Names of the built-in profiles, in a fixed order.
 std::vector<std::string> builtin_profile_names();
-// The built-in profile `name`; throws core::InputError if unknown.
-Profile builtin_profile(const std::string& name);
+// The canonical built-in policy `asked` names (any spelling sched/names.hpp accepts, the FGD
+// paper's names included), if any.
+std::optional<std::string> builtin_policy_name(const std::string& asked);
+// The FGD paper's name of a built-in policy ("BestFit"), or "" if the paper has none.
+std::string paper_name(const std::string& policy);
+// The built-in profile `asked` names; throws core::InputError if unknown.
+Profile builtin_profile(const std::string& asked);
 // A profile from YAML (see policies/README.md for the schema); throws core::InputError.
 Profile load_profile(const std::filesystem::path& path);
+// The same from the file's text; `path` names it in messages.
+Profile parse_profile(const std::string& text, const std::filesystem::path& path);
 // A built-in name or a path to a YAML file.
 Profile resolve_profile(const std::string& name_or_path);
 

@@ -5,23 +5,36 @@
 #include <stdexcept>
 
 #include "sim/core/status.hpp"
+#include "sim/sched/names.hpp"
 
 namespace gpusim::sched {
 
 void Registry::add(const std::string& name, Factory factory) {
-  if (!factories_.emplace(name, std::move(factory)).second) {
+  if (!by_key_.emplace(name_key(name), name).second || !factories_.emplace(name, std::move(factory)).second) {
     throw std::logic_error("plugin registered twice: " + name);
   }
 }
 
+void Registry::add_alias(const std::string& alias, const std::string& name) {
+  if (!factories_.contains(name) || !by_key_.emplace(name_key(alias), name).second) {
+    throw std::logic_error("bad plugin alias: " + alias);
+  }
+}
+
+std::optional<std::string> Registry::canonical(const std::string& name) const {
+  const auto it = by_key_.find(name_key(name));
+  if (it == by_key_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::unique_ptr<Plugin> Registry::create(const std::string& name,
                                          const PluginContext& context) const {
-  const auto it = factories_.find(name);
-  if (it == factories_.end()) {
+  const auto canonical_name = canonical(name);
+  if (!canonical_name) {
     throw core::InputError(
         fmt::format("unknown plugin '{}' (known: {})", name, fmt::join(names(), ", ")));
   }
-  return it->second(context);
+  return factories_.at(*canonical_name)(context);
 }
 
 std::vector<std::string> Registry::names() const {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,15 +29,20 @@ class Registry {
  public:
   using Factory = std::function<std::unique_ptr<Plugin>(const PluginContext&)>;
 
-  // Throws std::logic_error on a duplicate name (a programming error).
+  // Throws std::logic_error on a duplicate name or key (a programming error).
   void add(const std::string& name, Factory factory);
+  // Another accepted spelling of a registered plugin (e.g. "dotprod" for "dot-product").
+  void add_alias(const std::string& alias, const std::string& name);
+  // The canonical name `name` refers to (names match as sched/names.hpp says), if any.
+  std::optional<std::string> canonical(const std::string& name) const;
   // Throws core::InputError naming the unknown plugin and the known ones.
   std::unique_ptr<Plugin> create(const std::string& name, const PluginContext& context) const;
-  bool contains(const std::string& name) const { return factories_.contains(name); }
+  bool contains(const std::string& name) const { return canonical(name).has_value(); }
   std::vector<std::string> names() const;
 
  private:
   std::map<std::string, Factory> factories_;  // ordered: listings are deterministic
+  std::map<std::string, std::string> by_key_;  // name_key(name or alias) -> canonical name
 };
 
 }  // namespace gpusim::sched

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sim/core/status.hpp"
 #include "traces/bundled.hpp"
@@ -31,6 +32,14 @@ class OpenbReaderTest : public ::testing::Test {
   // The message of the InputError thrown by reading `text` as a pod list.
   std::string pod_error(const std::string& text) {
     const auto path = write("pods.csv", text);
+    try {
+      read_openb_pods(path, catalog);
+    } catch (const core::InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+  std::string pod_error_at(const fs::path& path) {
     try {
       read_openb_pods(path, catalog);
     } catch (const core::InputError& e) {
@@ -119,6 +128,64 @@ TEST_F(OpenbReaderTest, EveryBundledFileReads) {
   }
   EXPECT_EQ(read_openb_pods(resolve_workload("openb:default", root), catalog).pods.size(), 8152U);
   EXPECT_THROW(resolve_workload("openb:nope", root), core::InputError);
+}
+
+TEST_F(OpenbReaderTest, BlankAndCommentLinesAreCountedNeverSilent) {
+  const auto path = write("skips.csv", std::string(kHeader) +
+                                           "p0,1000,1,1,500,,LS,Running,0,10,0\n"
+                                           "\n"
+                                           "# a comment a user added\n"
+                                           "   \n"
+                                           "p1,1000,1,1,500,,LS,Running,0,10,0\n");
+  const Workload w = read_openb_pods(path, catalog);
+  EXPECT_EQ(w.pods.size(), 2U);
+  EXPECT_EQ(w.skipped_lines, 3);
+}
+
+TEST_F(OpenbReaderTest, DuplicateNamesAreErrorsNamingBothLines) {
+  EXPECT_NE(pod_error(std::string(kHeader) + "p0,1,1,0,0,,LS,Running,0,1,0\np0,1,1,0,0,,LS,Running,0,1,0\n")
+                .find("pods.csv:3: name: duplicate pod name 'p0' (first at line 2)"),
+            std::string::npos);
+  std::istringstream nodes("sn,cpu_milli,memory_mib,gpu,model\nn1,1000,1000,0,\nn1,1000,1000,0,\n");
+  try {
+    read_openb_nodes(nodes, "nodes.csv", catalog);
+    FAIL();
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nodes.csv:3: sn: duplicate node name 'n1'"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(OpenbReaderTest, TimesAndSizesOutOfRangeAreErrors) {
+  // 10^13 s would overflow a microsecond count once multiplied (issue: time conversion).
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,1,0,0,,LS,Running,10000000000000,10000000000001,\n")
+                .find("pods.csv:2: creation_time: 10000000000000 s is out of range"),
+            std::string::npos);
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,1,0,0,,LS,Running,9223372036854775807,9223372036854775807,\n")
+                .find("creation_time: 9223372036854775807 s is out of range"),
+            std::string::npos);
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,9000000000000000000,1,0,0,,LS,Running,0,1,\n").find("cpu_milli: 9000000000000000000 is out of range"),
+            std::string::npos);
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,-5,0,0,,LS,Running,0,1,\n").find("memory_mib: -5 is negative"), std::string::npos);
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,1,65,1000,,LS,Running,0,1,\n").find("num_gpu: 65 GPUs is too many"), std::string::npos);
+  // The largest accepted time converts exactly.
+  const auto path = write("max.csv", std::string(kHeader) + "p,1,1,0,0,,LS,Running,0,1000000000000,\n");
+  EXPECT_EQ(read_openb_pods(path, catalog).pods[0].deletion_time->micros(), 1'000'000'000'000'000'000);
+}
+
+TEST_F(OpenbReaderTest, HeaderProblemsAreErrors) {
+  EXPECT_NE(pod_error("name,name,cpu_milli\n").find("pods.csv:1: header: column 'name' appears twice"), std::string::npos);
+  EXPECT_NE(pod_error("name,,cpu_milli\n").find("pods.csv:1: header: empty column name"), std::string::npos);
+  EXPECT_NE(pod_error("").find("pods.csv:1: empty file"), std::string::npos);
+}
+
+TEST_F(OpenbReaderTest, UnknownGpuModelsListTheCatalogIds) {
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,1,1,1000,X99,LS,Running,0,1,\n").find("unknown GPU model 'X99' (catalog ids: k80,"),
+            std::string::npos);
+}
+
+TEST_F(OpenbReaderTest, MissingFileAndDirectoryGetDifferentMessages) {
+  EXPECT_NE(pod_error_at(dir() / "absent.csv").find("absent.csv: no such file"), std::string::npos);
+  EXPECT_NE(pod_error_at(dir()).find("is a directory, expected the pod list file"), std::string::npos);
 }
 
 }  // namespace

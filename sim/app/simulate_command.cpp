@@ -1,0 +1,277 @@
+#include "sim/app/simulate_command.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "policies/register_builtin.hpp"
+#include "sim/core/status.hpp"
+#include "sim/experiment/compare.hpp"
+#include "sim/experiment/output_writer.hpp"
+#include "sim/io/input_file.hpp"
+#include "sim/perf/performance_model.hpp"
+#include "sim/sched/names.hpp"
+#include "traces/bundled.hpp"
+#include "traces/openb_reader.hpp"
+
+namespace gpusim::app {
+namespace {
+
+namespace fs = std::filesystem;
+using core::InputError;
+
+// CLI11's Range lets NaN through; this one does not.
+CLI::Validator finite_range(double low, double high) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value)) return fmt::format("'{}' is not a number", text);
+        if (!std::isfinite(value) || value < low || value > high) {
+          return fmt::format("{} is out of range [{}, {}]", text, low, high);
+        }
+        return {};
+      },
+      fmt::format("NUMBER in [{} - {}]", low, high));
+}
+
+// Seeds are 0 .. 2^63-1; "-1" is an error, never a wrap-around.
+const CLI::Validator kSeedRange(
+    [](std::string& text) -> std::string {
+      // from_chars, not CLI11's conversion, which clamps 10^20 to 2^63-1 instead of refusing it.
+      std::int64_t value = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error == std::errc::result_out_of_range) return fmt::format("{} is out of range; seeds are 0 .. 2^63-1", text);
+      if (error != std::errc{} || end != text.data() + text.size()) {
+        return fmt::format("'{}' is not a seed (an integer 0 .. 2^63-1)", text);
+      }
+      if (value < 0) return fmt::format("{} is negative; seeds are 0 .. 2^63-1", text);
+      return {};
+    },
+    "SEED in [0 - 2^63-1]");
+
+void add_common(CLI::App& cmd, SimulateOptions& o) {
+  cmd.add_option("--cluster", o.cluster, "Node list: a CSV path or a bundled name (openb, openb:all)")
+      ->capture_default_str();
+  cmd.add_option("--workload", o.workload, "Pod list: a CSV path or a bundled name (openb:default, openb:gpushare40, ...)")
+      ->capture_default_str();
+  cmd.add_option("--mode", o.mode, "fill (FGD paper experiment) or replay (timed arrivals and departures)")
+      ->check(CLI::IsMember({"fill", "replay"}))
+      ->capture_default_str();
+  o.fill_target_option =
+      cmd.add_option("--fill-target", o.fill_target, "fill: stop when arrived GPU requests reach this share of capacity")
+          ->check(finite_range(0.01, 10.0))
+          ->capture_default_str();
+  o.time_compression_option =
+      cmd.add_option("--time-compression", o.time_compression, "replay: divide arrival times by this factor")
+          ->check(finite_range(0.001, 1e6))
+          ->capture_default_str();
+  cmd.add_option("--out", o.out,
+                 "Output directory: created if absent or empty, replaced if it holds an earlier gpusim output "
+                 "(gpusim-manifest.json), refused otherwise")
+      ->required();
+  cmd.add_option("--catalog", o.catalog, "GPU catalog JSON (default: the bundled one)");
+  o.perf_model_option = cmd.add_flag(
+      "--perf-model", o.perf_model,
+      "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
+  o.perf_detail_options[0] = cmd.add_option("--calibration-dir", o.calibration_dir,
+                                            "with --perf-model: calibration files (default: results/calibration in the checkout)");
+  o.perf_detail_options[1] = cmd.add_option("--reference-gpu", o.reference_gpu,
+                                            "with --perf-model: the GPU model the trace's run times were measured on")
+                                 ->capture_default_str();
+  o.perf_detail_options[2] = cmd.add_option("--memory-fraction", o.memory_fraction,
+                                            "with --perf-model: memory-bound share of a job's step (0..1)")
+                                 ->check(finite_range(0.0, 1.0))
+                                 ->capture_default_str();
+  o.perf_detail_options[3] = cmd.add_option("--precision", o.precision, "with --perf-model: job arithmetic: fp32, tf32 or bf16")
+                                 ->check(CLI::IsMember({"fp32", "tf32", "bf16"}))
+                                 ->capture_default_str();
+}
+
+// Options that were given but do not apply to the chosen mode are errors, not silently ignored.
+void check_mode_options(const SimulateOptions& o) {
+  const bool replay = o.mode == "replay";
+  if (replay && o.fill_target_option->count() > 0) throw UsageError("--fill-target applies to --mode fill only");
+  if (!replay) {
+    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option}) {
+      if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
+    }
+  }
+  if (!o.perf_model) {
+    for (const CLI::Option* option : o.perf_detail_options) {
+      if (option->count() > 0) throw UsageError(fmt::format("{} applies only with --perf-model", option->get_name()));
+    }
+  }
+  if (o.first_seed > std::numeric_limits<std::int64_t>::max() - (o.seed_count - 1)) {
+    throw UsageError(fmt::format("--first-seed {} with --seeds {} runs past the largest seed ({})", o.first_seed,
+                                 o.seed_count, std::numeric_limits<std::int64_t>::max()));
+  }
+}
+
+// The policies, each resolved once; a name given twice (in any spelling) is an error.
+std::vector<sched::Profile> resolve_policies(const std::string& list, std::vector<fs::path>& yaml_inputs) {
+  std::vector<sched::Profile> profiles;
+  std::vector<std::string> keys;
+  std::stringstream stream(list);
+  for (std::string item; std::getline(stream, item, ',');) {
+    if (item.empty()) throw InputError(fmt::format("--policies '{}': empty name in the list", list));
+    sched::Profile profile = sched::resolve_profile(item);
+    if (!sched::builtin_policy_name(item)) yaml_inputs.emplace_back(item);
+    const std::string key = sched::name_key(profile.name);
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+      throw InputError(fmt::format("--policies: '{}' names the policy '{}' a second time", item, profile.name));
+    }
+    keys.push_back(key);
+    profiles.push_back(std::move(profile));
+  }
+  if (profiles.empty()) throw InputError("--policies: no policy given");
+  return profiles;
+}
+
+struct InputPaths {
+  fs::path root;
+  fs::path catalog;
+  fs::path cluster;
+  fs::path workload;
+  fs::path calibration_dir;  // empty: none (performance model off)
+};
+
+InputPaths resolve_inputs(const SimulateOptions& o) {
+  InputPaths paths;
+  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
+  paths.root = env_root != nullptr ? env_root : traces::default_data_root();
+  paths.catalog = o.catalog.empty() ? traces::default_catalog(paths.root) : fs::path(o.catalog);
+  io::require_file(paths.catalog, "GPU catalog");
+  paths.cluster = traces::resolve_cluster(o.cluster, paths.root);
+  paths.workload = traces::resolve_workload(o.workload, paths.root);
+  if (o.perf_model) {
+    if (!o.calibration_dir.empty()) {
+      paths.calibration_dir = o.calibration_dir;
+      io::require_directory(paths.calibration_dir, "calibration");
+    } else {
+      paths.calibration_dir = paths.root / "results" / "calibration";
+    }
+  }
+  return paths;
+}
+
+struct Loaded {
+  cluster::GpuCatalog catalog;
+  traces::ClusterSpec cluster;
+  traces::Workload workload;
+  sched::Registry registry;
+  std::optional<perf::PerformanceModel> performance;
+  perf::JobProfile job;
+};
+
+void note_skipped(const std::string& file, int lines) {
+  if (lines > 0) {
+    fmt::print(stderr, "gpusim: note: {}: skipped {} blank or comment line{} (counted in summary.json)\n", file,
+               lines, lines == 1 ? "" : "s");
+  }
+}
+
+Loaded load(const SimulateOptions& o, const InputPaths& paths) {
+  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}};
+  loaded.cluster = traces::read_openb_nodes(paths.cluster, loaded.catalog);
+  loaded.cluster.source = o.cluster;
+  loaded.workload = traces::read_openb_pods(paths.workload, loaded.catalog);
+  loaded.workload.source = o.workload;
+  note_skipped(paths.cluster.string(), loaded.cluster.skipped_lines);
+  note_skipped(paths.workload.string(), loaded.workload.skipped_lines);
+  if (o.mode == "replay" && !loaded.workload.has_times) {
+    throw InputError(fmt::format("{}:1: header: replay mode needs creation_time and deletion_time columns",
+                                 paths.workload.string()));
+  }
+  if (o.perf_model) {
+    const auto reference = loaded.catalog.find(o.reference_gpu);
+    if (!reference) {
+      throw InputError(fmt::format("--reference-gpu: unknown GPU model '{}' (catalog ids: {})", o.reference_gpu,
+                                   loaded.catalog.ids()));
+    }
+    loaded.job = {*reference, o.memory_fraction, *perf::precision_from_string(o.precision)};
+    loaded.performance = perf::PerformanceModel::load(loaded.catalog, paths.calibration_dir);
+  }
+  return loaded;
+}
+
+experiment::RunConfig run_config(const SimulateOptions& o) {
+  experiment::RunConfig config;
+  config.mode = o.mode == "fill" ? experiment::Mode::kFill : experiment::Mode::kReplay;
+  config.fill_target = o.fill_target;
+  config.time_compression = o.time_compression;
+  return config;
+}
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
+  auto* run = app.add_subcommand("run", "Run one policy once and write its outputs");
+  add_common(*run, o);
+  o.policies = "fgd";
+  o.seed_count = 1;
+  o.single_run = true;
+  run->add_option("--policy", o.policies, "Built-in policy (any spelling: fgd, FGD, BestFit, gpu_packing, ...) or profile YAML path")
+      ->capture_default_str();
+  run->add_option("--seed", o.first_seed, "Root seed (0 .. 2^63-1)")->check(kSeedRange)->capture_default_str();
+  return run;
+}
+
+CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
+  auto* compare = app.add_subcommand("compare", "Run every (policy, seed) pair in parallel and report mean and std");
+  add_common(*compare, o);
+  compare->add_option("--policies", o.policies, "Comma-separated policies (names in any spelling, or YAML paths), each once")
+      ->capture_default_str();
+  compare->add_option("--seeds", o.seed_count, "Number of seeds")->check(CLI::Range(1, 100000))->capture_default_str();
+  compare->add_option("--first-seed", o.first_seed, "Seeds are first-seed, first-seed+1, ... (0 .. 2^63-1)")
+      ->check(kSeedRange)
+      ->capture_default_str();
+  compare->add_option("--threads", o.threads, "Worker threads (0: all cores)")->check(CLI::Range(0, 4096))->capture_default_str();
+  return compare;
+}
+
+int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
+  const auto started = std::chrono::steady_clock::now();
+  check_mode_options(o);
+  std::vector<fs::path> inputs;
+  const std::vector<sched::Profile> profiles = resolve_policies(o.policies, inputs);
+  if (o.single_run && profiles.size() != 1) throw UsageError("--policy takes one policy; use `gpusim compare --policies` for several");
+  const InputPaths paths = resolve_inputs(o);
+  inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
+  if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
+  // Before anything is read or simulated: an unusable --out fails here, at once.
+  io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
+
+  Loaded loaded = load(o, paths);
+  const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
+                                         loaded.performance ? &*loaded.performance : nullptr, loaded.job};
+  const auto result = experiment::run_compare(
+      run_inputs, profiles, run_config(o),
+      experiment::seed_list(static_cast<std::uint64_t>(o.first_seed), o.seed_count), static_cast<unsigned>(o.threads));
+  experiment::OutputContext context{GPUSIM_VERSION, o.cluster, o.workload,
+                                    experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
+                                    &loaded.workload, &loaded.cluster, o.single_run, nullptr};
+  if (loaded.performance) {
+    context.performance = {{"reference_gpu", o.reference_gpu}, {"memory_fraction", o.memory_fraction},
+                           {"precision", o.precision}, {"gpus", loaded.performance->describe(loaded.catalog)}};
+  }
+  experiment::write_outputs(out, result, context);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::string headline = o.mode == "fill" ? "gpu_allocation_pct" : "mean_jct_s";
+  for (const auto& policy : result.policies) {
+    for (const auto& metric : policy.metrics) {
+      if (metric.name != headline) continue;
+      if (result.seeds.size() > 1) fmt::print("{:<16} {} {:8.2f} ± {:.2f}\n", policy.policy, headline, metric.mean, metric.std);
+      else fmt::print("{:<16} {} {:8.2f}\n", policy.policy, headline, metric.mean);
+    }
+  }
+  fmt::print("wrote {} ({} runs, {:.2f} s wall)\n", out.target().string(), result.policies.size() * result.seeds.size(), wall);
+  return 0;
+}
+
+}  // namespace gpusim::app

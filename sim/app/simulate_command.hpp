@@ -1,0 +1,52 @@
+#pragma once
+// `gpusim run` (one policy, one seed) and `gpusim compare` (policies x seeds): options, their
+// checks (ranges, options that do not apply to the mode, names), and the run itself. The output
+// directory is checked and staged before any input is read or any simulation starts.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "sim/io/output_dir.hpp"
+
+namespace gpusim::app {
+
+// A command line that is well-formed for CLI11 but wrong for gpusim (exit code 2).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SimulateOptions {
+  std::string cluster = "openb";
+  std::string workload = "openb:default";
+  std::string mode = "fill";
+  double fill_target = 1.3;
+  double time_compression = 1.0;
+  std::string out;
+  std::string catalog;
+  bool perf_model = false;
+  std::string calibration_dir;
+  std::string reference_gpu = "V100M32";
+  double memory_fraction = 0.5;
+  std::string precision = "fp32";
+  // run: one policy and seed; compare: a list and a seed range.
+  std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
+  std::int64_t first_seed = 42;
+  int seed_count = 10;
+  int threads = 0;
+  bool single_run = false;
+  // Options whose presence is checked against the mode.
+  CLI::Option* fill_target_option = nullptr;
+  CLI::Option* time_compression_option = nullptr;
+  CLI::Option* perf_model_option = nullptr;
+  CLI::Option* perf_detail_options[4] = {};
+};
+
+CLI::App* add_run_command(CLI::App& app, SimulateOptions& options);
+CLI::App* add_compare_command(CLI::App& app, SimulateOptions& options);
+
+// Runs the command; returns the exit code. Throws UsageError, core::InputError.
+int run_simulate(const SimulateOptions& options, io::AbandonList& abandon);
+
+}  // namespace gpusim::app

@@ -1,0 +1,44 @@
+#include "sim/io/interrupt.hpp"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <unistd.h>
+
+namespace gpusim::io {
+
+InterruptGuard::InterruptGuard(AbandonList& abandon) : abandon_(abandon) {
+  sigemptyset(&signals_);
+  sigaddset(&signals_, SIGINT);
+  sigaddset(&signals_, SIGTERM);
+  sigaddset(&signals_, SIGHUP);
+  sigaddset(&signals_, SIGUSR1);  // wakes the waiter when the guard is destroyed
+  pthread_sigmask(SIG_BLOCK, &signals_, &previous_mask_);
+  waiter_ = std::thread([this] { wait_for_signal(); });
+}
+
+InterruptGuard::~InterruptGuard() {
+  stopping_ = true;
+  pthread_kill(waiter_.native_handle(), SIGUSR1);
+  waiter_.join();
+  pthread_sigmask(SIG_SETMASK, &previous_mask_, nullptr);
+}
+
+void InterruptGuard::wait_for_signal() {
+  while (true) {
+    int signal = 0;
+    if (sigwait(&signals_, &signal) != 0) continue;
+    if (signal == SIGUSR1) {
+      if (stopping_) return;
+      continue;
+    }
+    std::lock_guard lock(abandon_.mutex);
+    const bool had_partial = !abandon_.remove_trees.empty();
+    abandon_.abandon_locked();
+    fmt::print(stderr, "gpusim: stopped by signal {}{}\n", signal,
+               had_partial ? "; the partial output was removed and any older output is untouched" : "");
+    std::fflush(stderr);
+    ::_exit(128 + signal);
+  }
+}
+
+}  // namespace gpusim::io

@@ -1,0 +1,48 @@
+#pragma once
+// Runs the real gpusim binary as a user would: in a chosen working directory, with its exit code
+// and what it printed on stderr.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace gpusim::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string err;
+};
+
+// A fresh directory for the current test (ctest runs tests in parallel processes).
+inline std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "cli" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// `args` is appended to the binary's path as shell words.
+inline CliResult run_gpusim(const std::filesystem::path& cwd, const std::string& args) {
+  const auto err = cwd / ".stderr";
+  const std::string command = "cd '" + cwd.string() + "' && " + GPUSIM_TEST_BINARY + " " + args + " > /dev/null 2> '" +
+                              err.string() + "'";
+  const int status = std::system(command.c_str());
+  CliResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.err = slurp(err);
+  std::filesystem::remove(err);
+  return result;
+}
+
+}  // namespace gpusim::testing
