@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, build with warnings as errors and run the GoogleTest
 # suite (the CUDA calibration kernels compile in that build wherever nvcc is installed); then build
-# and run the suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# and run the suite again under AddressSanitizer + UndefinedBehaviorSanitizer; then fuzz every
+# reader for a bounded time (libFuzzer, clang-14).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -27,3 +28,6 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_WER
 cmake --build build-asan --parallel "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$jobs"
+
+echo "== libFuzzer: every reader's fuzz target, 20 s each"
+bash scripts/fuzz.sh smoke 20

@@ -57,6 +57,16 @@ Qos parse_qos(const CsvReader& csv, std::size_t column) {
   csv.fail(column, fmt::format("unknown QoS '{}' (expected LS, BE, Burstable or Guaranteed)", text));
 }
 
+cluster::TracePhase parse_phase(const CsvReader& csv, std::size_t column) {
+  const std::string_view text = csv.field(column);
+  if (text == "Running") return cluster::TracePhase::kRunning;
+  if (text == "Succeeded") return cluster::TracePhase::kSucceeded;
+  if (text == "Failed") return cluster::TracePhase::kFailed;
+  if (text == "Pending") return cluster::TracePhase::kPending;
+  if (text.empty()) return cluster::TracePhase::kUnknown;
+  csv.fail(column, fmt::format("unknown pod phase '{}' (expected Running, Succeeded, Failed or Pending)", text));
+}
+
 // Kubernetes-like priority from the QoS class: latency-sensitive and guaranteed work first.
 std::int32_t priority_of(Qos qos) {
   switch (qos) {
@@ -153,6 +163,7 @@ Workload read_openb_pods(std::istream& in, const std::string& name, const GpuCat
   const auto c_created = csv.column("creation_time");
   const auto c_deleted = csv.column("deletion_time");
   const auto c_scheduled = csv.column("scheduled_time");
+  const auto c_phase = csv.column("pod_phase");
 
   Workload workload;
   workload.source = name;
@@ -181,6 +192,7 @@ Workload read_openb_pods(std::istream& in, const std::string& name, const GpuCat
       if (count == 0 && !pod.allowed_models.any()) csv.fail(*c_spec, "GPU model given for a pod without GPUs");
     }
     if (c_qos) pod.qos = parse_qos(csv, *c_qos);
+    if (c_phase) pod.phase = parse_phase(csv, *c_phase);
     pod.priority = priority_of(pod.qos);
     if (workload.has_times) {
       pod.creation_time = seconds_field(csv, *c_created);

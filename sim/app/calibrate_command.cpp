@@ -26,7 +26,7 @@ nlohmann::json read_json(const fs::path& path) {
   const std::string text = io::read_file(path, "JSON");
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw core::InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
   }
 }

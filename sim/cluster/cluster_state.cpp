@@ -46,7 +46,8 @@ bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
   const NodeSpec& node = nodes_[n];
   if (pod.gpu_count == 0) return true;
   if (!pod.allowed_models.allows(node.gpu_model)) return false;
-  if ((placement.gpus.bits >> node.gpu_count) != 0) return false;  // index beyond the node
+  // An index beyond the node (a shift by 64 would be undefined: a 64-GPU node has no such index).
+  if (node.gpu_count < kMaxGpusPerNode && (placement.gpus.bits >> node.gpu_count) != 0) return false;
   const auto free = gpu_milli_free(n);
   for (int g = 0; g < node.gpu_count; ++g) {
     // An unhealthy GPU reads 0 free, so it never fits.

@@ -43,7 +43,7 @@ GpuCatalog GpuCatalog::parse(const std::string& text, const std::string& source)
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw core::InputError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
   }
   std::vector<GpuModel> models;

@@ -13,4 +13,15 @@ const char* to_string(Qos qos) {
   return "";
 }
 
+const char* to_string(TracePhase phase) {
+  switch (phase) {
+    case TracePhase::kUnknown: return "";
+    case TracePhase::kRunning: return "Running";
+    case TracePhase::kSucceeded: return "Succeeded";
+    case TracePhase::kFailed: return "Failed";
+    case TracePhase::kPending: return "Pending";
+  }
+  return "";
+}
+
 }  // namespace gpusim::cluster

@@ -14,6 +14,12 @@ inline constexpr std::int32_t kMilliPerGpu = 1000;
 
 enum class Qos : std::uint8_t { kUnspecified, kLatencySensitive, kBestEffort, kBurstable, kGuaranteed };
 
+// The pod's phase as the trace recorded it (openb's pod_phase). Replay gives each its own
+// meaning (results/README.md): Running/Succeeded pods run their duration; Failed pods run until
+// their deletion and count as failed; Pending pods were never scheduled in the trace, wait until
+// their deletion at most, and if gpusim places them they run until their deletion.
+enum class TracePhase : std::uint8_t { kUnknown, kRunning, kSucceeded, kFailed, kPending };
+
 struct PodSpec {
   std::string name;
   std::int64_t cpu_milli = 0;
@@ -23,6 +29,7 @@ struct PodSpec {
   GpuModelSet allowed_models;   // empty = any model
   Qos qos = Qos::kUnspecified;
   std::int32_t priority = 0;    // higher first; from QoS unless the trace says otherwise
+  TracePhase phase = TracePhase::kUnknown;
   std::optional<core::Time> creation_time;
   std::optional<core::Time> deletion_time;
   // How long the pod runs once started (replay mode): deletion minus scheduled time in the
@@ -36,5 +43,6 @@ struct PodSpec {
 };
 
 const char* to_string(Qos qos);
+const char* to_string(TracePhase phase);
 
 }  // namespace gpusim::cluster

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <exception>
 #include <thread>
 
@@ -18,6 +19,8 @@ const char* to_string(PodOutcome outcome) {
     case PodOutcome::kFailed: return "failed";
     case PodOutcome::kPending: return "pending";
     case PodOutcome::kCompleted: return "completed";
+    case PodOutcome::kWithdrawn: return "withdrawn";
+    case PodOutcome::kDeleted: return "deleted";
   }
   return "";
 }
@@ -67,13 +70,21 @@ CompareResult run_compare(const RunInputs& inputs, const std::vector<sched::Prof
     summary.policy = profiles[p].name;
     for (std::size_t s = 0; s < seeds.size(); ++s) summary.runs.push_back(std::move(results[p * seeds.size() + s]));
     for (std::size_t m = 0; m < summary.runs.front().metrics.size(); ++m) {
-      MetricSummary metric{summary.runs.front().metrics[m].first, 0, 0};
-      for (const auto& run : summary.runs) metric.mean += run.metrics[m].second;
-      const auto n = static_cast<double>(summary.runs.size());
-      metric.mean /= n;
-      if (summary.runs.size() > 1) {
+      // Over the runs that define the metric (NaN: undefined, reason in RunResult::undefined).
+      MetricSummary metric{summary.runs.front().metrics[m].first, 0, 0, 0};
+      for (const auto& run : summary.runs) {
+        if (std::isnan(run.metrics[m].second)) continue;
+        metric.mean += run.metrics[m].second;
+        ++metric.defined_runs;
+      }
+      const auto n = static_cast<double>(metric.defined_runs);
+      if (metric.defined_runs == 0) metric.mean = metric.std = std::numeric_limits<double>::quiet_NaN();
+      else metric.mean /= n;
+      if (metric.defined_runs > 1) {
         double squares = 0;
-        for (const auto& run : summary.runs) squares += std::pow(run.metrics[m].second - metric.mean, 2);
+        for (const auto& run : summary.runs) {
+          if (!std::isnan(run.metrics[m].second)) squares += std::pow(run.metrics[m].second - metric.mean, 2);
+        }
         metric.std = std::sqrt(squares / (n - 1));
       }
       summary.metrics.push_back(std::move(metric));

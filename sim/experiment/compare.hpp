@@ -16,6 +16,7 @@ struct MetricSummary {
   std::string name;
   double mean = 0;
   double std = 0;  // sample standard deviation (n - 1); 0 for a single run
+  int defined_runs = 0;  // runs that define the metric; mean and std are NaN when none does
 };
 
 struct PolicySummary {

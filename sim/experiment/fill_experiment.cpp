@@ -1,11 +1,15 @@
 #include "sim/experiment/fill_experiment.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/simulation.hpp"
+#include "sim/core/status.hpp"
 #include "sim/metrics/fragmentation.hpp"
 #include "sim/sched/framework.hpp"
 
@@ -62,6 +66,15 @@ class FillRun final : public core::EventHandler {
 
   RunResult run() {
     const auto& pods = inputs_.workload->pods;
+    // Fill measures GPU allocation against GPU capacity while GPU requests arrive: without
+    // either there is nothing to measure, and the tuning loop would never reach its target.
+    if (cluster_.total_gpu_milli() == 0) {
+      throw core::InputError(fmt::format("{}: the cluster has no GPUs; fill mode measures GPU allocation", inputs_.cluster->source));
+    }
+    if (std::none_of(pods.begin(), pods.end(), [](const PodSpec& pod) { return pod.wants_gpu(); })) {
+      throw core::InputError(fmt::format("{}: no pod requests a GPU; fill mode cannot reach a GPU load target",
+                                         inputs_.workload->source));
+    }
     order_ = arrival_order(pods, cluster_.total_gpu_milli(), config_);
     records_.resize(order_.size());
     if (config_.record_series) series_.reserve(order_.size());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/os.h>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -109,13 +110,16 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
     nlohmann::ordered_json entry;
     entry["name"] = policy.policy;
     for (const MetricSummary& metric : policy.metrics) {
+      // NaN (undefined in every run) is written as null; the runs say why.
       entry[metric.name] = {{"mean", tidy(metric.mean)}, {"std", tidy(metric.std)}};
+      if (metric.defined_runs < static_cast<int>(policy.runs.size())) entry[metric.name]["defined_runs"] = metric.defined_runs;
     }
     auto& runs = entry["runs"] = nlohmann::ordered_json::array();
     for (const RunResult& run : policy.runs) {
       nlohmann::ordered_json r;
       r["seed"] = run.config.seed;
       for (const auto& [name, value] : run.metrics) r[name] = tidy(value);
+      for (const auto& [name, reason] : run.undefined) r["undefined"][name] = reason;
       runs.push_back(std::move(r));
     }
     policies.push_back(std::move(entry));
@@ -139,8 +143,9 @@ std::string report_markdown(const CompareResult& result, const OutputContext& ct
   const std::vector<std::string> columns =
       fill ? std::vector<std::string>{"gpu_allocation_pct", "unallocated_gpus", "fragmentation_pct",
                                       "fragmented_gpus", "failed_pods", "gpus_in_use_pct"}
-           : std::vector<std::string>{"mean_jct_s", "p95_jct_s", "mean_queueing_delay_s",
-                                      "makespan_s", "mean_gpu_allocation_pct", "unscheduled_pods"};
+           : std::vector<std::string>{"mean_jct_s", "p95_jct_s", "mean_queueing_delay_s", "makespan_s",
+                                      "mean_gpu_allocation_pct", "completed_pods", "failed_pods",
+                                      "withdrawn_pods", "deleted_pods", "unscheduled_pods"};
   md += "| policy | " + fmt::format("{}", fmt::join(columns, " | ")) + " |\n";
   md += "|---|";
   for (std::size_t i = 0; i < columns.size(); ++i) md += "---:|";
@@ -149,12 +154,17 @@ std::string report_markdown(const CompareResult& result, const OutputContext& ct
     md += "| " + policy.policy + " |";
     for (const auto& column : columns) {
       for (const MetricSummary& metric : policy.metrics) {
-        if (metric.name == column) md += fmt::format(" {:.2f} ± {:.2f} |", metric.mean, metric.std);
+        if (metric.name != column) continue;
+        if (std::isnan(metric.mean)) md += " n/a |";
+        else if (result.seeds.size() == 1) md += fmt::format(" {:.2f} |", metric.mean);
+        else md += fmt::format(" {:.2f} ± {:.2f} |", metric.mean, metric.std);
       }
     }
     md += "\n";
   }
-  md += "\nMean ± sample standard deviation over the seeds. Definitions: results/README.md.\n";
+  md += result.seeds.size() == 1 ? "\nOne seed. Definitions: results/README.md.\n"
+                                 : "\nMean ± sample standard deviation over the seeds. Definitions: results/README.md.\n";
+  if (md.find("| n/a |") != std::string::npos) md += "n/a: undefined in every run (summary.json says why).\n";
   if (fill) {
     md += "`gpu_allocation_pct` is the FGD artifact's headline: the mean GPU (milli) allocation over the\n"
           "arrivals whose arrived load rounds to the target.\n";

@@ -15,7 +15,10 @@ namespace {
 
 using cluster::PodSpec;
 
-enum EventKind : std::uint32_t { kArrive = 1, kFinish = 2, kCycle = 3 };
+enum EventKind : std::uint32_t { kArrive = 1, kFinish = 2, kCycle = 3, kWithdraw = 4 };
+
+// Simulated times stay below this, so that a time plus a duration never overflows int64.
+constexpr double kMaxSimulatedMicros = 4e18;
 
 double percentile(std::vector<double> values, double q) {
   if (values.empty()) return 0;
@@ -42,16 +45,27 @@ class ReplayRun final : public core::EventHandler {
     records_.resize(pods.size());
     pending_.reserve(pods.size());
     simulation_.reserve(pods.size() * 2);
+    deadline_.assign(pods.size(), core::Time::zero());
     for (std::uint32_t i = 0; i < pods.size(); ++i) {
       if (!pods[i].creation_time || !pods[i].duration) {
         throw core::InputError(fmt::format("{}: pod {} has no creation time or duration; replay needs both",
                                            inputs_.workload->source, pods[i].name));
       }
-      const auto arrival = core::Time::from_micros(static_cast<std::int64_t>(
-          std::floor(static_cast<double>(pods[i].creation_time->micros()) / config_.time_compression)));
+      const double arrival_us = std::floor(static_cast<double>(pods[i].creation_time->micros()) / config_.time_compression);
+      if (!(arrival_us <= kMaxSimulatedMicros)) {
+        throw core::InputError(fmt::format("{}: pod {}: creation_time / --time-compression {} is out of range",
+                                           inputs_.workload->source, pods[i].name, config_.time_compression));
+      }
+      const auto arrival = core::Time::from_micros(static_cast<std::int64_t>(arrival_us));
       records_[i].source_index = i;
       records_[i].arrival_us = arrival.micros();
       simulation_.schedule(arrival, core::Phase::kArrival, kArrive, i);
+      if (pods[i].phase == cluster::TracePhase::kPending) {
+        // Never scheduled in the trace: its owner deleted it after (deletion - creation) of
+        // waiting; arrivals are compressed, waiting is not (as run times are not).
+        deadline_[i] = arrival + (*pods[i].deletion_time - *pods[i].creation_time);
+        simulation_.schedule(deadline_[i], core::Phase::kStateChange, kWithdraw, i);
+      }
     }
     simulation_.run(*this);
     cluster_.check_invariants();
@@ -62,6 +76,7 @@ class ReplayRun final : public core::EventHandler {
     const auto i = static_cast<std::uint32_t>(event.payload);
     switch (event.kind) {
       case kArrive:
+        if (records_[i].outcome == PodOutcome::kWithdrawn) return;  // deleted the instant it was created
         pending_.push_back(i);
         break;
       case kFinish: {
@@ -70,8 +85,20 @@ class ReplayRun final : public core::EventHandler {
                            {static_cast<cluster::NodeIndex>(record.node), cluster::GpuSet{record.gpus}});
         count_pods(static_cast<cluster::NodeIndex>(record.node), cluster::GpuSet{record.gpus}, -1);
         record.end_us = event.time.micros();
-        record.outcome = PodOutcome::kCompleted;
+        switch (inputs_.workload->pods[i].phase) {
+          case cluster::TracePhase::kFailed: record.outcome = PodOutcome::kFailed; break;
+          case cluster::TracePhase::kPending: record.outcome = PodOutcome::kDeleted; break;
+          default: record.outcome = PodOutcome::kCompleted; break;
+        }
         --running_;
+        break;
+      }
+      case kWithdraw: {
+        PodRecord& record = records_[i];
+        if (record.outcome != PodOutcome::kPending) return;  // placed before its deadline
+        if (const auto it = std::find(pending_.begin(), pending_.end(), i); it != pending_.end()) pending_.erase(it);
+        record.outcome = PodOutcome::kWithdrawn;
+        record.end_us = event.time.micros();
         break;
       }
       case kCycle:
@@ -115,7 +142,7 @@ class ReplayRun final : public core::EventHandler {
         record.outcome = PodOutcome::kScheduled;
         ++running_;
         count_pods(placement->node, placement->gpus, +1);
-        simulation_.schedule(now + run_time(pod, *placement), core::Phase::kStateChange, kFinish, i);
+        simulation_.schedule(now + run_time(i, now, *placement), core::Phase::kStateChange, kFinish, i);
       } else {
         failed_shapes_.push_back(shape);
         pending_[kept++] = i;
@@ -131,8 +158,11 @@ class ReplayRun final : public core::EventHandler {
   }
 
   // The trace duration, or with a performance model: scaled to the GPU the pod landed on and
-  // by the time-slicing overhead of its busiest GPU, both fixed at start.
-  core::Time run_time(const PodSpec& pod, const cluster::Placement& placement) const {
+  // by the time-slicing overhead of its busiest GPU, both fixed at start. A trace-Pending pod
+  // runs until its owner deleted it (its deadline), whatever the GPU.
+  core::Time run_time(std::uint32_t i, core::Time now, const cluster::Placement& placement) const {
+    const PodSpec& pod = inputs_.workload->pods[i];
+    if (pod.phase == cluster::TracePhase::kPending) return deadline_[i] - now;
     if (inputs_.performance == nullptr || !pod.wants_gpu()) return *pod.duration;
     const cluster::GpuModelId model = inputs_.cluster->nodes[placement.node].gpu_model;
     int sharing = 1;
@@ -141,7 +171,11 @@ class ReplayRun final : public core::EventHandler {
     }
     const double factor = inputs_.performance->time_factor(inputs_.job, model) *
                           inputs_.performance->time_slice_factor(model, sharing);
-    return core::Time::from_micros(static_cast<std::int64_t>(std::llround(static_cast<double>(pod.duration->micros()) * factor)));
+    const double scaled = std::round(static_cast<double>(pod.duration->micros()) * factor);
+    if (!(scaled <= kMaxSimulatedMicros)) {
+      throw core::InputError(fmt::format("pod {}: run time scaled by the performance model ({}x) is out of range", pod.name, factor));
+    }
+    return core::Time::from_micros(static_cast<std::int64_t>(scaled));
   }
 
   void record_point(core::Time now) {
@@ -161,38 +195,58 @@ class ReplayRun final : public core::EventHandler {
     result.policy = framework_.profile().name;
     result.config = config_;
     std::vector<double> jct, wait;
-    std::int64_t first_arrival = INT64_MAX, last_end = 0;
-    double busy_gpu_seconds = 0;
+    std::int64_t first_arrival = INT64_MAX, last_end = INT64_MIN;
+    double busy_gpu_seconds = 0, failed_gpu_seconds = 0;
+    std::int64_t failed = 0, withdrawn = 0, deleted = 0;
     for (PodRecord& record : records_) {
-      if (record.outcome == PodOutcome::kCompleted) {
-        busy_gpu_seconds += static_cast<double>(inputs_.workload->pods[record.source_index].total_gpu_milli()) / 1000.0 *
-                            static_cast<double>(record.end_us - record.start_us) / 1e6;
-      }
       first_arrival = std::min(first_arrival, record.arrival_us);
+      const bool ran = record.outcome == PodOutcome::kCompleted || record.outcome == PodOutcome::kFailed ||
+                       record.outcome == PodOutcome::kDeleted;
+      if (ran) {
+        const double gpu_seconds = static_cast<double>(inputs_.workload->pods[record.source_index].total_gpu_milli()) /
+                                   1000.0 * static_cast<double>(record.end_us - record.start_us) / 1e6;
+        busy_gpu_seconds += gpu_seconds;
+        if (record.outcome == PodOutcome::kFailed) failed_gpu_seconds += gpu_seconds;
+        last_end = std::max(last_end, record.end_us);
+      }
+      failed += record.outcome == PodOutcome::kFailed;
+      withdrawn += record.outcome == PodOutcome::kWithdrawn;
+      deleted += record.outcome == PodOutcome::kDeleted;
       if (record.outcome == PodOutcome::kCompleted) {
         jct.push_back(static_cast<double>(record.end_us - record.arrival_us) / 1e6);
         wait.push_back(static_cast<double>(record.start_us - record.arrival_us) / 1e6);
-        last_end = std::max(last_end, record.end_us);
       }
     }
     const auto mean = [](const std::vector<double>& v) {
       double sum = 0;
       for (const double x : v) sum += x;
-      return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+      return sum / static_cast<double>(v.size());
     };
-    const double span_us = static_cast<double>(last_end - first_arrival);
     result.set("completed_pods", static_cast<double>(jct.size()));
+    result.set("failed_pods", static_cast<double>(failed));
+    result.set("withdrawn_pods", static_cast<double>(withdrawn));
+    result.set("deleted_pods", static_cast<double>(deleted));
     result.set("unscheduled_pods", static_cast<double>(pending_.size()));
-    result.set("mean_jct_s", mean(jct));
-    result.set("p50_jct_s", percentile(jct, 0.50));
-    result.set("p95_jct_s", percentile(jct, 0.95));
-    result.set("mean_queueing_delay_s", mean(wait));
-    result.set("p95_queueing_delay_s", percentile(wait, 0.95));
-    result.set("max_queueing_delay_s", wait.empty() ? 0.0 : *std::max_element(wait.begin(), wait.end()));
-    result.set("makespan_s", span_us / 1e6);
+    // Undefined metrics are reported as such (null in summary.json), never as a made-up number.
+    const auto set_over_completed = [&](const char* name, const std::vector<double>& values, double value) {
+      if (values.empty()) result.set_undefined(name, "no pod completed");
+      else result.set(name, value);
+    };
+    set_over_completed("mean_jct_s", jct, jct.empty() ? 0 : mean(jct));
+    set_over_completed("p50_jct_s", jct, percentile(jct, 0.50));
+    set_over_completed("p95_jct_s", jct, percentile(jct, 0.95));
+    set_over_completed("mean_queueing_delay_s", wait, wait.empty() ? 0 : mean(wait));
+    set_over_completed("p95_queueing_delay_s", wait, percentile(wait, 0.95));
+    set_over_completed("max_queueing_delay_s", wait, wait.empty() ? 0 : *std::max_element(wait.begin(), wait.end()));
+    const bool any_ran = last_end != INT64_MIN;
+    const double span_us = any_ran ? static_cast<double>(last_end - first_arrival) : 0.0;
+    if (any_ran) result.set("makespan_s", span_us / 1e6);
+    else result.set_undefined("makespan_s", "no pod ran");
     result.set("gpu_hours", busy_gpu_seconds / 3600.0);
-    result.set("mean_gpu_allocation_pct",
-               span_us > 0 ? allocation_integral_ * 100.0 / (span_us * static_cast<double>(cluster_.total_gpu_milli())) : 0.0);
+    result.set("failed_gpu_hours", failed_gpu_seconds / 3600.0);
+    if (cluster_.total_gpu_milli() == 0) result.set_undefined("mean_gpu_allocation_pct", "the cluster has no GPUs");
+    else if (!(span_us > 0)) result.set_undefined("mean_gpu_allocation_pct", "no pod ran for any time");
+    else result.set("mean_gpu_allocation_pct", allocation_integral_ * 100.0 / (span_us * static_cast<double>(cluster_.total_gpu_milli())));
     if (config_.record_pods) result.pods = std::move(records_);
     result.series = std::move(series_);
     return result;
@@ -205,6 +259,7 @@ class ReplayRun final : public core::EventHandler {
   core::Simulation simulation_;
   std::vector<PodRecord> records_;
   std::vector<std::uint32_t> pending_;
+  std::vector<core::Time> deadline_;  // trace-Pending pods: when their owner deleted them
   struct Shape {
     std::int64_t cpu, memory;
     std::int32_t gpus, milli;

@@ -2,6 +2,7 @@
 // The outcome of one run: named scalar metrics (in a fixed order), per-pod records, a time
 // series and, in fill mode, the allocation curve against arrived load.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,7 +12,11 @@
 
 namespace gpusim::experiment {
 
-enum class PodOutcome : std::uint8_t { kScheduled, kFailed, kPending, kCompleted };
+// fill: scheduled, or failed (fit nowhere, dropped). replay: completed (ran its duration), failed
+// (a trace-Failed pod, ran until its failure), withdrawn (a trace-Pending pod still waiting at its
+// deletion), deleted (a trace-Pending pod gpusim placed; it ran until its deletion), or pending
+// (still waiting when no event is left).
+enum class PodOutcome : std::uint8_t { kScheduled, kFailed, kPending, kCompleted, kWithdrawn, kDeleted };
 const char* to_string(PodOutcome outcome);
 
 struct PodRecord {
@@ -48,8 +53,14 @@ struct RunResult {
   std::vector<PodRecord> pods;
   std::vector<SeriesPoint> series;
   std::vector<CurvePoint> curve;
+  // Metrics this run cannot define (NaN in `metrics`, null in summary.json), with the reason.
+  std::vector<std::pair<std::string, std::string>> undefined;
 
   void set(std::string name, double value) { metrics.emplace_back(std::move(name), value); }
+  void set_undefined(std::string name, std::string reason) {
+    undefined.emplace_back(name, std::move(reason));
+    metrics.emplace_back(std::move(name), std::numeric_limits<double>::quiet_NaN());
+  }
   std::optional<double> metric(const std::string& name) const {
     for (const auto& [key, value] : metrics) {
       if (key == name) return value;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -276,9 +278,47 @@ Calibration calibration_from_json(const nlohmann::json& doc, const std::string& 
                          m.at("predicted").get<std::vector<double>>(), errors_from(m.at("error"))});
     }
     c.samples = doc.value("samples", nlohmann::json::object());
+    check_calibration(c, source);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw core::InputError(fmt::format("{}: {}", source, e.what()));
+  }
+}
+
+void check_calibration(const Calibration& c, const std::string& source) {
+  const auto fail = [&](const std::string& field, const std::string& why, double value) {
+    throw core::InputError(fmt::format("{}: {}: {} (got {})", source, field, why, value));
+  };
+  const auto finite_at_least = [&](const std::string& field, double value, double low) {
+    if (!std::isfinite(value) || value < low) fail(field, fmt::format("must be a finite number >= {}", low), value);
+  };
+  if (c.gpu_model.empty()) throw core::InputError(fmt::format("{}: gpu_model: empty", source));
+  finite_at_least("launch.async_us", c.launch_async_us, 0);
+  finite_at_least("launch.sync_roundtrip_us", c.launch_sync_us, 0);
+  finite_at_least("copy_d2d_gbps", c.copy_d2d_gbps, 0);
+  for (std::size_t i = 0; i < c.terms.size(); ++i) {
+    const FittedTerm& t = c.terms[i];
+    const std::string at = fmt::format("terms[{}] ({})", i, t.name);
+    // A rate of 0 or less would make a speed factor meaningless (it used to turn into 1).
+    if (!std::isfinite(t.rate_per_s) || t.rate_per_s <= 0) fail(at + ".rate_per_s", "must be a finite number > 0", t.rate_per_s);
+    finite_at_least(at + ".t0_us", t.t0_us, 0);
+    finite_at_least(at + ".sweep_cv", t.sweep_cv, 0);
+  }
+  for (std::size_t i = 0; i < c.sharing.size(); ++i) {
+    const SharingTerm& s = c.sharing[i];
+    const std::string at = fmt::format("sharing[{}] ({})", i, s.name);
+    if (s.name.starts_with("time_slice.")) {
+      // A negative overhead would make co-located pods faster than running alone.
+      finite_at_least(at + ".parameter", s.parameter, 0);
+    } else if (!std::isfinite(s.parameter) || s.parameter <= 0) {
+      fail(at + ".parameter", "must be a finite number > 0", s.parameter);
+    }
+    if (s.n.size() != s.norm.size()) {
+      throw core::InputError(fmt::format("{}: {}: n and norm differ in length", source, at));
+    }
+    for (const int n : s.n) {
+      if (n < 1) fail(at + ".n", "process counts must be >= 1", n);
+    }
   }
 }
 
@@ -305,20 +345,68 @@ std::string validation_table(const Calibration& c) {
   return md;
 }
 
+namespace {
+
+// The names nvidia-smi / cudaGetDeviceProperties report, as upper-case tokens with the vendor
+// words dropped, for every catalog model that has a device name. Whole names only: "L40" is not
+// "L4" and "GH200" is not "H200".
+struct DeviceName {
+  std::vector<std::string_view> tokens;
+  std::string_view id;
+};
+const std::vector<DeviceName>& device_names() {
+  static const std::vector<DeviceName> table{
+      {{"K80"}, "k80"},
+      {{"P100", "SXM2", "16GB"}, "p100-sxm2-16gb"},
+      {{"P100", "PCIE", "16GB"}, "p100-pcie-16gb"},
+      {{"V100", "PCIE", "16GB"}, "v100-pcie"},
+      {{"V100", "PCIE", "32GB"}, "v100-pcie"},
+      {{"V100", "SXM2", "16GB"}, "v100-sxm2-16gb"},
+      {{"V100", "SXM2", "32GB"}, "v100-sxm2-32gb"},
+      {{"T4"}, "t4"},
+      {{"A10"}, "a10"},
+      {{"A100", "SXM4", "40GB"}, "a100-sxm4-40gb"},
+      {{"A100", "SXM4", "80GB"}, "a100-sxm4-80gb"},
+      {{"L4"}, "l4"},
+      {{"L40S"}, "l40s"},
+      {{"H100", "80GB", "HBM3"}, "h100-sxm5-80gb"},
+      {{"H100", "SXM5", "80GB"}, "h100-sxm5-80gb"},
+      {{"H100", "PCIE"}, "h100-pcie-80gb"},
+      {{"H100", "PCIE", "80GB"}, "h100-pcie-80gb"},
+      {{"H200"}, "h200-sxm-141gb"},
+      {{"H200", "141GB", "HBM3E"}, "h200-sxm-141gb"},
+  };
+  return table;
+}
+
+std::vector<std::string> device_tokens(std::string_view name) {
+  std::vector<std::string> tokens;
+  std::string token;
+  const auto flush = [&] {
+    if (!token.empty() && token != "NVIDIA" && token != "TESLA") tokens.push_back(token);
+    token.clear();
+  };
+  for (const char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) token += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    else flush();
+  }
+  flush();
+  return tokens;
+}
+
+}  // namespace
+
 std::string catalog_id_for_device(std::string_view name) {
-  const auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
-  if (has("H200")) return "h200-sxm-141gb";
-  if (has("H100")) return has("PCIe") ? "h100-pcie-80gb" : "h100-sxm5-80gb";
-  if (has("A100")) return has("80GB") ? "a100-sxm4-80gb" : "a100-sxm4-40gb";
-  if (has("L40S")) return "l40s";
-  if (has("L4")) return "l4";
-  if (has("A10")) return "a10";
-  if (has("T4")) return "t4";
+  const std::vector<std::string> tokens = device_tokens(name);
+  for (const DeviceName& known : device_names()) {
+    if (std::equal(tokens.begin(), tokens.end(), known.tokens.begin(), known.tokens.end())) return std::string(known.id);
+  }
   std::string id;
   for (const char ch : name) {
     if (std::isalnum(static_cast<unsigned char>(ch))) id += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     else if (!id.empty() && id.back() != '-') id += '-';
   }
+  while (!id.empty() && id.back() == '-') id.pop_back();
   return id;
 }
 

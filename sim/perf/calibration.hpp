@@ -68,14 +68,19 @@ struct Calibration {
 Calibration fit_calibration(const nlohmann::json& samples, const std::string& gpu_model, const std::string& provenance);
 
 nlohmann::json to_json(const Calibration& calibration);
-// Throws core::InputError naming `source` and the field.
+// Throws core::InputError naming `source` and the field. Every figure is checked
+// (check_calibration).
 Calibration calibration_from_json(const nlohmann::json& doc, const std::string& source);
+// Rejects impossible figures: rates <= 0, negative time-slicing overheads, stream capacities
+// <= 0, negative or non-finite times. Throws core::InputError "source: field: reason (got x)".
+void check_calibration(const Calibration& calibration, const std::string& source);
 
 // The hold-out prediction error of every term, as a Markdown table.
 std::string validation_table(const Calibration& calibration);
 
 // The catalog id a CUDA device name corresponds to ("NVIDIA H100 80GB HBM3" -> h100-sxm5-80gb),
-// or a lower-case, dash-separated form of the name when none matches.
+// matched on whole words against an explicit table, or a lower-case, dash-separated form of the
+// name when none matches (such a calibration is then refused as not in the catalog).
 std::string catalog_id_for_device(std::string_view device_name);
 
 }  // namespace gpusim::perf

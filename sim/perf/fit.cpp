@@ -18,9 +18,14 @@ AffineFit fit_affine(std::span<const double> x, std::span<const double> t) {
     design(i, 1) = x[i] / t[i];
   }
   Eigen::Vector2d beta = design.colPivHouseholderQr().solve(ones);
-  if (beta(0) < 0) {
+  if (beta(0) < 0) {  // constrained: no negative fixed cost
     beta(0) = 0;
     beta(1) = design.col(1).dot(ones) / design.col(1).squaredNorm();
+  }
+  // Time must grow with size; a non-positive slope would be a rate <= 0 (it once read as "no
+  // change in speed"). Such measurements cannot calibrate anything.
+  if (!(beta(1) > 0) || !std::isfinite(beta(1))) {
+    throw std::domain_error("times do not grow with size: the fitted rate would be <= 0");
   }
   return {beta(0), beta(1)};
 }
@@ -54,7 +59,7 @@ double fit_capacity(std::span<const double> n, std::span<const double> y) {
     if (std::abs(next - capacity) < 1e-12) break;
     capacity = next;
   }
-  return capacity;
+  return std::max(capacity, 1.0);  // at least one stream's worth: never slower than serial
 }
 
 double fit_overhead(std::span<const double> n, std::span<const double> delta) {
@@ -64,7 +69,9 @@ double fit_overhead(std::span<const double> n, std::span<const double> delta) {
     numerator += u * delta[i];
     denominator += u * u;
   }
-  return denominator > 0 ? numerator / denominator : 0.0;
+  // Constrained to >= 0: noise can make co-located runs look faster than one alone, but a
+  // negative overhead would make shared pods faster than solo ones in replay.
+  return denominator > 0 ? std::max(0.0, numerator / denominator) : 0.0;
 }
 
 }  // namespace gpusim::perf

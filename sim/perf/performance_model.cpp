@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
 
 namespace gpusim::perf {
 namespace {
@@ -78,7 +79,13 @@ PerformanceModel PerformanceModel::from_calibrations(const cluster::GpuCatalog& 
   PerformanceModel model;
   for (cluster::GpuModelId id = 0; id < catalog.size(); ++id) model.speeds_.push_back(catalog_speed(catalog.at(id)));
   for (const Calibration& c : calibrations) {
-    if (const auto id = catalog.find(c.gpu_model)) apply(model.speeds_[*id], c);
+    const auto id = catalog.find(c.gpu_model);
+    // A calibration the catalog cannot place would silently do nothing: say so instead.
+    if (!id) {
+      throw core::InputError(fmt::format("calibration for GPU model '{}' ({}): not in the GPU catalog (catalog ids: {})",
+                                         c.gpu_model, c.provenance, catalog.ids()));
+    }
+    apply(model.speeds_[*id], c);
   }
   return model;
 }
@@ -92,14 +99,17 @@ PerformanceModel PerformanceModel::load(const cluster::GpuCatalog& catalog, cons
     }
     std::sort(files.begin(), files.end());  // directory order is not defined
     for (const auto& file : files) {
-      std::ifstream in(file);
       nlohmann::json doc;
       try {
-        doc = nlohmann::json::parse(in);
-      } catch (const nlohmann::json::parse_error& e) {
+        doc = nlohmann::json::parse(io::read_file(file, "calibration JSON"));
+      } catch (const nlohmann::json::exception& e) {
         throw core::InputError(fmt::format("{}: invalid JSON: {}", file.string(), e.what()));
       }
       calibrations.push_back(calibration_from_json(doc, file.string()));
+      if (!catalog.find(calibrations.back().gpu_model)) {
+        throw core::InputError(fmt::format("{}: gpu_model: '{}' is not in the GPU catalog (catalog ids: {})", file.string(),
+                                           calibrations.back().gpu_model, catalog.ids()));
+      }
     }
   }
   return from_calibrations(catalog, calibrations);
@@ -111,7 +121,10 @@ double PerformanceModel::time_factor(const JobProfile& job, cluster::GpuModelId 
   const double bw_ref = ref.memory_bandwidth_gbs.value, bw = gpu.memory_bandwidth_gbs.value;
   const double f_ref = ref.rate(job.precision).value, f = gpu.rate(job.precision).value;
   if (bw_ref <= 0 || bw <= 0 || f_ref <= 0 || f <= 0) return 1.0;
-  return std::pow(bw_ref / bw, job.memory_fraction) * std::pow(f_ref / f, 1.0 - job.memory_fraction);
+  // The memory-bound share of a step scales with bandwidth, the rest with arithmetic rate: the
+  // new time is the sum of the two parts' times (not a weighted geometric mean, which always
+  // predicted shorter times when the two ratios differ).
+  return job.memory_fraction * (bw_ref / bw) + (1.0 - job.memory_fraction) * (f_ref / f);
 }
 
 double PerformanceModel::time_slice_factor(cluster::GpuModelId model, int pods_on_gpu) const {

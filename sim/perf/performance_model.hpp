@@ -8,8 +8,9 @@
 // bf16 on Ampere, 0.78 of fp32). Every figure carries its source.
 //
 // A job profile gives the GPU its step was measured on and the fraction of that step that is
-// memory-bound (gamma). Its time on GPU g (Habitat-style transfer with effective ceilings):
-//   t(g) = t(ref) * (BW(ref) / BW(g))^gamma * (F(ref) / F(g))^(1 - gamma)
+// memory-bound (gamma). Its time on GPU g (Habitat-style transfer with effective ceilings): the
+// memory-bound part scales with bandwidth, the rest with the arithmetic rate, and they add up:
+//   t(g) = t(ref) * (gamma * BW(ref) / BW(g) + (1 - gamma) * F(ref) / F(g))
 // Time-slicing N pods on one GPU adds the calibrated overhead d(N) = d_inf (N - 1) / N to each;
 // N pods sharing it spatially (streams, MPS) each run max(1, N / capacity) times longer.
 #include <cstdint>

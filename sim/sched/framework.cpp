@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "sim/core/rng.hpp"
@@ -31,7 +32,42 @@ T* build(const std::string& name, const char* point, const Registry& registry,
   return typed;
 }
 
+template <typename T>
+bool enabled(const Plugin* plugin, const std::vector<T*>& at_point) {
+  return std::find(at_point.begin(), at_point.end(), dynamic_cast<const T*>(plugin)) != at_point.end();
+}
+
 }  // namespace
+
+// A profile the framework cannot run correctly is refused when it is built, not when a pod
+// first meets it.
+void Framework::check_profile(const Profile& profile, const Registry& registry) const {
+  const auto has_filter = [&](const char* name) {
+    return std::any_of(profile.filter.begin(), profile.filter.end(),
+                       [&](const std::string& f) { return registry.canonical(f) == name; });
+  };
+  // The cluster accepts only placements that fit; these two filters are what guarantees it.
+  for (const char* required : {"node-resources-fit", "gpu-fit"}) {
+    if (!has_filter(required)) {
+      throw core::InputError(fmt::format("profile '{}': filter must include {} (without it the scheduler would "
+                                         "choose nodes the pod does not fit on)", profile.name, required));
+    }
+  }
+  // A plugin that keeps state through an extension point must be enabled there: GpuClustering
+  // listed only as a score never saw its Reserve calls and silently degraded.
+  for (const auto& plugin : owned_) {
+    const char* missing = nullptr;
+    if (dynamic_cast<const ReservePlugin*>(plugin.get()) != nullptr && !enabled(plugin.get(), reservers_)) missing = "reserve";
+    if (dynamic_cast<const PreFilterPlugin*>(plugin.get()) != nullptr && !enabled(plugin.get(), pre_filters_)) missing = "preFilter";
+    if (dynamic_cast<const PostFilterPlugin*>(plugin.get()) != nullptr && !enabled(plugin.get(), post_filters_)) missing = "postFilter";
+    if (dynamic_cast<const PermitPlugin*>(plugin.get()) != nullptr && !enabled(plugin.get(), permits_)) missing = "permit";
+    if (missing != nullptr) {
+      throw core::InputError(fmt::format("profile '{}': plugin '{}' implements {} but the profile does not enable it there "
+                                         "(add it to {}: its state would never be updated)",
+                                         profile.name, plugin->name(), missing, missing));
+    }
+  }
+}
 
 Framework::Framework(const Profile& profile, const Registry& registry,
                      const PluginContext& context, ClusterState& cluster)
@@ -58,6 +94,7 @@ Framework::Framework(const Profile& profile, const Registry& registry,
     permits_.push_back(build<PermitPlugin>(name, "permit", registry, context, owned_));
   }
   binder_ = build<BindPlugin>(profile.bind, "bind", registry, context, owned_);
+  check_profile(profile, registry);
 
   const std::size_t n = cluster.node_count();
   feasible_.reserve(n);

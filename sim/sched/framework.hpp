@@ -42,6 +42,7 @@ class Framework {
 
  private:
   NodeIndex select_host(const PodSpec& pod);
+  void check_profile(const Profile& profile, const Registry& registry) const;
 
   Profile profile_;
   ClusterState& cluster_;

@@ -66,7 +66,12 @@ Profile builtin_profile(const std::string& asked) {
   // The FGD paper's six policies with the artifact's GPU-selection methods.
   if (name == "random") return gpu_milli_profile(name, "random", "random");
   if (name == "dotprod") return gpu_milli_profile(name, "dot-product", "best");
-  if (name == "gpu-clustering") return gpu_milli_profile(name, "gpu-clustering", "best");
+  if (name == "gpu-clustering") {
+    // Its per-node class counts are kept by its Reserve hook (and forgotten on release).
+    Profile profile = gpu_milli_profile(name, "gpu-clustering", "best");
+    profile.reserve = {"gpu-clustering"};
+    return profile;
+  }
   if (name == "gpu-packing") return gpu_milli_profile(name, "gpu-packing", "best");
   if (name == "bestfit") return gpu_milli_profile(name, "best-fit", "best");
   if (name == "fgd") return gpu_milli_profile(name, "fgd", "fgd");

@@ -3,6 +3,9 @@
 // calibration match hand-computed values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -95,10 +98,46 @@ TEST(Calibration, DeviceNamesMapToCatalogIds) {
   EXPECT_EQ(catalog_id_for_device("Some New GPU"), "some-new-gpu");
 }
 
+// What nvidia-smi reports for every catalog model with a device name, and near misses that used
+// to match the wrong model by substring.
+TEST(Calibration, NvidiaSmiNamesOfEveryCatalogModel) {
+  const std::vector<std::pair<const char*, const char*>> names{
+      {"Tesla K80", "k80"},
+      {"Tesla P100-SXM2-16GB", "p100-sxm2-16gb"},
+      {"Tesla P100-PCIE-16GB", "p100-pcie-16gb"},
+      {"Tesla V100-PCIE-16GB", "v100-pcie"},
+      {"Tesla V100-PCIE-32GB", "v100-pcie"},
+      {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},
+      {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
+      {"Tesla T4", "t4"},
+      {"NVIDIA A10", "a10"},
+      {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
+      {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
+      {"NVIDIA L4", "l4"},
+      {"NVIDIA L40S", "l40s"},
+      {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
+      {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+      {"NVIDIA H200", "h200-sxm-141gb"},
+      // Near misses: not in the catalog, so they must not borrow another model's figures.
+      {"NVIDIA L40", "nvidia-l40"},
+      {"NVIDIA GH200 480GB", "nvidia-gh200-480gb"},
+      {"NVIDIA A100-PCIE-40GB", "nvidia-a100-pcie-40gb"},
+      {"NVIDIA A10G", "nvidia-a10g"},
+  };
+  for (const auto& [device, id] : names) EXPECT_EQ(catalog_id_for_device(device), id) << device;
+  // Every catalog model but openb's undisclosed G2/G3 is reachable from a device name.
+  const auto catalog = cluster::GpuCatalog::load(std::string(GPUSIM_SOURCE_DIR) + "/sim/cluster/gpu_catalog.json");
+  for (cluster::GpuModelId m = 0; m < catalog.size(); ++m) {
+    const std::string& model = catalog.at(m).id;
+    if (model.starts_with("openb-")) continue;
+    EXPECT_TRUE(std::any_of(names.begin(), names.end(), [&](const auto& n) { return model == n.second; })) << model;
+  }
+}
+
 // A: 1000 GB/s, 10 TFLOP/s fp32 in the catalog, no calibration -> 900 GB/s and 7.8 TFLOP/s
 // (efficiencies 0.90 and 0.78). B: calibrated at 1500 GB/s, 30 TFLOP/s fp32, d_inf 0.06.
-// A job measured on A, half memory-bound, fp32, on B:
-//   (900/1500)^0.5 * (7.8/30)^0.5 = sqrt(0.6 * 0.26) = sqrt(0.156) = 0.394968...
+// A job measured on A, half memory-bound, fp32, on B: the two halves' times add up,
+//   0.5 * 900/1500 + 0.5 * 7.8/30 = 0.3 + 0.13 = 0.43.
 // Three pods time-slicing B: 1 + 0.06 * 2/3 = 1.04.
 TEST(PerformanceModel, HandMadeCalibrationGivesHandComputedFactors) {
   const auto catalog = cluster::GpuCatalog::from_models(
@@ -114,7 +153,10 @@ TEST(PerformanceModel, HandMadeCalibrationGivesHandComputedFactors) {
   EXPECT_NE(model.speed(0).fp32_tflops.source.find("literature default"), std::string::npos);
   EXPECT_NE(model.speed(1).fp32_tflops.source.find("calibration gpu-b"), std::string::npos);
   const JobProfile job{0, 0.5, Precision::kFp32};
-  EXPECT_NEAR(model.time_factor(job, 1), std::sqrt(0.156), 1e-12);
+  EXPECT_NEAR(model.time_factor(job, 1), 0.43, 1e-12);
+  // All memory-bound: the bandwidth ratio alone; all compute-bound: the rate ratio alone.
+  EXPECT_NEAR(model.time_factor({0, 1.0, Precision::kFp32}, 1), 0.6, 1e-12);
+  EXPECT_NEAR(model.time_factor({0, 0.0, Precision::kFp32}, 1), 0.26, 1e-12);
   EXPECT_DOUBLE_EQ(model.time_factor(job, 0), 1.0);
   EXPECT_NEAR(model.time_slice_factor(1, 3), 1.04, 1e-12);
   EXPECT_DOUBLE_EQ(model.time_slice_factor(1, 1), 1.0);
@@ -126,6 +168,21 @@ TEST(PerformanceModel, HandMadeCalibrationGivesHandComputedFactors) {
   // bf16 on B uses the catalog's bf16 x 0.85 (not Hopper): 136 TFLOP/s; A has no bf16 -> fp32.
   EXPECT_DOUBLE_EQ(model.speed(1).rate(Precision::kBf16).value, 136.0);
   EXPECT_DOUBLE_EQ(model.speed(0).rate(Precision::kBf16).value, 7.8);
+}
+
+// The review's case, with the bundled catalog: reference V100M32 (no bf16 path, so its fp32 rate
+// 15.7 x 0.78 = 12.246 TFLOP/s; 900 x 0.9 = 810 GB/s), half memory-bound, bf16.
+//   A10: 540 GB/s, 125 x 0.85 = 106.25 TFLOP/s -> 0.5 * 810/540 + 0.5 * 12.246/106.25 = 0.807628...
+//   A100-40GB: 1399.5 GB/s, 312 x 0.85 = 265.2 -> 0.5 * 810/1399.5 + 0.5 * 12.246/265.2 = 0.312477...
+// The old geometric mean gave 0.4158 and 0.1635: about 1.9x too fast.
+TEST(PerformanceModel, CatalogFactorsAreTheSumOfTheTwoPartsTimes) {
+  const auto catalog = cluster::GpuCatalog::load(std::string(GPUSIM_SOURCE_DIR) + "/sim/cluster/gpu_catalog.json");
+  const PerformanceModel model = PerformanceModel::from_calibrations(catalog, {});
+  const JobProfile job{*catalog.find("V100M32"), 0.5, Precision::kBf16};
+  EXPECT_NEAR(model.time_factor(job, *catalog.find("a10")), 0.5 * 810.0 / 540.0 + 0.5 * 12.246 / 106.25, 1e-9);
+  EXPECT_NEAR(model.time_factor(job, *catalog.find("a100-sxm4-40gb")), 0.5 * 810.0 / 1399.5 + 0.5 * 12.246 / 265.2, 1e-9);
+  EXPECT_NEAR(model.time_factor(job, *catalog.find("a10")), 0.807628, 1e-6);
+  EXPECT_DOUBLE_EQ(model.time_factor(job, *catalog.find("V100M32")), 1.0);
 }
 
 TEST(PerformanceModel, UnknownFiguresLeaveRunTimesUnchanged) {
@@ -146,6 +203,54 @@ TEST(PerformanceModel, LoadsCalibrationFilesFromADirectory) {
   EXPECT_NEAR(model.speed(1).memory_bandwidth_gbs.value, testing::kTruth.dram_bytes_per_s / 1e9, 1e-6 * testing::kTruth.dram_bytes_per_s / 1e9);
   std::ofstream(dir / "broken.json") << "{not json";
   EXPECT_THROW(PerformanceModel::load(catalog, dir), core::InputError);
+}
+
+// Impossible figures are refused on load, naming the file and the field.
+TEST(Calibration, ImpossibleFiguresAreRefusedOnLoad) {
+  const Calibration good = fit_calibration(testing::synthetic_samples(testing::kTruth, 0.0, 1), "gpu-b", "synthetic");
+  const auto message = [&](const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json doc = to_json(good);
+    edit(doc);
+    try {
+      calibration_from_json(doc, "cal.json");
+    } catch (const core::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message([](nlohmann::json&) {}), "accepted");
+  EXPECT_NE(message([](nlohmann::json& d) { d["terms"][0]["rate_per_s"] = -1.0; }).find("cal.json: terms[0] (memory.dram).rate_per_s: must be a finite number > 0"),
+            std::string::npos);
+  EXPECT_NE(message([](nlohmann::json& d) { d["terms"][0]["rate_per_s"] = 0.0; }).find("rate_per_s"), std::string::npos);
+  for (auto& s : to_json(good)["sharing"]) {
+    if (!s["name"].get<std::string>().starts_with("time_slice.")) continue;
+    EXPECT_NE(message([&](nlohmann::json& d) {
+                for (auto& t : d["sharing"]) {
+                  if (t["name"] == s["name"]) t["parameter"] = -3.0;
+                }
+              }).find(".parameter: must be a finite number >= 0 (got -3)"),
+              std::string::npos);
+    break;
+  }
+  // A calibration for a model the catalog lacks is reported, not ignored.
+  const auto catalog = cluster::GpuCatalog::from_models({{"gpu-a", "A", {}, 1, 1000, 10, 0, 0, ""}});
+  try {
+    PerformanceModel::from_calibrations(catalog, {good});
+    ADD_FAILURE() << "accepted a calibration for an unknown model";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'gpu-b'"), std::string::npos) << e.what();
+  }
+}
+
+// Noise that makes times shrink with size cannot be fitted into a rate <= 0; a negative
+// time-slicing overhead is clamped to 0.
+TEST(Calibration, FitsAreConstrained) {
+  const std::vector<double> x{1e6, 2e6, 4e6, 8e6};
+  const std::vector<double> shrinking{40, 30, 20, 10};
+  EXPECT_THROW(fit_affine(x, shrinking), std::domain_error);
+  const std::vector<double> n{2, 4, 8};
+  const std::vector<double> faster{-0.1, -0.2, -0.1};
+  EXPECT_EQ(fit_overhead(n, faster), 0.0);
 }
 
 }  // namespace

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# libFuzzer runs of every reader's fuzz target (tests/fuzz/), built with clang-14, ASan + UBSan.
+#   bash scripts/fuzz.sh smoke [SECONDS]   each target for SECONDS (default 20): what CI runs
+#   bash scripts/fuzz.sh campaign [RUNS]   each target for RUNS executions (default 10^7), one after
+#                                          another; figures go to results/fuzz/campaign.md
+# FUZZ_TARGETS="a b" limits either to some targets (e.g. to run two campaigns side by side; the
+# table is assembled from every target's last campaign row in build-fuzz/).
+# A crash stops the script with exit 1 and leaves the input in build-fuzz/crashes/<target>/: add it
+# to tests/fuzz/regressions/<target>/ with the fix, where every build replays it as a test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-smoke}
+all_targets=(openb_nodes openb_pods profile_yaml gpu_catalog calibration_json)
+read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
+
+bash scripts/setup.sh
+CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
+  -DGPUSIM_BUILD_TESTS=OFF -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF > /dev/null
+cmake --build build-fuzz --parallel "$(nproc)"
+
+case $mode in
+  smoke) limit=(-max_total_time="${2:-20}") ;;
+  campaign) limit=(-runs="${2:-10000000}") ;;
+  *) echo "usage: scripts/fuzz.sh smoke [SECONDS] | campaign [RUNS]" >&2; exit 2 ;;
+esac
+
+for target in "${targets[@]}"; do
+  work=build-fuzz/corpus/$target
+  crashes=build-fuzz/crashes/$target
+  mkdir -p "$work" "$crashes"
+  log=build-fuzz/$target.log
+  start=$(date +%s)
+  # The working corpus grows in build-fuzz/; the committed seeds and kept crash inputs seed it.
+  if ! build-fuzz/tests/fuzz/fuzz_"$target" "${limit[@]}" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$target" \
+      "tests/fuzz/regressions/$target" > "$log" 2>&1; then
+    tail -40 "$log"
+    echo "fuzz: $target crashed; input kept in $crashes/" >&2
+    exit 1
+  fi
+  seconds=$(( $(date +%s) - start ))
+  runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log")
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  corpus=$(find "$work" -type f | wc -l)
+  echo "fuzz: $target: $runs runs in $seconds s, coverage $cov edges, corpus $corpus, no crash"
+  if [[ $mode == campaign ]]; then
+    echo "| \`$target\` | $runs | $seconds | $(( runs / (seconds > 0 ? seconds : 1) )) | $cov | $corpus | 0 |" > "build-fuzz/$target.campaign-row"
+  fi
+done
+
+if [[ $mode == campaign ]]; then
+  mkdir -p results/fuzz
+  {
+    echo "# Fuzzing campaign"
+    echo
+    echo "\`bash scripts/fuzz.sh campaign ${2:-10000000}\` on $(date -u +%Y-%m-%d): libFuzzer (clang $(clang++-14 -dumpversion)),"
+    echo "ASan + UBSan, each target on one core of $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))."
+    echo "Seeds: \`tests/fuzz/corpus/\`; crash inputs kept as tests: \`tests/fuzz/regressions/\`."
+    echo
+    echo "| target | executions | seconds | exec/s | coverage (edges) | corpus files | open crashes |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+    for target in "${all_targets[@]}"; do
+      cat "build-fuzz/$target.campaign-row" 2>/dev/null || echo "| \`$target\` | not run | | | | | |"
+    done
+  } > results/fuzz/campaign.md
+  echo "fuzz: campaign figures in results/fuzz/campaign.md"
+fi
