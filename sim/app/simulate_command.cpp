@@ -67,6 +67,13 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
       cmd.add_option("--fill-target", o.fill_target, "fill: stop when arrived GPU requests reach this share of capacity")
           ->check(finite_range(0.01, 10.0))
           ->capture_default_str();
+  o.order_option =
+      cmd.add_option("--order", o.order,
+                     "fill: shuffled (the FGD paper's: shuffled with the seed, tuned to the target with random copies), "
+                     "as-listed (the file's order, no copies, until the list ends or the target is reached) or "
+                     "creation-time (sorted by creation time, then name; otherwise as-listed)")
+          ->check(CLI::IsMember({"shuffled", "as-listed", "creation-time"}))
+          ->capture_default_str();
   o.time_compression_option =
       cmd.add_option("--time-compression", o.time_compression, "replay: divide arrival times by this factor")
           ->check(finite_range(0.001, 1e6))
@@ -96,7 +103,9 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
 // Options that were given but do not apply to the chosen mode are errors, not silently ignored.
 void check_mode_options(const SimulateOptions& o) {
   const bool replay = o.mode == "replay";
-  if (replay && o.fill_target_option->count() > 0) throw UsageError("--fill-target applies to --mode fill only");
+  for (const CLI::Option* option : {o.fill_target_option, o.order_option}) {
+    if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
+  }
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
@@ -204,6 +213,9 @@ experiment::RunConfig run_config(const SimulateOptions& o) {
   experiment::RunConfig config;
   config.mode = o.mode == "fill" ? experiment::Mode::kFill : experiment::Mode::kReplay;
   config.fill_target = o.fill_target;
+  config.order = o.order == "as-listed"       ? experiment::FillOrder::kAsListed
+                 : o.order == "creation-time" ? experiment::FillOrder::kCreationTime
+                                              : experiment::FillOrder::kShuffled;
   config.time_compression = o.time_compression;
   return config;
 }

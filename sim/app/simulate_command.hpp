@@ -22,6 +22,7 @@ struct SimulateOptions {
   std::string workload = "openb:default";
   std::string mode = "fill";
   double fill_target = 1.3;
+  std::string order = "shuffled";
   double time_compression = 1.0;
   std::string out;
   std::string catalog;
@@ -38,6 +39,7 @@ struct SimulateOptions {
   bool single_run = false;
   // Options whose presence is checked against the mode.
   CLI::Option* fill_target_option = nullptr;
+  CLI::Option* order_option = nullptr;
   CLI::Option* time_compression_option = nullptr;
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* perf_detail_options[4] = {};

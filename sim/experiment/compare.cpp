@@ -13,6 +13,15 @@ namespace gpusim::experiment {
 
 const char* to_string(Mode mode) { return mode == Mode::kFill ? "fill" : "replay"; }
 
+const char* to_string(FillOrder order) {
+  switch (order) {
+    case FillOrder::kShuffled: return "shuffled";
+    case FillOrder::kAsListed: return "as-listed";
+    case FillOrder::kCreationTime: return "creation-time";
+  }
+  return "";
+}
+
 const char* to_string(PodOutcome outcome) {
   switch (outcome) {
     case PodOutcome::kScheduled: return "scheduled";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <map>
 
 #include "sim/cluster/cluster_state.hpp"
@@ -26,9 +27,33 @@ struct Arrival {
 // Python's round(x, 2), as the artifact's merge script applies it; ties go to even.
 double round2(double x) { return std::nearbyint(x * 100.0) / 100.0; }
 
+// As listed (or by creation time, then name): the longest prefix within the target, no copies.
+std::vector<Arrival> given_order(std::span<const PodSpec> pods, std::int64_t capacity_milli, const RunConfig& config) {
+  std::vector<std::uint32_t> index(pods.size());
+  for (std::uint32_t i = 0; i < index.size(); ++i) index[i] = i;
+  if (config.order == FillOrder::kCreationTime) {
+    if (std::any_of(pods.begin(), pods.end(), [](const PodSpec& pod) { return !pod.creation_time; })) {
+      throw core::InputError("--order creation-time: the pod list has no creation_time column");
+    }
+    std::stable_sort(index.begin(), index.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::tie(*pods[a].creation_time, pods[a].name) < std::tie(*pods[b].creation_time, pods[b].name);
+    });
+  }
+  const double target = config.fill_target * static_cast<double>(capacity_milli);
+  std::vector<Arrival> order;
+  std::int64_t requested = 0;
+  for (const std::uint32_t i : index) {
+    if (static_cast<double>(requested + pods[i].total_gpu_milli()) > target) break;
+    requested += pods[i].total_gpu_milli();
+    order.push_back({i, 0});
+  }
+  return order;
+}
+
 // Shuffle, then tune to the target load (see the header). Deterministic in the seed.
 std::vector<Arrival> arrival_order(std::span<const PodSpec> pods, std::int64_t capacity_milli,
                                    const RunConfig& config) {
+  if (config.order != FillOrder::kShuffled) return given_order(pods, capacity_milli, config);
   std::vector<Arrival> order(pods.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = {i, 0};
   core::Rng shuffle_rng = core::Rng::stream(config.seed, "fill-shuffle");

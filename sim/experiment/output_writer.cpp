@@ -97,6 +97,8 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   if (ctx.cluster->skipped_lines > 0) inputs["cluster_skipped_lines"] = ctx.cluster->skipped_lines;
   if (ctx.workload->skipped_lines > 0) inputs["workload_skipped_lines"] = ctx.workload->skipped_lines;
   if (result.base.mode == Mode::kFill) inputs["fill_target"] = result.base.fill_target;
+  // Only when not the default, so that default outputs stay as they were.
+  if (result.base.mode == Mode::kFill && result.base.order != FillOrder::kShuffled) inputs["order"] = to_string(result.base.order);
   else inputs["time_compression"] = result.base.time_compression;
   if (!ctx.performance.is_null()) {
     inputs["performance_model"] = {{"reference_gpu", ctx.performance["reference_gpu"]},
@@ -132,6 +134,9 @@ std::string report_markdown(const CompareResult& result, const OutputContext& ct
   std::string md = fmt::format("# gpusim {} report\n\n", to_string(result.base.mode));
   md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", ctx.cluster_source, ctx.workload_source);
   if (fill) md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
+  if (fill && result.base.order != FillOrder::kShuffled) {
+    md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", to_string(result.base.order));
+  }
   else md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
   if (!ctx.performance.is_null()) {
     md += fmt::format("- performance model: run times scaled from {} ({}, memory-bound fraction {}); figures and their sources in performance_model.json\n",

@@ -15,10 +15,25 @@ enum class Mode : std::uint8_t {
 
 const char* to_string(Mode mode);
 
+// Fill mode: the order in which the pod list arrives.
+enum class FillOrder : std::uint8_t {
+  // The FGD artifact's: shuffled with the seed, then trimmed or topped up with random copies
+  // until the GPU requests reach the target (the paper's means).
+  kShuffled,
+  // The file's order, no copies: the longest prefix whose GPU requests stay within the target
+  // (the whole list if it never reaches it). For pod-by-pod comparisons with another tool.
+  kAsListed,
+  // Sorted by the trace's creation time, then name; otherwise as kAsListed.
+  kCreationTime,
+};
+
+const char* to_string(FillOrder order);
+
 struct RunConfig {
   Mode mode = Mode::kFill;
   std::uint64_t seed = 42;
   double fill_target = 1.3;       // fill: arrived GPU requests / cluster GPU capacity
+  FillOrder order = FillOrder::kShuffled;  // fill: arrival order
   double time_compression = 1.0;  // replay: arrival times are divided by this (> 1 raises load)
   bool record_pods = true;        // keep per-pod records (CSV output)
   bool record_series = true;      // keep the time series (CSV output)
