@@ -96,10 +96,13 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   // Blank and comment lines the readers skipped: reported, never silent (absent when none).
   if (ctx.cluster->skipped_lines > 0) inputs["cluster_skipped_lines"] = ctx.cluster->skipped_lines;
   if (ctx.workload->skipped_lines > 0) inputs["workload_skipped_lines"] = ctx.workload->skipped_lines;
-  if (result.base.mode == Mode::kFill) inputs["fill_target"] = result.base.fill_target;
-  // Only when not the default, so that default outputs stay as they were.
-  if (result.base.mode == Mode::kFill && result.base.order != FillOrder::kShuffled) inputs["order"] = to_string(result.base.order);
-  else inputs["time_compression"] = result.base.time_compression;
+  if (result.base.mode == Mode::kFill) {
+    inputs["fill_target"] = result.base.fill_target;
+    // Only when not the default, so that default outputs stay as they were.
+    if (result.base.order != FillOrder::kShuffled) inputs["order"] = to_string(result.base.order);
+  } else {
+    inputs["time_compression"] = result.base.time_compression;
+  }
   if (!ctx.performance.is_null()) {
     inputs["performance_model"] = {{"reference_gpu", ctx.performance["reference_gpu"]},
                                    {"memory_fraction", ctx.performance["memory_fraction"]},
@@ -133,11 +136,14 @@ std::string report_markdown(const CompareResult& result, const OutputContext& ct
   const bool fill = result.base.mode == Mode::kFill;
   std::string md = fmt::format("# gpusim {} report\n\n", to_string(result.base.mode));
   md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", ctx.cluster_source, ctx.workload_source);
-  if (fill) md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
-  if (fill && result.base.order != FillOrder::kShuffled) {
-    md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", to_string(result.base.order));
+  if (fill) {
+    md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
+    if (result.base.order != FillOrder::kShuffled) {
+      md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", to_string(result.base.order));
+    }
+  } else {
+    md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
   }
-  else md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
   if (!ctx.performance.is_null()) {
     md += fmt::format("- performance model: run times scaled from {} ({}, memory-bound fraction {}); figures and their sources in performance_model.json\n",
                       ctx.performance["reference_gpu"].get<std::string>(), ctx.performance["precision"].get<std::string>(),

@@ -105,6 +105,10 @@ TEST(FillOrderBundled, AsListedReachesTheEndOfTheListWithoutCopies) {
   for (const char* file : {"summary.json", "report.md", "pods.csv", "curve.csv"}) {
     EXPECT_EQ(slurp(dir / "d" / file), slurp(dir / "s" / file)) << file;
   }
+  // Fill outputs carry fill settings only (a misplaced `else` once added replay's to them).
+  EXPECT_EQ(slurp(dir / "d" / "summary.json").find("time_compression"), std::string::npos);
+  EXPECT_EQ(slurp(dir / "d" / "report.md").find("compression"), std::string::npos);
+  EXPECT_EQ(slurp(dir / "d" / "summary.json").find("\"order\""), std::string::npos);
 }
 
 }  // namespace
