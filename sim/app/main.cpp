@@ -12,6 +12,7 @@
 
 #include "sim/app/calibrate_command.hpp"
 #include "sim/app/exit_codes.hpp"
+#include "sim/app/report_command.hpp"
 #include "sim/app/simulate_command.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
@@ -47,6 +48,8 @@ int run_cli(int argc, char** argv) {
   app::SimulateOptions compare_options;
   CLI::App* run = app::add_run_command(cli, run_options);
   CLI::App* compare = app::add_compare_command(cli, compare_options);
+  app::ReportOptions report_options;
+  CLI::App* report = app::add_report_command(cli, report_options);
   cli.add_subcommand("policies", "List the built-in policies (names match in any case, '-' and '_' optional)");
   app::add_calibrate_commands(cli, calibrate_options);
 
@@ -68,6 +71,11 @@ int run_cli(int argc, char** argv) {
     io::AbandonList abandon;
     const io::InterruptGuard interrupts(abandon);  // before any worker thread starts
     return app::run_simulate(*run ? run_options : compare_options, abandon);
+  }
+  if (*report) {
+    io::AbandonList abandon;
+    const io::InterruptGuard interrupts(abandon);
+    return app::run_report(report_options, abandon);
   }
   if (cli.got_subcommand("policies")) {
     list_policies();

@@ -12,6 +12,7 @@
 
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
+#include "sim/report/report.hpp"
 
 namespace gpusim::experiment {
 namespace {
@@ -132,57 +133,6 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   return doc;
 }
 
-std::string report_markdown(const CompareResult& result, const OutputContext& ctx) {
-  const bool fill = result.base.mode == Mode::kFill;
-  std::string md = fmt::format("# gpusim {} report\n\n", to_string(result.base.mode));
-  md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", ctx.cluster_source, ctx.workload_source);
-  if (fill) {
-    md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", result.base.fill_target * 100);
-    if (result.base.order != FillOrder::kShuffled) {
-      md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", to_string(result.base.order));
-    }
-  } else {
-    md += fmt::format("- arrival-time compression: {}x\n", result.base.time_compression);
-  }
-  if (!ctx.performance.is_null()) {
-    md += fmt::format("- performance model: run times scaled from {} ({}, memory-bound fraction {}); figures and their sources in performance_model.json\n",
-                      ctx.performance["reference_gpu"].get<std::string>(), ctx.performance["precision"].get<std::string>(),
-                      ctx.performance["memory_fraction"].get<double>());
-  }
-  md += fmt::format("- seeds: {} ({} runs per policy)\n- gpusim {}\n\n", fmt::join(result.seeds, ", "),
-                    result.seeds.size(), ctx.gpusim_version);
-  const std::vector<std::string> columns =
-      fill ? std::vector<std::string>{"gpu_allocation_pct", "unallocated_gpus", "fragmentation_pct",
-                                      "fragmented_gpus", "failed_pods", "gpus_in_use_pct"}
-           : std::vector<std::string>{"mean_jct_s", "p95_jct_s", "mean_queueing_delay_s", "makespan_s",
-                                      "mean_gpu_allocation_pct", "completed_pods", "failed_pods",
-                                      "withdrawn_pods", "deleted_pods", "unscheduled_pods"};
-  md += "| policy | " + fmt::format("{}", fmt::join(columns, " | ")) + " |\n";
-  md += "|---|";
-  for (std::size_t i = 0; i < columns.size(); ++i) md += "---:|";
-  md += "\n";
-  for (const PolicySummary& policy : result.policies) {
-    md += "| " + policy.policy + " |";
-    for (const auto& column : columns) {
-      for (const MetricSummary& metric : policy.metrics) {
-        if (metric.name != column) continue;
-        if (std::isnan(metric.mean)) md += " n/a |";
-        else if (result.seeds.size() == 1) md += fmt::format(" {:.2f} |", metric.mean);
-        else md += fmt::format(" {:.2f} ± {:.2f} |", metric.mean, metric.std);
-      }
-    }
-    md += "\n";
-  }
-  md += result.seeds.size() == 1 ? "\nOne seed. Definitions: results/README.md.\n"
-                                 : "\nMean ± sample standard deviation over the seeds. Definitions: results/README.md.\n";
-  if (md.find("| n/a |") != std::string::npos) md += "n/a: undefined in every run (summary.json says why).\n";
-  if (fill) {
-    md += "`gpu_allocation_pct` is the FGD artifact's headline: the mean GPU (milli) allocation over the\n"
-          "arrivals whose arrived load rounds to the target.\n";
-  }
-  return md;
-}
-
 }  // namespace
 
 std::string file_digest(const fs::path& path) {
@@ -195,7 +145,6 @@ void write_outputs(io::OutputDirectory& out, const CompareResult& result, const 
   const fs::path& staging = out.staging();
   try {
     write_text(staging / "summary.json", summary_json(result, ctx).dump(2) + "\n");
-    write_text(staging / "report.md", report_markdown(result, ctx));
     if (!ctx.performance.is_null()) write_text(staging / "performance_model.json", ctx.performance.dump(2) + "\n");
     for (const PolicySummary& policy : result.policies) {
       for (const RunResult& run : policy.runs) {
@@ -205,6 +154,9 @@ void write_outputs(io::OutputDirectory& out, const CompareResult& result, const 
         write_run_files(run_dir, run, ctx);
       }
     }
+    // The report and its plots are drawn from the files just written, as `gpusim report` does.
+    const report::RenderResult rendered = report::render(staging);
+    if (!rendered.note.empty()) fmt::print(stderr, "gpusim: note: no plots in report.md: {}\n", rendered.note);
   } catch (const std::system_error& e) {  // fmt's and std::filesystem's I/O errors
     throw core::InputError(fmt::format("{}: cannot write outputs: {}", out.target().string(), e.what()));
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Writes a comparison (or a single run, a comparison of one) to an output directory:
-// summary.json, report.md, and per run pods.csv, timeseries.csv and (fill mode) curve.csv. The
+// summary.json, per run pods.csv, timeseries.csv and (fill mode) curve.csv, then report.md and
+// its plots drawn from those files (sim/report/report.hpp). The
 // files go into the directory's staging area and are committed (swapped into place) at the end,
 // so a failed run never leaves half-written outputs (sim/io/output_dir.hpp). Column orders are
 // documented in results/README.md.

@@ -1,0 +1,79 @@
+#include "sim/report/output_files.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
+
+namespace gpusim::report {
+
+namespace fs = std::filesystem;
+
+OutputFiles read_output(const fs::path& dir) {
+  OutputFiles out;
+  out.dir = dir;
+  const fs::path summary = dir / "summary.json";
+  try {
+    out.summary = nlohmann::ordered_json::parse(io::read_file(summary, "gpusim summary"));
+  } catch (const nlohmann::json::exception& e) {
+    throw core::InputError(fmt::format("{}: invalid JSON: {}", summary.string(), e.what()));
+  }
+  try {
+    // `gpusim run` writes its per-run files into the directory itself; `compare` into runs/.
+    const bool single = !fs::exists(dir / "runs");
+    for (const auto& policy : out.summary.at("policies")) {
+      for (const auto& run : policy.at("runs")) {
+        const std::string name = policy.at("name");
+        const std::uint64_t seed = run.at("seed");
+        out.runs.push_back({name, seed, single ? dir : dir / "runs" / name / fmt::format("seed-{}", seed)});
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw core::InputError(fmt::format("{}: not a gpusim summary: {}", summary.string(), e.what()));
+  }
+  return out;
+}
+
+std::size_t Table::column(const std::string& name) const {
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return i;
+  }
+  throw core::InputError(fmt::format("missing column '{}'", name));
+}
+
+double Table::number(std::size_t row, std::size_t column) const {
+  const std::string& text = rows.at(row).at(column);
+  if (text.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::numeric_limits<double>::quiet_NaN();
+  return value;
+}
+
+Table read_table(const fs::path& csv) {
+  std::istringstream in(io::read_file(csv, "gpusim CSV output"));
+  Table table;
+  const auto split = [](const std::string& line) {
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+      fields.push_back(line.substr(start, comma - start));
+    }
+    fields.push_back(line.substr(start));
+    return fields;
+  };
+  std::string line;
+  if (!std::getline(in, line)) throw core::InputError(fmt::format("{}: empty", csv.string()));
+  table.header = split(line);
+  while (std::getline(in, line)) {
+    if (!line.empty()) table.rows.push_back(split(line));
+  }
+  return table;
+}
+
+}  // namespace gpusim::report

@@ -1,0 +1,37 @@
+#pragma once
+// Reading a gpusim output directory back: summary.json and the per-run CSVs it was written with
+// (results/README.md). Used by the report, the plots and the OpenMetrics export, so that each
+// works on a finished output without re-simulating.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gpusim::report {
+
+struct RunFiles {
+  std::string policy;
+  std::uint64_t seed = 0;
+  std::filesystem::path dir;  // holds pods.csv, timeseries.csv, curve.csv (fill)
+};
+
+struct OutputFiles {
+  std::filesystem::path dir;
+  nlohmann::ordered_json summary;
+  std::vector<RunFiles> runs;  // in summary order: policy by policy, seed by seed
+  bool fill() const { return summary.value("mode", "") == "fill"; }
+};
+
+// Throws core::InputError when `dir` has no readable summary.json.
+OutputFiles read_output(const std::filesystem::path& dir);
+
+// A whole CSV of numbers, by column name; "" fields read as NaN. Throws core::InputError.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t column(const std::string& name) const;  // throws when absent
+  double number(std::size_t row, std::size_t column) const;  // NaN when empty
+};
+Table read_table(const std::filesystem::path& csv);
+
+}  // namespace gpusim::report

@@ -1,0 +1,262 @@
+#include "sim/report/plots.hpp"
+
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+
+#include "sim/core/status.hpp"
+
+extern char** environ;
+
+namespace gpusim::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxCdfPoints = 400;
+constexpr std::size_t kMaxSeriesPoints = 2000;
+constexpr const char* kTerminal = "set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'\n";
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw core::InputError(fmt::format("{}: cannot write", path.string()));
+}
+
+// A file name part for a policy ("gpu-clustering" stays, anything odd becomes '_').
+std::string slug(const std::string& name) {
+  std::string out;
+  for (const char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return out;
+}
+
+// gnuplot string literal.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+// The distinct policies, in summary order.
+std::vector<std::string> policies(const OutputFiles& output) {
+  std::vector<std::string> names;
+  for (const auto& run : output.runs) {
+    if (std::find(names.begin(), names.end(), run.policy) == names.end()) names.push_back(run.policy);
+  }
+  return names;
+}
+
+// Runs gnuplot on `script` inside `dir`. Returns "" or why it could not.
+std::string run_gnuplot(const fs::path& dir, const std::string& script) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  std::string program = "gnuplot", file = script;
+  char* argv[] = {program.data(), file.data(), nullptr};
+  pid_t pid = 0;
+  const int error = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error == ENOENT) return "gnuplot is not installed (apt-get install gnuplot-nox, then `gpusim report DIR`)";
+  if (error != 0) return fmt::format("gnuplot could not start: {}", std::strerror(error));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return fmt::format("gnuplot failed on plots/{}", script);
+  return "";
+}
+
+// Empirical CDF with at most kMaxCdfPoints points: (value, fraction <= value).
+std::string cdf_data(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  std::string data = "# value cumulative_fraction\n";
+  const std::size_t n = values.size();
+  if (n == 0) return data + "0 0\n";
+  const std::size_t points = std::min(n, kMaxCdfPoints);
+  for (std::size_t k = 0; k < points; ++k) {
+    const std::size_t i = points == 1 ? n - 1 : k * (n - 1) / (points - 1);
+    data += fmt::format("{:.6g} {:.6g}\n", values[i], static_cast<double>(i + 1) / static_cast<double>(n));
+  }
+  return data;
+}
+
+// Time unit for an axis that spans `max_seconds`.
+std::pair<double, const char*> time_unit(double max_seconds) {
+  if (max_seconds >= 2 * 86400) return {86400, "days"};
+  if (max_seconds >= 2 * 3600) return {3600, "hours"};
+  if (max_seconds >= 120) return {60, "minutes"};
+  return {1, "seconds"};
+}
+
+struct Drawer {
+  const OutputFiles& output;
+  fs::path dir;  // plots/
+  PlotResult result;
+
+  void add(const std::string& name, const std::string& script, const std::string& caption) {
+    if (!result.note.empty()) return;
+    write_file(dir / (name + ".gp"), script);
+    const std::string why = run_gnuplot(dir, name + ".gp");
+    if (!why.empty()) {
+      result.note = why;
+      return;
+    }
+    result.plots.push_back({"plots/" + name + ".svg", caption});
+  }
+
+  void fill_plots() {
+    const auto names = policies(output);
+    // Allocation against arrived load: per policy, the mean over seeds with a min-max band.
+    std::string plot = "plot ";
+    for (std::size_t p = 0; p < names.size(); ++p) {
+      std::map<int, std::vector<double>> by_load;
+      for (const auto& run : output.runs) {
+        if (run.policy != names[p] || !fs::exists(run.dir / "curve.csv")) continue;
+        const Table curve = read_table(run.dir / "curve.csv");
+        const auto load = curve.column("arrived_load_pct"), alloc = curve.column("gpu_allocation_pct");
+        for (std::size_t r = 0; r < curve.rows.size(); ++r) {
+          by_load[static_cast<int>(curve.number(r, load))].push_back(curve.number(r, alloc));
+        }
+      }
+      std::string data = "# arrived_load_pct mean min max (GPU allocation %, over seeds)\n";
+      for (const auto& [load, values] : by_load) {
+        double sum = 0;
+        for (const double v : values) sum += v;
+        data += fmt::format("{} {:.4f} {:.4f} {:.4f}\n", load, sum / static_cast<double>(values.size()),
+                            *std::min_element(values.begin(), values.end()), *std::max_element(values.begin(), values.end()));
+      }
+      const std::string file = "allocation-" + slug(names[p]) + ".dat";
+      write_file(dir / file, data);
+      plot += fmt::format("{}{} using 1:3:4 with filledcurves lc {} fs transparent solid 0.18 notitle, "
+                          "{} using 1:2 with lines lw 2 lc {} title {}",
+                          p ? ", " : "", quoted(file), p + 1, quoted(file), p + 1, quoted(names[p]));
+    }
+    const double target = output.summary.at("inputs").value("fill_target", 1.3) * 100;
+    add("allocation",
+        fmt::format("{}set output 'allocation.svg'\nset title 'GPU allocation against arrived GPU requests (band: min-max over seeds)'\n"
+                    "set xlabel 'arrived GPU requests (% of cluster GPU capacity)'\nset ylabel 'GPUs allocated (%)'\n"
+                    "set key left top\nset grid\nset xrange [0:{}]\nset yrange [0:100]\nset arrow from {},0 to {},100 nohead dt 2\n{}\n",
+                    kTerminal, std::ceil(target / 10) * 10, target, target, plot),
+        "GPU allocation against arrived load, one line per policy (mean over seeds, band: min to max)");
+
+    // Unallocated GPUs at the end (the target), with the standard deviation over seeds.
+    std::string bars = "# index policy mean std (unallocated GPUs)\n";
+    std::size_t index = 0;
+    for (const auto& policy : output.summary.at("policies")) {
+      const auto& metric = policy.at("unallocated_gpus");
+      bars += fmt::format("{} {} {:.4f} {:.4f}\n", index++, quoted(policy.at("name").get<std::string>()),
+                          metric.at("mean").is_null() ? 0.0 : metric.at("mean").get<double>(),
+                          metric.at("std").is_null() ? 0.0 : metric.at("std").get<double>());
+    }
+    write_file(dir / "unallocated.dat", bars);
+    add("unallocated",
+        fmt::format("{}set output 'unallocated.svg'\nset title 'Unallocated GPUs at the fill target (error bars: std over seeds)'\n"
+                    "set ylabel 'unallocated GPUs'\nset style fill solid 0.6\nset boxwidth 0.6\nset grid ytics\n"
+                    "set yrange [0:*]\nset xrange [-0.6:{}]\nunset key\n"
+                    "plot 'unallocated.dat' using 1:3:4:xtic(2) with boxerrorbars lc 1 title 'unallocated GPUs'\n",
+                    kTerminal, static_cast<double>(index) - 0.4),
+        "Unallocated GPUs at the fill target per policy, with the standard deviation over seeds");
+  }
+
+  void replay_plots() {
+    const auto names = policies(output);
+    std::map<std::string, std::vector<double>> jct, wait;
+    std::map<std::string, const RunFiles*> first_run;
+    for (const auto& run : output.runs) {
+      if (!first_run.contains(run.policy)) first_run[run.policy] = &run;
+      if (!fs::exists(run.dir / "pods.csv")) continue;
+      const Table pods = read_table(run.dir / "pods.csv");
+      const auto arrival = pods.column("arrival_s"), start = pods.column("start_s"), end = pods.column("end_s"),
+                 outcome = pods.column("outcome");
+      for (std::size_t r = 0; r < pods.rows.size(); ++r) {
+        const std::string& o = pods.rows[r][outcome];
+        if (o == "completed") jct[run.policy].push_back(pods.number(r, end) - pods.number(r, arrival));
+        if (o == "completed" || o == "failed" || o == "deleted") wait[run.policy].push_back(pods.number(r, start) - pods.number(r, arrival));
+      }
+    }
+    const auto cdf_plot = [&](const std::string& name, std::map<std::string, std::vector<double>>& values,
+                              const std::string& title, const std::string& xlabel, bool log_x) {
+      double max_value = 0;
+      for (const auto& [policy, v] : values) {
+        for (const double x : v) max_value = std::max(max_value, x);
+      }
+      const auto [unit, unit_name] = time_unit(max_value);
+      std::string plot = "plot ";
+      for (std::size_t p = 0; p < names.size(); ++p) {
+        std::vector<double> scaled;
+        for (const double x : values[names[p]]) scaled.push_back(x / unit);
+        const std::string file = name + "-" + slug(names[p]) + ".dat";
+        write_file(dir / file, cdf_data(scaled));
+        plot += fmt::format("{}{} using 1:2 with steps lw 2 lc {} title {}", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
+      }
+      add(name,
+          fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel '{} ({})'\nset ylabel 'fraction of pods'\n"
+                      "set key right bottom\nset grid\nset yrange [0:1]\n{}{}\n",
+                      kTerminal, name, title, xlabel, unit_name, log_x ? "set logscale x\n" : "", plot),
+          title);
+    };
+    cdf_plot("jct-cdf", jct, "Job completion time CDF (completed pods, all seeds)", "completion - arrival", true);
+    cdf_plot("queueing-cdf", wait, "Queueing delay CDF (pods that started, all seeds)", "start - arrival", false);
+
+    // Allocation and pending pods over time, first seed of each policy, at most kMaxSeriesPoints points.
+    double max_time = 0;
+    std::map<std::string, Table> series;
+    for (const auto& policy : names) {
+      if (!first_run.contains(policy) || !fs::exists(first_run[policy]->dir / "timeseries.csv")) continue;
+      series[policy] = read_table(first_run[policy]->dir / "timeseries.csv");
+      const Table& t = series[policy];
+      if (!t.rows.empty()) max_time = std::max(max_time, t.number(t.rows.size() - 1, t.column("time_s")));
+    }
+    const auto [unit, unit_name] = time_unit(max_time);
+    for (const auto& [name, column, ylabel, title] :
+         {std::tuple<const char*, const char*, const char*, const char*>{"allocation-time", "allocated_gpu_milli", "GPUs allocated",
+                                                                         "GPUs allocated over time (first seed)"},
+          {"pending-time", "pending_pods", "pending pods", "Pending pods over time (first seed)"}}) {
+      std::string plot = "plot ";
+      for (std::size_t p = 0; p < names.size(); ++p) {
+        const Table& t = series[names[p]];
+        std::string data = fmt::format("# time_{} {}\n", unit_name, column);
+        if (!t.rows.empty()) {
+          const auto time_col = t.column("time_s"), value_col = t.column(column);
+          const std::size_t stride = std::max<std::size_t>(1, (t.rows.size() + kMaxSeriesPoints - 1) / kMaxSeriesPoints);
+          const double scale = std::string(column) == "allocated_gpu_milli" ? 1000.0 : 1.0;
+          for (std::size_t r = 0; r < t.rows.size(); r += stride) {
+            data += fmt::format("{:.6g} {:.6g}\n", t.number(r, time_col) / unit, t.number(r, value_col) / scale);
+          }
+        }
+        const std::string file = std::string(name) + "-" + slug(names[p]) + ".dat";
+        write_file(dir / file, data);
+        plot += fmt::format("{}{} using 1:2 with steps lw 1.5 lc {} title {}", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
+      }
+      add(name,
+          fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel 'simulated time ({})'\nset ylabel '{}'\n"
+                      "set key right top\nset grid\nset yrange [0:*]\n{}\n",
+                      kTerminal, name, title, unit_name, ylabel, plot),
+          title);
+    }
+  }
+};
+
+}  // namespace
+
+PlotResult draw_plots(const OutputFiles& output) {
+  Drawer drawer{output, output.dir / "plots", {}};
+  std::error_code error;
+  fs::create_directories(drawer.dir, error);
+  if (error) throw core::InputError(fmt::format("{}: cannot create: {}", drawer.dir.string(), error.message()));
+  if (output.fill()) drawer.fill_plots();
+  else drawer.replay_plots();
+  return drawer.result;
+}
+
+}  // namespace gpusim::report

@@ -1,0 +1,24 @@
+#pragma once
+// The plots of a report: gnuplot data (.dat) and scripts (.gp) written into DIR/plots/, then
+// gnuplot run on each script with DIR/plots as its working directory (so the scripts name only
+// relative files and the outputs are byte-identical from run to run).
+#include <string>
+#include <vector>
+
+#include "sim/report/output_files.hpp"
+
+namespace gpusim::report {
+
+struct Plot {
+  std::string svg;      // relative to the output directory: plots/<name>.svg
+  std::string caption;  // one line for report.md
+};
+
+struct PlotResult {
+  std::vector<Plot> plots;
+  std::string note;  // why there are none, if so
+};
+
+PlotResult draw_plots(const OutputFiles& output);
+
+}  // namespace gpusim::report

@@ -1,0 +1,178 @@
+#include "sim/report/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include "sim/core/status.hpp"
+#include "sim/report/output_files.hpp"
+#include "sim/report/plots.hpp"
+
+namespace gpusim::report {
+namespace {
+
+enum class Unit { kPercent, kCount, kGpus, kDuration };
+
+struct Column {
+  const char* metric;
+  const char* header;
+  Unit unit;
+};
+
+const std::vector<Column>& fill_columns() {
+  static const std::vector<Column> columns{
+      {"gpu_allocation_pct", "GPUs allocated (%)", Unit::kPercent}, {"unallocated_gpus", "unallocated GPUs", Unit::kGpus},
+      {"fragmentation_pct", "fragmentation (% of idle)", Unit::kPercent}, {"fragmented_gpus", "fragmented GPUs", Unit::kGpus},
+      {"failed_pods", "pods that fit nowhere", Unit::kCount}, {"gpus_in_use_pct", "GPUs in use (%)", Unit::kPercent}};
+  return columns;
+}
+
+const std::vector<Column>& replay_columns() {
+  static const std::vector<Column> columns{
+      {"mean_jct_s", "mean JCT", Unit::kDuration}, {"p95_jct_s", "p95 JCT", Unit::kDuration},
+      {"mean_queueing_delay_s", "mean queueing delay", Unit::kDuration}, {"makespan_s", "makespan", Unit::kDuration},
+      {"mean_gpu_allocation_pct", "GPUs allocated (%, time mean)", Unit::kPercent}, {"completed_pods", "completed", Unit::kCount},
+      {"failed_pods", "failed", Unit::kCount}, {"withdrawn_pods", "withdrawn", Unit::kCount},
+      {"deleted_pods", "deleted", Unit::kCount}, {"unscheduled_pods", "never scheduled", Unit::kCount}};
+  return columns;
+}
+
+// The FGD artifact's published means on the default openb trace at 130% (../shared/docs/peers.md
+// §8.1: hkust-adsl/kubernetes-scheduler-simulator, 10 seeds).
+std::optional<double> published_fgd_default(const std::string& policy) {
+  static const std::map<std::string, double> figures{{"random", 87.47},         {"dotprod", 90.85}, {"gpu-clustering", 91.88},
+                                                     {"gpu-packing", 92.00},    {"bestfit", 93.08}, {"fgd", 95.39}};
+  const auto it = figures.find(policy);
+  if (it == figures.end()) return std::nullopt;
+  return it->second;
+}
+
+bool reproduces_fgd_default(const nlohmann::ordered_json& summary) {
+  const auto& inputs = summary.at("inputs");
+  return summary.value("mode", "") == "fill" && inputs.value("cluster", "") == "openb" &&
+         inputs.value("workload", "") == "openb:default" && inputs.value("fill_target", 0.0) == 1.3 && !inputs.contains("order");
+}
+
+std::string cell(const nlohmann::ordered_json& metric, Unit unit, bool single) {
+  if (metric.at("mean").is_null()) return "n/a";
+  const double mean = metric.at("mean");
+  const double sd = metric.at("std").is_null() ? 0.0 : metric.at("std").get<double>();
+  switch (unit) {
+    case Unit::kDuration: {
+      if (single) return readable_duration(mean);
+      // Mean and std in the mean's unit.
+      const std::string m = readable_duration(mean);
+      const double scale = m.ends_with(" d") ? 86400 : m.ends_with(" h") ? 3600 : m.ends_with(" min") ? 60 : 1;
+      const char* name = m.ends_with(" d") ? "d" : m.ends_with(" h") ? "h" : m.ends_with(" min") ? "min" : "s";
+      return fmt::format("{:.2f} ± {:.2f} {}", mean / scale, sd / scale, name);
+    }
+    case Unit::kCount:
+      return single ? fmt::format("{:.0f}", mean) : fmt::format("{:.1f} ± {:.1f}", mean, sd);
+    case Unit::kPercent:
+    case Unit::kGpus:
+      return single ? fmt::format("{:.2f}", mean) : fmt::format("{:.2f} ± {:.2f}", mean, sd);
+  }
+  return "";
+}
+
+std::string markdown(const OutputFiles& output, const PlotResult& plots) {
+  const auto& s = output.summary;
+  const auto& inputs = s.at("inputs");
+  const bool fill = output.fill();
+  const std::size_t seeds = s.at("seeds").size();
+  const bool single = seeds == 1;
+  std::string md = fmt::format("# gpusim {} report\n\n", fill ? "fill" : "replay");
+  md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", inputs.value("cluster", "?"), inputs.value("workload", "?"));
+  if (fill) {
+    md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", inputs.value("fill_target", 0.0) * 100);
+    if (inputs.contains("order")) md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", inputs.value("order", ""));
+  } else {
+    md += fmt::format("- arrival-time compression: {}x\n", inputs.value("time_compression", 1.0));
+  }
+  if (inputs.contains("performance_model")) {
+    const auto& pm = inputs.at("performance_model");
+    md += fmt::format("- performance model: run times scaled from {} ({}, memory-bound fraction {}); figures and their "
+                      "sources in performance_model.json\n",
+                      pm.value("reference_gpu", "?"), pm.value("precision", "?"), pm.value("memory_fraction", 0.0));
+  }
+  std::vector<std::string> seed_list;
+  for (const auto& seed : s.at("seeds")) seed_list.push_back(std::to_string(seed.get<std::uint64_t>()));
+  md += fmt::format("- seeds: {} ({} run{} per policy)\n- gpusim {}\n\n", fmt::join(seed_list, ", "), seeds, single ? "" : "s",
+                    s.value("gpusim_version", "?"));
+
+  const auto& columns = fill ? fill_columns() : replay_columns();
+  const bool published = reproduces_fgd_default(s);
+  md += "| policy |";
+  for (const Column& c : columns) {
+    md += fmt::format(" {} |", c.header);
+    if (published && std::string(c.metric) == "gpu_allocation_pct") md += " FGD artifact (%) | difference (pp) |";
+  }
+  md += "\n|---|";
+  for (const Column& c : columns) md += published && std::string(c.metric) == "gpu_allocation_pct" ? "---:|---:|---:|" : "---:|";
+  md += "\n";
+  bool any_na = false;
+  for (const auto& policy : s.at("policies")) {
+    const std::string name = policy.at("name");
+    md += fmt::format("| {} |", name);
+    for (const Column& c : columns) {
+      const std::string text = policy.contains(c.metric) ? cell(policy.at(c.metric), c.unit, single) : "n/a";
+      any_na |= text == "n/a";
+      md += fmt::format(" {} |", text);
+      if (published && std::string(c.metric) == "gpu_allocation_pct") {
+        const auto paper = published_fgd_default(name);
+        const auto& metric = policy.at(c.metric);
+        if (paper && !metric.at("mean").is_null()) {
+          md += fmt::format(" {:.2f} | {:+.2f} |", *paper, metric.at("mean").get<double>() - *paper);
+        } else {
+          md += " | |";
+        }
+      }
+    }
+    md += "\n";
+  }
+  md += single ? "\nOne seed. " : "\nMean ± sample standard deviation over the seeds. ";
+  md += "Definitions: results/README.md.";
+  if (any_na) md += " n/a: undefined in every run (summary.json says why).";
+  md += "\n";
+  if (fill) {
+    md += "\"GPUs allocated\" is the FGD artifact's headline: the mean GPU (milli) allocation over the arrivals whose\n"
+          "arrived load rounds to the target.\n";
+  }
+  if (published) {
+    md += "FGD artifact: the published means of hkust-adsl/kubernetes-scheduler-simulator on this trace (10 seeds; "
+          "gpusim's random streams differ from Go's, so single seeds differ).\n";
+  }
+  md += "\n## Plots\n\n";
+  if (!plots.note.empty()) md += fmt::format("No plots: {}.\n", plots.note);
+  for (const Plot& plot : plots.plots) md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
+  return md;
+}
+
+}  // namespace
+
+std::string readable_duration(double seconds) {
+  if (std::isnan(seconds)) return "n/a";
+  const double magnitude = std::abs(seconds);
+  if (magnitude >= 2 * 86400) return fmt::format("{:.2f} d", seconds / 86400);
+  if (magnitude >= 2 * 3600) return fmt::format("{:.2f} h", seconds / 3600);
+  if (magnitude >= 120) return fmt::format("{:.2f} min", seconds / 60);
+  return fmt::format("{:.2f} s", seconds);
+}
+
+RenderResult render(const std::filesystem::path& dir) {
+  const OutputFiles output = read_output(dir);
+  const PlotResult plots = draw_plots(output);
+  std::ofstream out(dir / "report.md", std::ios::binary);
+  out << markdown(output, plots);
+  out.close();
+  if (!out) throw core::InputError(fmt::format("{}: cannot write report.md", dir.string()));
+  RenderResult result;
+  for (const Plot& plot : plots.plots) result.plots.push_back(plot.svg);
+  result.note = plots.note;
+  return result;
+}
+
+}  // namespace gpusim::report

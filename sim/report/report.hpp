@@ -1,0 +1,30 @@
+#pragma once
+// Reports people read: report.md and its plots (SVG, drawn by gnuplot), made from the files of a
+// gpusim output directory alone (summary.json and the per-run CSVs). `gpusim run`/`compare` call
+// it on their staged output; `gpusim report DIR` calls it again on a finished one, without
+// re-simulating.
+//
+// What is drawn (plots/, beside report.md; the .dat and .gp files that make each SVG stay there):
+//   fill:   allocation against arrived load, one line per policy with a min-max band over seeds
+//           (the FGD paper's Figure 7 style); unallocated GPUs at the target, bars with std error bars
+//   replay: JCT CDF per policy; GPU allocation and pending pods over time (first seed); queueing
+//           delay CDF per policy
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpusim::report {
+
+struct RenderResult {
+  std::vector<std::string> plots;  // SVG files written, relative to the directory
+  std::string note;                // why plots are missing, if they are (empty otherwise)
+};
+
+// Writes `dir`/report.md and `dir`/plots/. Throws core::InputError when summary.json is missing or
+// unreadable. Without gnuplot on PATH the report says so and has no plots.
+RenderResult render(const std::filesystem::path& dir);
+
+// Seconds as a person reads them: "42.0 s", "12.5 min", "3.21 h", "4.17 d".
+std::string readable_duration(double seconds);
+
+}  // namespace gpusim::report
