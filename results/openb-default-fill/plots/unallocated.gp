@@ -1,0 +1,11 @@
+set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
+set output 'unallocated.svg'
+set title 'Unallocated GPUs at the fill target (error bars: std over seeds)'
+set ylabel 'unallocated GPUs'
+set style fill solid 0.6
+set boxwidth 0.6
+set grid ytics
+set yrange [0:*]
+set xrange [-0.6:5.6]
+unset key
+plot 'unallocated.dat' using 1:3:4:xtic(2) with boxerrorbars lc 1 title 'unallocated GPUs'

@@ -1,0 +1,10 @@
+set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
+set output 'jct-cdf.svg'
+set title 'Job completion time CDF (completed pods, all seeds)'
+set xlabel 'completion - arrival (days)'
+set ylabel 'fraction of pods'
+set key right bottom
+set grid
+set yrange [0:1]
+set logscale x
+plot "jct-cdf-random.dat" using 1:2 with steps lw 2 lc 1 title "random", "jct-cdf-dotprod.dat" using 1:2 with steps lw 2 lc 2 title "dotprod", "jct-cdf-gpu-clustering.dat" using 1:2 with steps lw 2 lc 3 title "gpu-clustering", "jct-cdf-gpu-packing.dat" using 1:2 with steps lw 2 lc 4 title "gpu-packing", "jct-cdf-bestfit.dat" using 1:2 with steps lw 2 lc 5 title "bestfit", "jct-cdf-fgd.dat" using 1:2 with steps lw 2 lc 6 title "fgd"

@@ -1,0 +1,9 @@
+set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
+set output 'pending-time.svg'
+set title 'Pending pods over time (first seed)'
+set xlabel 'simulated time (days)'
+set ylabel 'pending pods'
+set key right top
+set grid
+set yrange [0:*]
+plot "pending-time-random.dat" using 1:2 with steps lw 1.5 lc 1 title "random", "pending-time-dotprod.dat" using 1:2 with steps lw 1.5 lc 2 title "dotprod", "pending-time-gpu-clustering.dat" using 1:2 with steps lw 1.5 lc 3 title "gpu-clustering", "pending-time-gpu-packing.dat" using 1:2 with steps lw 1.5 lc 4 title "gpu-packing", "pending-time-bestfit.dat" using 1:2 with steps lw 1.5 lc 5 title "bestfit", "pending-time-fgd.dat" using 1:2 with steps lw 1.5 lc 6 title "fgd"
