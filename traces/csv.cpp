@@ -37,17 +37,23 @@ CsvReader::CsvReader(const std::filesystem::path& path) : file_(path.string()), 
 CsvReader::CsvReader(std::istream& in, std::string name) : file_(std::move(name)), in_(&in) { read_header(); }
 
 void CsvReader::read_header() {
-  if (!std::getline(*in_, row_)) throw core::InputError(fmt::format("{}:1: empty file", file_));
-  line_ = 1;
-  if (!row_.empty() && row_.back() == '\r') row_.pop_back();
+  // Blank and comment lines before the header are skipped (and counted) as they are after it.
+  while (true) {
+    if (!std::getline(*in_, row_)) throw core::InputError(fmt::format("{}:{}: empty file (no header line)", file_, line_ + 1));
+    ++line_;
+    if (!row_.empty() && row_.back() == '\r') row_.pop_back();
+    if (row_.find_first_not_of(" \t") != std::string::npos && row_.front() != '#') break;
+    if (skipped_++ == 0) first_skipped_ = line_;
+  }
+  header_line_ = line_;
   if (row_.find('"') != std::string::npos) {
-    throw core::InputError(fmt::format("{}:1: header: quoted fields are not supported", file_));
+    throw core::InputError(fmt::format("{}:{}: header: quoted fields are not supported", file_, line_));
   }
   split(row_, fields_);
   for (const auto f : fields_) {
-    if (f.empty()) throw core::InputError(fmt::format("{}:1: header: empty column name", file_));
+    if (f.empty()) throw core::InputError(fmt::format("{}:{}: header: empty column name", file_, line_));
     if (std::find(header_.begin(), header_.end(), f) != header_.end()) {
-      throw core::InputError(fmt::format("{}:1: header: column '{}' appears twice", file_, f));
+      throw core::InputError(fmt::format("{}:{}: header: column '{}' appears twice", file_, line_, f));
     }
     header_.emplace_back(f);
   }
@@ -83,7 +89,7 @@ std::optional<std::size_t> CsvReader::column(std::string_view name) const {
 
 std::size_t CsvReader::require_column(std::string_view name) const {
   if (const auto index = column(name)) return *index;
-  throw core::InputError(fmt::format("{}:1: header: missing column '{}'", file_, name));
+  throw core::InputError(fmt::format("{}:{}: header: missing column '{}'", file_, header_line_, name));
 }
 
 std::string_view CsvReader::field(std::size_t column) const { return fields_.at(column); }

@@ -54,6 +54,7 @@ class CsvReader {
   std::string row_;
   std::vector<std::string_view> fields_;
   int line_ = 0;
+  int header_line_ = 1;
   int skipped_ = 0;
   int first_skipped_ = 0;
 };

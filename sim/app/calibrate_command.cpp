@@ -8,11 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <vector>
 #include <nlohmann/json.hpp>
 
+#include "sim/cluster/gpu_catalog.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/perf/calibration.hpp"
+#include "traces/bundled.hpp"
 
 namespace gpusim::app {
 namespace {
@@ -43,30 +46,57 @@ void check_replaceable(const fs::path& path) {
   } catch (const core::InputError&) {
     throw core::InputError(fmt::format("{}: exists and is not a file gpusim wrote; refusing to replace it", path.string()));
   }
+  const auto doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   const bool ours = path.extension() == ".json"
-                        ? nlohmann::json::parse(text, nullptr, false).value("schema", "") == "gpusim-calibration/1"
+                        ? doc.is_object() && doc.contains("schema") && doc["schema"] == "gpusim-calibration/1"
                         : text.starts_with("# Validation: ");
   if (!ours) {
     throw core::InputError(fmt::format("{}: exists and was not written by gpusim; refusing to replace it", path.string()));
   }
 }
 
-// Removes a directory this command created, if the command ends without writing into it.
+// Removes the directories this command is about to create (`dir` and its missing parents), if
+// the command ends without writing into them.
 class CreatedDirectory {
  public:
-  explicit CreatedDirectory(fs::path dir) : dir_(std::move(dir)) {}
+  explicit CreatedDirectory(const fs::path& dir) {
+    std::error_code error;
+    for (fs::path p = fs::absolute(dir, error).lexically_normal(); !p.empty() && !fs::exists(p, error) && p != p.root_path();
+         p = p.parent_path()) {
+      created_.push_back(p);  // deepest first
+    }
+  }
   ~CreatedDirectory() {
     std::error_code ignored;
-    if (!kept_ && fs::is_empty(dir_, ignored)) fs::remove(dir_, ignored);
+    if (kept_) return;
+    for (const auto& dir : created_) {
+      if (!fs::is_empty(dir, ignored)) break;
+      fs::remove(dir, ignored);
+    }
   }
   CreatedDirectory(const CreatedDirectory&) = delete;
   CreatedDirectory& operator=(const CreatedDirectory&) = delete;
   void keep() { kept_ = true; }
 
  private:
-  fs::path dir_;
+  std::vector<fs::path> created_;
   bool kept_ = false;
 };
+
+// Calibration files are named by catalog id: the device name must map to one, or --gpu-model
+// must give one; anything else would be a file no replay can use.
+std::string catalog_model(const std::string& asked, const std::string& device_name) {
+  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
+  const fs::path root = env_root != nullptr ? env_root : traces::default_data_root();
+  const gpusim::cluster::GpuCatalog catalog = gpusim::cluster::GpuCatalog::load(traces::default_catalog(root));
+  const std::string candidate = asked.empty() ? perf::catalog_id_for_device(device_name) : asked;
+  if (const auto id = catalog.find(candidate)) return catalog.at(*id).id;
+  if (asked.empty()) {
+    throw core::InputError(fmt::format("device '{}' is not in the GPU catalog; name its model with --gpu-model "
+                                       "(catalog ids: {}), or add it to the catalog first", device_name, catalog.ids()));
+  }
+  throw core::InputError(fmt::format("--gpu-model: unknown GPU model '{}' (catalog ids: {})", asked, catalog.ids()));
+}
 
 // A fit from samples gpusim cannot use is bad input, not an internal error.
 perf::Calibration fit(const nlohmann::json& samples, const std::string& model, const std::string& provenance,
@@ -119,6 +149,7 @@ std::string validation_report(const perf::Calibration& c) {
 }
 
 int calibrate(const CalibrateOptions& o, const std::string& self_path) {
+  if (!o.gpu_model.empty()) catalog_model(o.gpu_model, "");  // an unknown --gpu-model fails before measuring
   std::error_code error;
   std::optional<CreatedDirectory> created;
   if (!fs::exists(o.out_dir, error)) created.emplace(o.out_dir);
@@ -151,8 +182,9 @@ int calibrate(const CalibrateOptions& o, const std::string& self_path) {
     }
     samples = read_json(samples_path);
   }
-  const std::string model = !o.gpu_model.empty() ? o.gpu_model
-                                                 : perf::catalog_id_for_device(samples.value("device", nlohmann::json::object()).value("name", "unknown"));
+  const nlohmann::json device = samples.is_object() ? samples.value("device", nlohmann::json::object()) : nlohmann::json::object();
+  const std::string model = catalog_model(o.gpu_model, device.is_object() && device.contains("name") && device["name"].is_string()
+                                                           ? device["name"].get<std::string>() : "unknown");
   const perf::Calibration c = fit(samples, model, o.from_samples.empty() ? "measured" : "refit from samples", samples_path);
   if (o.from_samples.empty()) fs::remove(samples_path, error);
   if (created) created->keep();
@@ -183,6 +215,10 @@ int validate(const CalibrateOptions& o) {
 }  // namespace
 
 void add_calibrate_commands(CLI::App& app, CalibrateOptions& o) {
+  // Where replays read calibrations by default: results/calibration of the checkout (or of
+  // GPUSIM_DATA_DIR), whatever the working directory.
+  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
+  o.out_dir = ((env_root != nullptr ? fs::path(env_root) : traces::default_data_root()) / "results" / "calibration").string();
   auto* cal = app.add_subcommand("calibrate", "Run the CUDA microbenchmarks on a GPU, fit the performance model, write results/calibration/<gpu>.json");
   cal->add_option("--out-dir", o.out_dir, "Where the calibration and validation files go")->capture_default_str();
   cal->add_option("--device", o.device, "CUDA device index")->check(CLI::Range(0, 63))->capture_default_str();

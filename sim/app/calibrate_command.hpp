@@ -7,7 +7,7 @@
 namespace gpusim::app {
 
 struct CalibrateOptions {
-  std::string out_dir = "results/calibration";
+  std::string out_dir;         // default: results/calibration of the checkout
   std::string from_samples;   // refit from a samples file instead of measuring
   std::string gpu_model;      // catalog id override
   int device = 0;

@@ -122,15 +122,30 @@ void check_mode_options(const SimulateOptions& o) {
   }
 }
 
+std::vector<std::string> split_policies(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream stream(list);
+  for (std::string item; std::getline(stream, item, ',');) items.push_back(item);
+  if (!list.empty() && list.back() == ',') items.emplace_back();
+  return items;
+}
+
+// The profile YAML files a policy list names (its inputs), without reading them yet.
+std::vector<fs::path> policy_files(const std::string& list) {
+  std::vector<fs::path> files;
+  for (const auto& item : split_policies(list)) {
+    if (!item.empty() && !sched::builtin_policy_name(item)) files.emplace_back(item);
+  }
+  return files;
+}
+
 // The policies, each resolved once; a name given twice (in any spelling) is an error.
-std::vector<sched::Profile> resolve_policies(const std::string& list, std::vector<fs::path>& yaml_inputs) {
+std::vector<sched::Profile> resolve_policies(const std::string& list) {
   std::vector<sched::Profile> profiles;
   std::vector<std::string> keys;
-  std::stringstream stream(list);
-  for (std::string item; std::getline(stream, item, ',');) {
+  for (const std::string& item : split_policies(list)) {
     if (item.empty()) throw InputError(fmt::format("--policies '{}': empty name in the list", list));
     sched::Profile profile = sched::resolve_profile(item);
-    if (!sched::builtin_policy_name(item)) yaml_inputs.emplace_back(item);
     const std::string key = sched::name_key(profile.name);
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
       throw InputError(fmt::format("--policies: '{}' names the policy '{}' a second time", item, profile.name));
@@ -250,14 +265,16 @@ CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
 int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   const auto started = std::chrono::steady_clock::now();
   check_mode_options(o);
-  std::vector<fs::path> inputs;
-  const std::vector<sched::Profile> profiles = resolve_policies(o.policies, inputs);
-  if (o.single_run && profiles.size() != 1) throw UsageError("--policy takes one policy; use `gpusim compare --policies` for several");
+  if (o.single_run && split_policies(o.policies).size() != 1) {
+    throw UsageError("--policy takes one policy; use `gpusim compare --policies` for several");
+  }
+  std::vector<fs::path> inputs = policy_files(o.policies);
   const InputPaths paths = resolve_inputs(o);
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
+  const std::vector<sched::Profile> profiles = resolve_policies(o.policies);
 
   Loaded loaded = load(o, paths);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
@@ -278,7 +295,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   for (const auto& policy : result.policies) {
     for (const auto& metric : policy.metrics) {
       if (metric.name != headline) continue;
-      if (result.seeds.size() > 1) fmt::print("{:<16} {} {:8.2f} ± {:.2f}\n", policy.policy, headline, metric.mean, metric.std);
+      if (std::isnan(metric.mean)) fmt::print("{:<16} {} n/a (undefined: summary.json says why)\n", policy.policy, headline);
+      else if (result.seeds.size() > 1) fmt::print("{:<16} {} {:8.2f} ± {:.2f}\n", policy.policy, headline, metric.mean, metric.std);
       else fmt::print("{:<16} {} {:8.2f}\n", policy.policy, headline, metric.mean);
     }
   }

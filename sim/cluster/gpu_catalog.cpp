@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/status.hpp"
+#include "sim/io/json_number.hpp"
 #include "sim/io/input_file.hpp"
 
 namespace gpusim::cluster {
@@ -53,7 +54,7 @@ GpuCatalog GpuCatalog::parse(const std::string& text, const std::string& source)
       model.id = entry.at("id").get<std::string>();
       model.name = entry.value("name", model.id);
       model.aliases = entry.value("aliases", std::vector<std::string>{});
-      model.memory_mib = entry.value("memory_mib", std::int64_t{0});
+      model.memory_mib = entry.contains("memory_mib") ? io::checked_integer<std::int64_t>(entry["memory_mib"], "memory_mib") : 0;
       if (model.memory_mib < 0) throw std::domain_error("memory_mib: must be >= 0");
       if (model.id.empty()) throw std::domain_error("id: empty");
       model.memory_bandwidth_gbs = optional_number(entry, "memory_bandwidth_gbs");

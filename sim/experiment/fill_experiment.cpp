@@ -6,6 +6,7 @@
 #include <cmath>
 #include <tuple>
 #include <map>
+#include <optional>
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/core/rng.hpp"
@@ -33,7 +34,7 @@ std::vector<Arrival> given_order(std::span<const PodSpec> pods, std::int64_t cap
   for (std::uint32_t i = 0; i < index.size(); ++i) index[i] = i;
   if (config.order == FillOrder::kCreationTime) {
     if (std::any_of(pods.begin(), pods.end(), [](const PodSpec& pod) { return !pod.creation_time; })) {
-      throw core::InputError("--order creation-time: the pod list has no creation_time column");
+      throw core::InputError("--order creation-time needs the pod list's creation_time and deletion_time columns");
     }
     std::stable_sort(index.begin(), index.end(), [&](std::uint32_t a, std::uint32_t b) {
       return std::tie(*pods[a].creation_time, pods[a].name) < std::tie(*pods[b].creation_time, pods[b].name);
@@ -101,6 +102,10 @@ class FillRun final : public core::EventHandler {
                                          inputs_.workload->source));
     }
     order_ = arrival_order(pods, cluster_.total_gpu_milli(), config_);
+    if (order_.empty()) {
+      throw core::InputError(fmt::format("{}: the first pod's GPU requests alone exceed the fill target; nothing would arrive",
+                                         inputs_.workload->source));
+    }
     records_.resize(order_.size());
     if (config_.record_series) series_.reserve(order_.size());
     core::Simulation simulation;
@@ -160,8 +165,10 @@ class FillRun final : public core::EventHandler {
     }
     const int target_pct = static_cast<int>(std::nearbyint(config_.fill_target * 100.0));
     // The headline: the curve at the target load (the artifact's column at 130%), with its
-    // fallback to a neighbouring column when no arrival rounds to it exactly.
-    double headline = static_cast<double>(cluster_.allocated_gpu_milli()) * 100.0 / capacity_d;
+    // fallback to a neighbouring column when no arrival rounds to it exactly. A list that ends
+    // before the target (--order as-listed) has no such column: the headline is undefined then,
+    // and final_gpu_allocation_pct still tells the allocation at its end.
+    std::optional<double> headline;
     for (const int load : {target_pct, target_pct - 1, target_pct + 1}) {
       if (const auto it = bins_.find(load); it != bins_.end()) {
         headline = round2(it->second.first / it->second.second);
@@ -176,7 +183,9 @@ class FillRun final : public core::EventHandler {
           typical, {cluster_.cpu_free(n), cluster_.gpu_milli_free(n), cluster_.node(n).gpu_model});
     }
     const auto idle_milli = static_cast<double>(capacity - cluster_.allocated_gpu_milli());
-    result.set("gpu_allocation_pct", headline);
+    if (headline) result.set("gpu_allocation_pct", *headline);
+    else result.set_undefined("gpu_allocation_pct", fmt::format("the arrived load ({:.2f}%) never reached the fill target ({}%)",
+                                                               static_cast<double>(arrived_milli_) * 100.0 / capacity_d, target_pct));
     result.set("final_gpu_allocation_pct", static_cast<double>(cluster_.allocated_gpu_milli()) * 100.0 / capacity_d);
     result.set("unallocated_gpus", idle_milli / cluster::kMilliPerGpu);
     result.set("gpus_in_use_pct", static_cast<double>(cluster_.gpus_in_use()) * 100.0 / static_cast<double>(cluster_.total_gpus()));
@@ -186,8 +195,12 @@ class FillRun final : public core::EventHandler {
     result.set("arrived_pods", static_cast<double>(order_.size()));
     result.set("failed_pods", static_cast<double>(failed_));
     result.set("failed_gpus", static_cast<double>(failed_milli_) / cluster::kMilliPerGpu);
-    result.set("cpu_allocation_pct", static_cast<double>(cluster_.allocated_cpu_milli()) * 100.0 /
-                                         static_cast<double>(cluster_.total_cpu_milli()));
+    if (cluster_.total_cpu_milli() > 0) {
+      result.set("cpu_allocation_pct", static_cast<double>(cluster_.allocated_cpu_milli()) * 100.0 /
+                                           static_cast<double>(cluster_.total_cpu_milli()));
+    } else {
+      result.set_undefined("cpu_allocation_pct", "the cluster has no CPU");
+    }
     if (config_.record_pods) result.pods = std::move(records_);
     result.series = std::move(series_);
     return result;

@@ -144,8 +144,8 @@ std::string file_digest(const fs::path& path) {
 void write_outputs(io::OutputDirectory& out, const CompareResult& result, const OutputContext& ctx) {
   const fs::path& staging = out.staging();
   try {
-    write_text(staging / "summary.json", summary_json(result, ctx).dump(2) + "\n");
-    if (!ctx.performance.is_null()) write_text(staging / "performance_model.json", ctx.performance.dump(2) + "\n");
+    write_text(staging / "summary.json", summary_json(result, ctx).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!ctx.performance.is_null()) write_text(staging / "performance_model.json", ctx.performance.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     for (const PolicySummary& policy : result.policies) {
       for (const RunResult& run : policy.runs) {
         const fs::path run_dir = ctx.single_run

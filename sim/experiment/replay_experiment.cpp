@@ -142,7 +142,13 @@ class ReplayRun final : public core::EventHandler {
         record.outcome = PodOutcome::kScheduled;
         ++running_;
         count_pods(placement->node, placement->gpus, +1);
-        simulation_.schedule(now + run_time(i, now, *placement), core::Phase::kStateChange, kFinish, i);
+        const core::Time duration = run_time(i, now, *placement);
+        // Starts and durations are each within range, but a long chain of them may not be.
+        if (static_cast<double>(now.micros()) + static_cast<double>(duration.micros()) > kMaxSimulatedMicros) {
+          throw core::InputError(fmt::format("{}: pod {} would end past the simulated time range ({} us)",
+                                             inputs_.workload->source, pod.name, kMaxSimulatedMicros));
+        }
+        simulation_.schedule(now + duration, core::Phase::kStateChange, kFinish, i);
       } else {
         failed_shapes_.push_back(shape);
         pending_[kept++] = i;

@@ -75,15 +75,35 @@ std::string quoted_list(const std::vector<std::string>& items, std::size_t most)
   return out;
 }
 
+// A manifest entry gpusim could have written: relative, inside the directory, no "." or "..".
+bool is_safe_entry(const std::string& entry) {
+  const fs::path path(entry);
+  if (entry.empty() || path.is_absolute()) return false;
+  for (const auto& part : path) {
+    if (part == ".." || part == "." || part.empty()) return false;
+  }
+  return true;
+}
+
 // Every file (not directory) under `dir`, relative, sorted; symbolic links are not followed.
 std::vector<std::string> files_under(const fs::path& dir) {
   std::vector<std::string> files;
   for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
     if (it->is_directory(/*follows links*/) && !it->is_symlink()) continue;
-    files.push_back(fs::relative(it->path(), dir).generic_string());
+    files.push_back(it->path().lexically_relative(dir).generic_string());
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// True when a directory between `dir` and `path` is a symbolic link (removing through it would
+// delete something outside the output).
+bool through_link(const fs::path& dir, const fs::path& path) {
+  std::error_code error;
+  for (fs::path p = path.parent_path(); p != dir && is_within(p, dir); p = p.parent_path()) {
+    if (fs::is_symlink(fs::symlink_status(p, error))) return true;
+  }
+  return false;
 }
 
 void remove_listed(const fs::path& dir, const std::vector<std::string>& files) {
@@ -91,7 +111,8 @@ void remove_listed(const fs::path& dir, const std::vector<std::string>& files) {
   std::set<fs::path, std::greater<>> parents;  // deepest (longest) first
   for (const auto& file : files) {
     const fs::path path = dir / fs::path(file);
-    if (!is_within(path.lexically_normal(), dir)) continue;  // a manifest naming "../x" is not obeyed
+    // Checked again here (the manifest may have changed): never "../x", never through a link.
+    if (!is_safe_entry(file) || through_link(dir, path)) continue;
     fs::remove(path, ignored);
     for (fs::path p = path.parent_path(); p != dir && is_within(p, dir); p = p.parent_path()) parents.insert(p);
   }
@@ -131,6 +152,12 @@ ManifestCheck check_gpusim_output(const fs::path& dir) {
     check.why = fmt::format("has a {} that gpusim cannot read ({})", kManifestName, e.what());
     return check;
   }
+  for (const auto& file : check.files) {
+    if (!is_safe_entry(file)) {
+      check.why = fmt::format("has a {} that lists an unsafe path '{}'", kManifestName, file);
+      return check;
+    }
+  }
   const std::set<std::string> listed(check.files.begin(), check.files.end());
   std::set<std::string> listed_dirs;
   for (const auto& file : check.files) {
@@ -139,9 +166,12 @@ ManifestCheck check_gpusim_output(const fs::path& dir) {
   std::vector<std::string> foreign;
   std::error_code error;
   for (auto it = fs::recursive_directory_iterator(dir, error); !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    const std::string relative = fs::relative(it->path(), dir).generic_string();
-    const bool is_dir = it->is_directory() && !it->is_symlink();
-    if (is_dir ? listed_dirs.contains(relative) : (listed.contains(relative) || relative == kManifestName)) continue;
+    // Lexically: fs::relative would follow a symbolic link and name what it points to.
+    const std::string relative = it->path().lexically_relative(dir).generic_string();
+    // gpusim never writes links; a link in an output is someone else's, whatever its name.
+    const bool link = it->is_symlink();
+    const bool is_dir = !link && it->is_directory();
+    if (!link && (is_dir ? listed_dirs.contains(relative) : (listed.contains(relative) || relative == kManifestName))) continue;
     foreign.push_back(relative);
     if (is_dir) it.disable_recursion_pending();
   }
@@ -232,7 +262,7 @@ void OutputDirectory::commit() {
     manifest["about"] = "gpusim wrote every file listed here; it replaces this directory only while nothing else is in it";
     manifest["files"] = files_under(staging_);
     std::ofstream out(staging_ / kManifestName);
-    out << manifest.dump(2) << '\n';
+    out << manifest.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     out.close();
     if (!out) fail(fmt::format("cannot write {}", kManifestName));
   } catch (const fs::filesystem_error& e) {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "sim/core/status.hpp"
+#include "sim/io/json_number.hpp"
 
 namespace gpusim::perf {
 namespace {
@@ -98,7 +99,7 @@ double mean(const std::vector<double>& v) {
 std::map<std::string, std::map<int, double>> sharing_means(const nlohmann::json& runs) {
   std::map<std::string, std::map<int, double>> out;
   for (const auto& r : runs) {
-    out[r.at("class").get<std::string>()][r.at("n").get<int>()] = mean(r.at("norm_throughput").get<std::vector<double>>());
+    out[r.at("class").get<std::string>()][io::checked_integer<int>(r.at("n"), "sharing run n")] = mean(r.at("norm_throughput").get<std::vector<double>>());
   }
   return out;
 }
@@ -220,7 +221,7 @@ namespace {
 
 nlohmann::json errors_json(const ErrorStats& e) { return {{"mape", e.mape}, {"max_ape", e.max_ape}, {"n", e.n}}; }
 ErrorStats errors_from(const nlohmann::json& j) {
-  return {j.at("mape").get<double>(), j.at("max_ape").get<double>(), j.at("n").get<int>()};
+  return {j.at("mape").get<double>(), j.at("max_ape").get<double>(), io::checked_integer<int>(j.at("n"), "error count n")};
 }
 
 }  // namespace
@@ -270,7 +271,7 @@ Calibration calibration_from_json(const nlohmann::json& doc, const std::string& 
                          errors_from(t.at("holdout")), t.value("sweep_cv", 0.0)});
     }
     for (const auto& s : doc.at("sharing")) {
-      c.sharing.push_back({s.at("name"), s.at("n").get<std::vector<int>>(), s.at("norm").get<std::vector<double>>(),
+      c.sharing.push_back({s.at("name"), io::checked_integers<int>(s.at("n"), "sharing n"), s.at("norm").get<std::vector<double>>(),
                            s.at("parameter"), s.at("predicted").get<std::vector<double>>(), errors_from(s.at("holdout"))});
     }
     for (const auto& m : doc.value("mixes", nlohmann::json::array())) {
@@ -282,7 +283,19 @@ Calibration calibration_from_json(const nlohmann::json& doc, const std::string& 
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw core::InputError(fmt::format("{}: {}", source, e.what()));
+  } catch (const std::domain_error& e) {
+    throw core::InputError(fmt::format("{}: {}", source, e.what()));
   }
+}
+
+Calibration calibration_from_text(const std::string& text, const std::string& source) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for huge numbers
+    throw core::InputError(fmt::format("{}: invalid JSON: {}", source, e.what()));
+  }
+  return calibration_from_json(doc, source);
 }
 
 void check_calibration(const Calibration& c, const std::string& source) {
@@ -292,7 +305,14 @@ void check_calibration(const Calibration& c, const std::string& source) {
   const auto finite_at_least = [&](const std::string& field, double value, double low) {
     if (!std::isfinite(value) || value < low) fail(field, fmt::format("must be a finite number >= {}", low), value);
   };
-  if (c.gpu_model.empty()) throw core::InputError(fmt::format("{}: gpu_model: empty", source));
+  // The model id names files (<gpu_model>.json): a catalog-style id, never a path.
+  const bool plain_id = !c.gpu_model.empty() && std::isalnum(static_cast<unsigned char>(c.gpu_model.front())) &&
+                        std::all_of(c.gpu_model.begin(), c.gpu_model.end(), [](char ch) {
+                          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+                        });
+  if (!plain_id) {
+    throw core::InputError(fmt::format("{}: gpu_model: '{}' is not a catalog id (letters, digits, '-', '_', '.')", source, c.gpu_model));
+  }
   finite_at_least("launch.async_us", c.launch_async_us, 0);
   finite_at_least("launch.sync_roundtrip_us", c.launch_sync_us, 0);
   finite_at_least("copy_d2d_gbps", c.copy_d2d_gbps, 0);

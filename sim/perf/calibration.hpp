@@ -71,6 +71,8 @@ nlohmann::json to_json(const Calibration& calibration);
 // Throws core::InputError naming `source` and the field. Every figure is checked
 // (check_calibration).
 Calibration calibration_from_json(const nlohmann::json& doc, const std::string& source);
+// The same from a file's text (what PerformanceModel::load reads, and the fuzz target).
+Calibration calibration_from_text(const std::string& text, const std::string& source);
 // Rejects impossible figures: rates <= 0, negative time-slicing overheads, stream capacities
 // <= 0, negative or non-finite times. Throws core::InputError "source: field: reason (got x)".
 void check_calibration(const Calibration& calibration, const std::string& source);

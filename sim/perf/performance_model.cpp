@@ -99,13 +99,7 @@ PerformanceModel PerformanceModel::load(const cluster::GpuCatalog& catalog, cons
     }
     std::sort(files.begin(), files.end());  // directory order is not defined
     for (const auto& file : files) {
-      nlohmann::json doc;
-      try {
-        doc = nlohmann::json::parse(io::read_file(file, "calibration JSON"));
-      } catch (const nlohmann::json::exception& e) {
-        throw core::InputError(fmt::format("{}: invalid JSON: {}", file.string(), e.what()));
-      }
-      calibrations.push_back(calibration_from_json(doc, file.string()));
+      calibrations.push_back(calibration_from_text(io::read_file(file, "calibration JSON"), file.string()));
       if (!catalog.find(calibrations.back().gpu_model)) {
         throw core::InputError(fmt::format("{}: gpu_model: '{}' is not in the GPU catalog (catalog ids: {})", file.string(),
                                            calibrations.back().gpu_model, catalog.ids()));

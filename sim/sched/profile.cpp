@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/sched/names.hpp"
@@ -26,6 +29,13 @@ Profile gpu_milli_profile(std::string name, std::string scorer, std::string gpu_
 }
 
 }  // namespace
+
+bool is_plain_name(std::string_view name) {
+  if (name.empty() || name.size() > 100 || !std::isalnum(static_cast<unsigned char>(name.front()))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
+}
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
@@ -144,6 +154,12 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
     throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
   }
   if (profile.filter.empty()) fail(doc, "filter", "at least one filter plugin is required");
+  // The name becomes a folder of the output (runs/<name>/): a plain word, never a path.
+  if (!is_plain_name(profile.name)) {
+    fail(doc["name"] ? doc["name"] : doc, "name",
+         fmt::format("'{}' must start with a letter or digit and hold only letters, digits, '.', '_' and '-' "
+                     "(it names the output folder runs/<name>/)", profile.name));
+  }
   return profile;
 }
 

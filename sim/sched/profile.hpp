@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpusim::sched {
@@ -37,6 +38,9 @@ struct Profile {
   TieBreak tie_break = TieBreak::kSeededRank;
 };
 
+// A name that may become a file or folder name: starts with a letter or digit, then letters,
+// digits, '.', '_' and '-' only (so never "..", "/x" or empty).
+bool is_plain_name(std::string_view name);
 // Names of the built-in profiles, in a fixed order.
 std::vector<std::string> builtin_profile_names();
 // The canonical built-in policy `asked` names (any spelling sched/names.hpp accepts, the FGD

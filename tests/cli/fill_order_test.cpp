@@ -88,7 +88,7 @@ TEST_F(FillOrder, OrderIsAFillOptionAndCreationTimeNeedsTimes) {
   EXPECT_EQ(bad.exit_code, 2);
   const CliResult untimed = run_gpusim(dir_, "run --workload openb:multigpu50 --order creation-time --out m");
   EXPECT_EQ(untimed.exit_code, 1);
-  EXPECT_NE(untimed.err.find("no creation_time column"), std::string::npos) << untimed.err;
+  EXPECT_NE(untimed.err.find("needs the pod list's creation_time and deletion_time columns"), std::string::npos) << untimed.err;
 }
 
 // The bundled default list as listed: its requests stay under 130% of the cluster, so the
