@@ -29,7 +29,7 @@ scenarios=(
 
 # Prints "fill_ms reference_ms ratio": minima over 7 repetitions, one process.
 measure_speed() {
-  ./build/gpusim_bench --benchmark_filter='BM_FillRun/5/|BM_ReferenceSort' --benchmark_repetitions=7 \
+  ./build/gpusim_bench --benchmark_filter='BM_FillRun/5/|BM_ReferenceSort' --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true \
     --benchmark_format=json 2> /dev/null > "$scratch/bench.json"
   jq -r '[.benchmarks[] | select(.run_type == "iteration")] as $runs
     | ([$runs[] | select(.name | startswith("BM_FillRun")) | .real_time] | min) as $fill

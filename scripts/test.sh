@@ -2,7 +2,7 @@
 # Every test: install what is missing, build with warnings as errors and run the GoogleTest
 # suite (the CUDA calibration kernels compile in that build wherever nvcc is installed); then build
 # and run the suite again under AddressSanitizer + UndefinedBehaviorSanitizer; then fuzz every
-# reader for a bounded time (libFuzzer, clang-14).
+# reader for a bounded time (libFuzzer, clang-14); then the regression gate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -31,3 +31,6 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 
 echo "== libFuzzer: every reader's fuzz target, 20 s each"
 bash scripts/fuzz.sh smoke 20
+
+echo "== Regression gate: metrics equal the baselines, speed within the threshold (results/baselines/)"
+bash scripts/gate.sh

@@ -12,6 +12,7 @@
 
 #include "sim/app/calibrate_command.hpp"
 #include "sim/app/exit_codes.hpp"
+#include "sim/app/export_command.hpp"
 #include "sim/app/report_command.hpp"
 #include "sim/app/simulate_command.hpp"
 #include "sim/core/check.hpp"
@@ -48,6 +49,8 @@ int run_cli(int argc, char** argv) {
   app::SimulateOptions compare_options;
   CLI::App* run = app::add_run_command(cli, run_options);
   CLI::App* compare = app::add_compare_command(cli, compare_options);
+  report::OpenMetricsOptions export_options;
+  CLI::App* openmetrics = app::add_export_command(cli, export_options);
   app::ReportOptions report_options;
   CLI::App* report = app::add_report_command(cli, report_options);
   cli.add_subcommand("policies", "List the built-in policies (names match in any case, '-' and '_' optional)");
@@ -77,6 +80,7 @@ int run_cli(int argc, char** argv) {
     const io::InterruptGuard interrupts(abandon);
     return app::run_report(report_options, abandon);
   }
+  if (*openmetrics) return app::run_export(export_options);
   if (cli.got_subcommand("policies")) {
     list_policies();
     return app::kExitOk;

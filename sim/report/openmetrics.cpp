@@ -1,0 +1,254 @@
+#include "sim/report/openmetrics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+#include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/pod.hpp"
+#include "sim/core/status.hpp"
+#include "sim/metrics/fragmentation.hpp"
+#include "sim/report/output_files.hpp"
+#include "traces/bundled.hpp"
+#include "traces/openb_reader.hpp"
+
+namespace gpusim::report {
+namespace {
+
+namespace fs = std::filesystem;
+using core::InputError;
+
+constexpr std::int64_t kMinStep = 15;              // a Prometheus scrape interval
+constexpr double kDefaultSamples = 1'000'000;      // the default step aims at about this many
+constexpr double kMaxSamples = 50'000'000;         // an explicit --step may not ask for more
+
+// A pod of pods.csv that started: where, what, from when to when (end -1: still running).
+struct Placed {
+  std::size_t node = 0;
+  std::vector<int> gpus;
+  std::int64_t cpu_milli = 0;
+  std::int32_t gpu_milli = 0;
+  double start = 0, end = -1, arrival = 0;
+  std::string outcome;
+};
+
+struct PodRow {
+  double arrival = 0, start = -1, end = -1;
+  std::string outcome;
+};
+
+std::string escape(const std::string& value) {
+  std::string out;
+  for (const char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+const RunFiles& pick_run(const OutputFiles& output, const OpenMetricsOptions& o) {
+  for (const RunFiles& run : output.runs) {
+    if ((o.policy.empty() || run.policy == o.policy) && (o.seed < 0 || run.seed == static_cast<std::uint64_t>(o.seed))) return run;
+  }
+  throw InputError(fmt::format("{}: no run of policy '{}' seed {} in this output", o.dir.string(),
+                               o.policy.empty() ? "(any)" : o.policy, o.seed < 0 ? std::string("(any)") : std::to_string(o.seed)));
+}
+
+// One gauge family: HELP, TYPE, then each series' samples in time order.
+class Family {
+ public:
+  Family(std::ostream& out, const char* name, const char* help, const char* unit = nullptr) : out_(out), name_(name) {
+    out_ << "# TYPE " << name << " gauge\n";
+    if (unit != nullptr) out_ << "# UNIT " << name << " " << unit << "\n";
+    out_ << "# HELP " << name << " " << help << "\n";
+  }
+  void series(const std::string& labels, const std::vector<double>& values, std::int64_t epoch, std::int64_t step) {
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      out_ << name_ << (labels.empty() ? "" : "{" + labels + "}") << ' ' << fmt::format("{:.6g}", values[k]) << ' '
+           << epoch + static_cast<std::int64_t>(k) * step << '\n';
+    }
+  }
+
+ private:
+  std::ostream& out_;
+  std::string name_;
+};
+
+}  // namespace
+
+void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
+  const OutputFiles output = read_output(o.dir);
+  const RunFiles& run = pick_run(output, o);
+  const auto& inputs = output.summary.at("inputs");
+  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
+  const fs::path root = env_root != nullptr ? env_root : traces::default_data_root();
+  const cluster::GpuCatalog catalog =
+      cluster::GpuCatalog::load(o.catalog.empty() ? traces::default_catalog(root) : fs::path(o.catalog));
+  const std::string cluster_name = o.cluster.empty() ? inputs.value("cluster", "") : o.cluster;
+  const traces::ClusterSpec cluster = traces::read_openb_nodes(traces::resolve_cluster(cluster_name, root), catalog);
+  std::map<std::string, std::size_t> node_index;
+  for (std::size_t n = 0; n < cluster.nodes.size(); ++n) node_index[cluster.nodes[n].name] = n;
+
+  // The run's pods, placed or not.
+  const Table pods = read_table(run.dir / "pods.csv");
+  const auto c_arrival = pods.column("arrival_s"), c_start = pods.column("start_s"), c_end = pods.column("end_s"),
+             c_outcome = pods.column("outcome"), c_node = pods.column("node"), c_gpus = pods.column("gpus"),
+             c_cpu = pods.column("cpu_milli"), c_milli = pods.column("gpu_milli");
+  std::vector<Placed> placed;
+  std::vector<PodRow> rows;
+  double span = 0;
+  for (std::size_t r = 0; r < pods.rows.size(); ++r) {
+    PodRow row{pods.number(r, c_arrival), pods.number(r, c_start), pods.number(r, c_end), pods.rows[r][c_outcome]};
+    if (std::isnan(row.start)) row.start = -1;
+    if (std::isnan(row.end)) row.end = -1;
+    span = std::max({span, row.arrival, row.end});
+    rows.push_back(row);
+    if (row.start < 0) continue;
+    const std::string& node = pods.rows[r][c_node];
+    const auto it = node_index.find(node);
+    if (it == node_index.end()) {
+      throw InputError(fmt::format("{}: pod on node '{}', which the node list {} does not have (pass --cluster)",
+                                   (run.dir / "pods.csv").string(), node, cluster_name));
+    }
+    Placed p{it->second, {}, static_cast<std::int64_t>(pods.number(r, c_cpu)), static_cast<std::int32_t>(pods.number(r, c_milli)),
+             row.start, row.end, row.arrival, row.outcome};
+    const std::string& gpus = pods.rows[r][c_gpus];
+    for (std::size_t pos = 0; pos < gpus.size();) {
+      const std::size_t dash = std::min(gpus.find('-', pos), gpus.size());
+      p.gpus.push_back(std::stoi(gpus.substr(pos, dash - pos)));
+      pos = dash + 1;
+    }
+    for (const int g : p.gpus) {
+      if (g < 0 || g >= cluster.nodes[p.node].gpu_count) throw InputError(fmt::format("pods.csv: GPU {} beyond node {}", g, node));
+    }
+    placed.push_back(std::move(p));
+  }
+  // Two DCGM series per GPU, two per node, a few cluster-wide: the default step keeps the file
+  // near a million samples (a 6,212-GPU cluster: about 70 points a series; pass --step for more).
+  std::int64_t gpu_count = 0;
+  for (const auto& node : cluster.nodes) gpu_count += node.gpu_count;
+  const double series = 2.0 * static_cast<double>(gpu_count) + 2.0 * static_cast<double>(cluster.nodes.size()) + 8;
+  const double default_points = std::clamp(kDefaultSamples / series, 50.0, 500.0);
+  const std::int64_t step =
+      o.step_s > 0 ? o.step_s : std::max<std::int64_t>(kMinStep, static_cast<std::int64_t>(std::ceil(span / default_points)));
+  const auto points = static_cast<std::size_t>(std::floor(span / static_cast<double>(step))) + 1;
+  if (static_cast<double>(points) * series > kMaxSamples) {
+    throw InputError(fmt::format("--step {} s gives {} samples per series, {:.0f} in all (at most {:.0f}); choose a larger step",
+                                 step, points, static_cast<double>(points) * series, kMaxSamples));
+  }
+
+  // The typical pods of the workload the run replayed, for the fragmentation series.
+  std::vector<metrics::TypicalPod> typical;
+  try {
+    typical = metrics::typical_pods(
+        traces::read_openb_pods(traces::resolve_workload(inputs.value("workload", ""), root), catalog).pods);
+  } catch (const InputError&) {
+    typical.clear();  // the workload moved: no fragmentation series
+  }
+
+  // Sweep: at each sample time, the state after every start and end at or before it.
+  std::vector<std::size_t> gpu_offset{0};
+  for (const auto& node : cluster.nodes) gpu_offset.push_back(gpu_offset.back() + static_cast<std::size_t>(node.gpu_count));
+  const std::size_t gpu_total = gpu_offset.back();
+  std::vector<std::vector<double>> gpu_util(gpu_total, std::vector<double>(points));
+  std::vector<std::vector<double>> node_alloc(cluster.nodes.size(), std::vector<double>(points));
+  std::map<std::string, std::vector<double>> phases{{"Pending", std::vector<double>(points)}, {"Running", std::vector<double>(points)},
+                                                    {"Succeeded", std::vector<double>(points)}, {"Failed", std::vector<double>(points)}};
+  std::vector<double> fragmented(points), allocated(points);
+  std::vector<std::int32_t> gpu_free(gpu_total);
+  std::vector<std::int64_t> cpu_free(cluster.nodes.size());
+  for (std::size_t k = 0; k < points; ++k) {
+    const double t = static_cast<double>(k) * static_cast<double>(step);
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) cpu_free[n] = cluster.nodes[n].cpu_milli;
+    std::fill(gpu_free.begin(), gpu_free.end(), cluster::kMilliPerGpu);
+    for (const Placed& p : placed) {
+      if (p.start > t || (p.end >= 0 && p.end <= t)) continue;
+      cpu_free[p.node] -= p.cpu_milli;
+      for (const int g : p.gpus) gpu_free[gpu_offset[p.node] + static_cast<std::size_t>(g)] -= p.gpu_milli;
+    }
+    double total = 0, frag = 0;
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
+      double node_milli = 0;
+      for (std::size_t g = gpu_offset[n]; g < gpu_offset[n + 1]; ++g) {
+        const double used = cluster::kMilliPerGpu - gpu_free[g];
+        gpu_util[g][k] = used / 10.0;
+        node_milli += used;
+      }
+      node_alloc[n][k] = node_milli / 1000.0;
+      total += node_milli / 1000.0;
+      if (!typical.empty() && cluster.nodes[n].gpu_count > 0) {
+        const std::span<const std::int32_t> free(gpu_free.data() + gpu_offset[n], gpu_offset[n + 1] - gpu_offset[n]);
+        frag += metrics::fragmentation_milli(typical, {cpu_free[n], free, cluster.nodes[n].gpu_model});
+      }
+    }
+    allocated[k] = total;
+    fragmented[k] = frag / 1000.0;
+    for (const PodRow& row : rows) {
+      if (row.arrival > t) continue;
+      const bool started = row.start >= 0 && row.start <= t;
+      const bool ended = row.end >= 0 && row.end <= t;
+      if (!started) {
+        if (!ended) phases["Pending"][k] += 1;  // still waiting (withdrawn pods vanish, like deleted ones)
+      } else if (!ended) {
+        phases["Running"][k] += 1;
+      } else if (row.outcome == "completed") {
+        phases["Succeeded"][k] += 1;
+      } else if (row.outcome == "failed") {
+        phases["Failed"][k] += 1;
+      }
+    }
+  }
+
+  {
+    Family family(out, "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %); gpusim: the share of the GPU allocated to pods");
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
+      const auto& node = cluster.nodes[n];
+      for (int g = 0; g < node.gpu_count; ++g) {
+        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), escape(catalog.at(node.gpu_model).name)),
+                      gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)], o.epoch_s, step);
+      }
+    }
+  }
+  {
+    Family family(out, "DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB); gpusim: the allocated share of the GPU's memory");
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
+      const auto& node = cluster.nodes[n];
+      const double memory = static_cast<double>(catalog.at(node.gpu_model).memory_mib);
+      for (int g = 0; g < node.gpu_count; ++g) {
+        std::vector<double> used = gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)];
+        for (double& v : used) v = std::round(v / 100.0 * memory);
+        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), escape(catalog.at(node.gpu_model).name)),
+                      used, o.epoch_s, step);
+      }
+    }
+  }
+  {
+    Family family(out, "kube_node_status_allocatable", "The allocatable for different resources of a node that are available for scheduling.");
+    for (const auto& node : cluster.nodes) {
+      family.series(fmt::format("node=\"{}\",resource=\"nvidia_com_gpu\",unit=\"integer\"", escape(node.name)),
+                    std::vector<double>(points, node.gpu_count), o.epoch_s, step);
+    }
+  }
+  {
+    Family family(out, "gpusim_node_allocated_gpus", "GPUs allocated to pods on the node (gpu-milli / 1000).");
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) family.series(fmt::format("node=\"{}\"", escape(cluster.nodes[n].name)), node_alloc[n], o.epoch_s, step);
+  }
+  {
+    Family family(out, "gpusim_pods", "Pods by Kubernetes phase: Pending (arrived, not started), Running, Succeeded, Failed.");
+    for (const auto& [phase, values] : phases) family.series(fmt::format("phase=\"{}\"", phase), values, o.epoch_s, step);
+  }
+  Family(out, "gpusim_pending_pods", "Pods waiting to be scheduled.").series("", phases["Pending"], o.epoch_s, step);
+  Family(out, "gpusim_allocated_gpus", "GPUs allocated in the cluster (gpu-milli / 1000).").series("", allocated, o.epoch_s, step);
+  if (!typical.empty()) {
+    Family(out, "gpusim_fragmented_gpus", "Fragmented idle GPUs under the workload's typical pods (FGD's measure).")
+        .series("", fragmented, o.epoch_s, step);
+  }
+  out << "# EOF\n";
+}
+
+}  // namespace gpusim::report
