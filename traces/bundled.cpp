@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
@@ -20,6 +21,11 @@ std::filesystem::path existing(std::filesystem::path path, std::string_view what
 }  // namespace
 
 std::filesystem::path default_data_root() { return GPUSIM_DEFAULT_DATA_DIR; }
+
+std::filesystem::path data_root() {
+  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
+  return env_root != nullptr && *env_root != '\0' ? std::filesystem::path(env_root) : default_data_root();
+}
 
 std::vector<std::string> openb_variants() {
   return {"default", "cpu050", "cpu100", "cpu200", "cpu250", "gpushare40", "gpushare60",

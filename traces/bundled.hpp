@@ -9,6 +9,8 @@ namespace gpusim::traces {
 
 // The checkout gpusim was built from; the CLI lets GPUSIM_DATA_DIR override it.
 std::filesystem::path default_data_root();
+// Where bundled data is read from: $GPUSIM_DATA_DIR when set, else default_data_root().
+std::filesystem::path data_root();
 
 // "openb" (GPU-node list, as the FGD paper), "openb:all" (all nodes) or a path.
 std::filesystem::path resolve_cluster(const std::string& name_or_path, const std::filesystem::path& root);

@@ -86,9 +86,7 @@ class CreatedDirectory {
 // Calibration files are named by catalog id: the device name must map to one, or --gpu-model
 // must give one; anything else would be a file no replay can use.
 std::string catalog_model(const std::string& asked, const std::string& device_name) {
-  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
-  const fs::path root = env_root != nullptr ? env_root : traces::default_data_root();
-  const gpusim::cluster::GpuCatalog catalog = gpusim::cluster::GpuCatalog::load(traces::default_catalog(root));
+  const gpusim::cluster::GpuCatalog catalog = gpusim::cluster::GpuCatalog::load(traces::default_catalog(traces::data_root()));
   const std::string candidate = asked.empty() ? perf::catalog_id_for_device(device_name) : asked;
   if (const auto id = catalog.find(candidate)) return catalog.at(*id).id;
   if (asked.empty()) {
@@ -217,8 +215,7 @@ int validate(const CalibrateOptions& o) {
 void add_calibrate_commands(CLI::App& app, CalibrateOptions& o) {
   // Where replays read calibrations by default: results/calibration of the checkout (or of
   // GPUSIM_DATA_DIR), whatever the working directory.
-  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
-  o.out_dir = ((env_root != nullptr ? fs::path(env_root) : traces::default_data_root()) / "results" / "calibration").string();
+  o.out_dir = (traces::data_root() / "results" / "calibration").string();
   auto* cal = app.add_subcommand("calibrate", "Run the CUDA microbenchmarks on a GPU, fit the performance model, write results/calibration/<gpu>.json");
   cal->add_option("--out-dir", o.out_dir, "Where the calibration and validation files go")->capture_default_str();
   cal->add_option("--device", o.device, "CUDA device index")->check(CLI::Range(0, 63))->capture_default_str();

@@ -167,8 +167,7 @@ struct InputPaths {
 
 InputPaths resolve_inputs(const SimulateOptions& o) {
   InputPaths paths;
-  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
-  paths.root = env_root != nullptr ? env_root : traces::default_data_root();
+  paths.root = traces::data_root();
   paths.catalog = o.catalog.empty() ? traces::default_catalog(paths.root) : fs::path(o.catalog);
   io::require_file(paths.catalog, "GPU catalog");
   paths.cluster = traces::resolve_cluster(o.cluster, paths.root);

@@ -85,8 +85,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   const OutputFiles output = read_output(o.dir);
   const RunFiles& run = pick_run(output, o);
   const auto& inputs = output.summary.at("inputs");
-  const char* env_root = std::getenv("GPUSIM_DATA_DIR");
-  const fs::path root = env_root != nullptr ? env_root : traces::default_data_root();
+  const fs::path root = traces::data_root();
   const cluster::GpuCatalog catalog =
       cluster::GpuCatalog::load(o.catalog.empty() ? traces::default_catalog(root) : fs::path(o.catalog));
   const std::string cluster_name = o.cluster.empty() ? inputs.value("cluster", "") : o.cluster;
