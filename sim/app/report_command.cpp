@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "sim/core/status.hpp"
 #include "sim/report/report.hpp"
 
@@ -19,6 +21,17 @@ int run_report(const ReportOptions& o, io::AbandonList& abandon) {
   const io::ManifestCheck check = io::check_gpusim_output(o.dir);
   if (!check.is_gpusim_output) {
     throw core::InputError(fmt::format("{}: not a gpusim output directory: it {}", o.dir, check.why));
+  }
+  // The plots are drawn from the per-run files: without them (the committed results keep only
+  // summaries, reports and plots; runs/ is not in git) a redraw would lose what the plots show.
+  std::vector<std::string> missing;
+  for (const std::string& file : check.files) {
+    if (file != "report.md" && !file.starts_with("plots/") && !fs::exists(fs::path(o.dir) / file)) missing.push_back(file);
+  }
+  if (!missing.empty()) {
+    throw core::InputError(fmt::format("{}: {} of the files the report is drawn from are missing (e.g. {}); re-run the "
+                                       "command that made this output (results/README.md lists them)",
+                                       o.dir, missing.size(), missing.front()));
   }
   io::OutputDirectory out(o.dir, {}, &abandon, GPUSIM_VERSION);
   // Everything but the report and its plots is kept as it is (hard links: no copy, no change).

@@ -70,6 +70,14 @@ TEST(Report, ReportCommandRedrawsFromTheFilesAlone) {
   EXPECT_EQ(slurp(dir / "o" / "report.md"), report);
   EXPECT_EQ(slurp(dir / "o" / "plots" / "allocation.svg"), svg);
   EXPECT_EQ(slurp(dir / "o" / "summary.json"), summary);
+  // Without the per-run files (as in the committed results, whose runs/ is not in git) the plots
+  // cannot be redrawn: refused, the output as it was.
+  fs::rename(dir / "o" / "curve.csv", dir / "curve.csv");
+  const CliResult missing = run_gpusim(dir, "report o");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("are missing (e.g. curve.csv)"), std::string::npos) << missing.err;
+  EXPECT_EQ(slurp(dir / "o" / "report.md"), report);
+  fs::rename(dir / "curve.csv", dir / "o" / "curve.csv");
   // Not a gpusim output, or one with a user's file in it: refused, nothing touched.
   fs::create_directories(dir / "mine");
   std::ofstream(dir / "mine" / "summary.json") << "{}";
