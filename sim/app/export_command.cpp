@@ -21,6 +21,7 @@ CLI::App* add_export_command(CLI::App& app, report::OpenMetricsOptions& o) {
   om->add_option("--epoch", o.epoch_s, "Unix time of simulated time 0, in seconds")->check(CLI::Range(std::int64_t{0}, std::int64_t{4102444800}))->capture_default_str();
   om->add_option("--step", o.step_s, "Sample period in seconds (default: about a million samples in all, at least 15 s apart)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   om->add_option("--cluster", o.cluster, "The node list the run used (default: the one summary.json names)");
+  om->add_option("--workload", o.workload, "The pod list the run used, for gpusim_fragmented_gpus (default: the one summary.json names)");
   om->add_option("--catalog", o.catalog, "GPU catalog JSON (default: the bundled one)");
   return om;
 }

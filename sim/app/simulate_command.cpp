@@ -146,6 +146,10 @@ std::vector<sched::Profile> resolve_policies(const std::string& list) {
   for (const std::string& item : split_policies(list)) {
     if (item.empty()) throw InputError(fmt::format("--policies '{}': empty name in the list", list));
     sched::Profile profile = sched::resolve_profile(item);
+    // A profile may not pass for a built-in policy: reports compare those with published figures.
+    if (!sched::builtin_policy_name(item) && sched::builtin_policy_name(profile.name)) {
+      throw InputError(fmt::format("{}: name '{}' is a built-in policy's; give the profile a name of its own", item, profile.name));
+    }
     const std::string key = sched::name_key(profile.name);
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
       throw InputError(fmt::format("--policies: '{}' names the policy '{}' a second time", item, profile.name));

@@ -95,6 +95,8 @@ CompareResult run_compare(const RunInputs& inputs, const std::vector<sched::Prof
           if (!std::isnan(run.metrics[m].second)) squares += std::pow(run.metrics[m].second - metric.mean, 2);
         }
         metric.std = std::sqrt(squares / (n - 1));
+      } else if (metric.defined_runs == 1 && summary.runs.size() > 1) {
+        metric.std = std::numeric_limits<double>::quiet_NaN();  // one defined run has no spread
       }
       summary.metrics.push_back(std::move(metric));
     }

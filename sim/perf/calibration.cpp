@@ -367,37 +367,34 @@ std::string validation_table(const Calibration& c) {
 
 namespace {
 
-// The names nvidia-smi / cudaGetDeviceProperties report, as upper-case tokens with the vendor
-// words dropped, for every catalog model that has a device name. Whole names only: "L40" is not
-// "L4" and "GH200" is not "H200".
+// The names nvidia-smi, cudaGetDeviceProperties and dcgm-exporter (modelName) report, for every
+// catalog model that has one; the first of a model is its canonical name. Matched as upper-case
+// tokens with the vendor words dropped, whole names only: "L40" is not "L4", "GH200" not "H200".
 struct DeviceName {
-  std::vector<std::string_view> tokens;
+  std::string_view name;
   std::string_view id;
 };
-const std::vector<DeviceName>& device_names() {
-  static const std::vector<DeviceName> table{
-      {{"K80"}, "k80"},
-      {{"P100", "SXM2", "16GB"}, "p100-sxm2-16gb"},
-      {{"P100", "PCIE", "16GB"}, "p100-pcie-16gb"},
-      {{"V100", "PCIE", "16GB"}, "v100-pcie"},
-      {{"V100", "PCIE", "32GB"}, "v100-pcie"},
-      {{"V100", "SXM2", "16GB"}, "v100-sxm2-16gb"},
-      {{"V100", "SXM2", "32GB"}, "v100-sxm2-32gb"},
-      {{"T4"}, "t4"},
-      {{"A10"}, "a10"},
-      {{"A100", "SXM4", "40GB"}, "a100-sxm4-40gb"},
-      {{"A100", "SXM4", "80GB"}, "a100-sxm4-80gb"},
-      {{"L4"}, "l4"},
-      {{"L40S"}, "l40s"},
-      {{"H100", "80GB", "HBM3"}, "h100-sxm5-80gb"},
-      {{"H100", "SXM5", "80GB"}, "h100-sxm5-80gb"},
-      {{"H100", "PCIE"}, "h100-pcie-80gb"},
-      {{"H100", "PCIE", "80GB"}, "h100-pcie-80gb"},
-      {{"H200"}, "h200-sxm-141gb"},
-      {{"H200", "141GB", "HBM3E"}, "h200-sxm-141gb"},
-  };
-  return table;
-}
+constexpr DeviceName kDeviceNames[] = {
+    {"Tesla K80", "k80"},
+    {"Tesla P100-SXM2-16GB", "p100-sxm2-16gb"},
+    {"Tesla P100-PCIE-16GB", "p100-pcie-16gb"},
+    {"Tesla V100-PCIE-16GB", "v100-pcie"},
+    {"Tesla V100-PCIE-32GB", "v100-pcie"},
+    {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},
+    {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
+    {"Tesla T4", "t4"},
+    {"NVIDIA A10", "a10"},
+    {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
+    {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
+    {"NVIDIA L4", "l4"},
+    {"NVIDIA L40S", "l40s"},
+    {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
+    {"NVIDIA H100 SXM5 80GB", "h100-sxm5-80gb"},
+    {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+    {"NVIDIA H100 PCIe 80GB", "h100-pcie-80gb"},
+    {"NVIDIA H200", "h200-sxm-141gb"},
+    {"NVIDIA H200 141GB HBM3e", "h200-sxm-141gb"},
+};
 
 std::vector<std::string> device_tokens(std::string_view name) {
   std::vector<std::string> tokens;
@@ -418,8 +415,8 @@ std::vector<std::string> device_tokens(std::string_view name) {
 
 std::string catalog_id_for_device(std::string_view name) {
   const std::vector<std::string> tokens = device_tokens(name);
-  for (const DeviceName& known : device_names()) {
-    if (std::equal(tokens.begin(), tokens.end(), known.tokens.begin(), known.tokens.end())) return std::string(known.id);
+  for (const DeviceName& known : kDeviceNames) {
+    if (device_tokens(known.name) == tokens) return std::string(known.id);
   }
   std::string id;
   for (const char ch : name) {
@@ -428,6 +425,13 @@ std::string catalog_id_for_device(std::string_view name) {
   }
   while (!id.empty() && id.back() == '-') id.pop_back();
   return id;
+}
+
+std::string device_name_for(std::string_view catalog_id) {
+  for (const DeviceName& known : kDeviceNames) {
+    if (known.id == catalog_id) return std::string(known.name);
+  }
+  return "";
 }
 
 }  // namespace gpusim::perf

@@ -84,5 +84,8 @@ std::string validation_table(const Calibration& calibration);
 // matched on whole words against an explicit table, or a lower-case, dash-separated form of the
 // name when none matches (such a calibration is then refused as not in the catalog).
 std::string catalog_id_for_device(std::string_view device_name);
+// The device name a catalog model reports (nvidia-smi, dcgm-exporter's modelName), or "" when
+// none is known (openb's undisclosed G2/G3).
+std::string device_name_for(std::string_view catalog_id);
 
 }  // namespace gpusim::perf

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -12,12 +13,29 @@
 #include "sim/cluster/pod.hpp"
 #include "sim/core/status.hpp"
 #include "sim/metrics/fragmentation.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/io/input_file.hpp"
+#include "sim/perf/calibration.hpp"
 #include "sim/report/output_files.hpp"
+#include "sim/sched/names.hpp"
 #include "traces/bundled.hpp"
 #include "traces/openb_reader.hpp"
 
 namespace gpusim::report {
 namespace {
+
+std::string digest_of(const std::filesystem::path& path) {
+  return fmt::format("{:016x}", core::fnv1a64(io::read_file(path, "input")));
+}
+
+// A number field of pods.csv; a malformed one is an input error, never a made-up value.
+double field(const Table& table, std::size_t row, std::size_t column, bool allow_empty) {
+  const double value = table.number(row, column);
+  if (std::isnan(value) && !(allow_empty && table.rows[row][column].empty())) {
+    throw core::InputError(fmt::format("pods.csv:{}: {}: '{}' is not a number", row + 2, table.header[column], table.rows[row][column]));
+  }
+  return value;
+}
 
 namespace fs = std::filesystem;
 using core::InputError;
@@ -53,10 +71,17 @@ std::string escape(const std::string& value) {
 
 const RunFiles& pick_run(const OutputFiles& output, const OpenMetricsOptions& o) {
   for (const RunFiles& run : output.runs) {
-    if ((o.policy.empty() || run.policy == o.policy) && (o.seed < 0 || run.seed == static_cast<std::uint64_t>(o.seed))) return run;
+    const bool policy = o.policy.empty() || sched::name_key(run.policy) == sched::name_key(o.policy);
+    if (policy && (o.seed < 0 || run.seed == static_cast<std::uint64_t>(o.seed))) return run;
   }
   throw InputError(fmt::format("{}: no run of policy '{}' seed {} in this output", o.dir.string(),
                                o.policy.empty() ? "(any)" : o.policy, o.seed < 0 ? std::string("(any)") : std::to_string(o.seed)));
+}
+
+// Seconds since the Unix epoch: whole seconds as integers, others with milliseconds.
+std::string timestamp(std::int64_t epoch, double seconds) {
+  if (seconds == std::floor(seconds)) return fmt::format("{}", epoch + static_cast<std::int64_t>(seconds));
+  return fmt::format("{:.3f}", static_cast<double>(epoch) + seconds);
 }
 
 // One gauge family: HELP, TYPE, then each series' samples in time order.
@@ -67,10 +92,11 @@ class Family {
     if (unit != nullptr) out_ << "# UNIT " << name << " " << unit << "\n";
     out_ << "# HELP " << name << " " << help << "\n";
   }
-  void series(const std::string& labels, const std::vector<double>& values, std::int64_t epoch, std::int64_t step) {
+  // `times`: seconds after `epoch`, one per value.
+  void series(const std::string& labels, const std::vector<double>& values, std::int64_t epoch, const std::vector<double>& times) {
     for (std::size_t k = 0; k < values.size(); ++k) {
       out_ << name_ << (labels.empty() ? "" : "{" + labels + "}") << ' ' << fmt::format("{:.6g}", values[k]) << ' '
-           << epoch + static_cast<std::int64_t>(k) * step << '\n';
+           << timestamp(epoch, times[k]) << '\n';
     }
   }
 
@@ -89,7 +115,13 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   const cluster::GpuCatalog catalog =
       cluster::GpuCatalog::load(o.catalog.empty() ? traces::default_catalog(root) : fs::path(o.catalog));
   const std::string cluster_name = o.cluster.empty() ? inputs.value("cluster", "") : o.cluster;
-  const traces::ClusterSpec cluster = traces::read_openb_nodes(traces::resolve_cluster(cluster_name, root), catalog);
+  const fs::path cluster_path = traces::resolve_cluster(cluster_name, root);
+  // The node list must be the run's own: the summary keeps its digest.
+  if (const std::string digest = digest_of(cluster_path); digest != inputs.value("cluster_fnv1a64", digest)) {
+    throw InputError(fmt::format("{}: not the node list this run used (digest {} vs {} in summary.json); pass the run's with --cluster",
+                                 cluster_path.string(), digest, inputs.value("cluster_fnv1a64", "")));
+  }
+  const traces::ClusterSpec cluster = traces::read_openb_nodes(cluster_path, catalog);
   std::map<std::string, std::size_t> node_index;
   for (std::size_t n = 0; n < cluster.nodes.size(); ++n) node_index[cluster.nodes[n].name] = n;
 
@@ -102,7 +134,8 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   std::vector<PodRow> rows;
   double span = 0;
   for (std::size_t r = 0; r < pods.rows.size(); ++r) {
-    PodRow row{pods.number(r, c_arrival), pods.number(r, c_start), pods.number(r, c_end), pods.rows[r][c_outcome]};
+    if (pods.rows[r].size() != pods.header.size()) throw InputError(fmt::format("pods.csv:{}: expected {} fields", r + 2, pods.header.size()));
+    PodRow row{field(pods, r, c_arrival, false), field(pods, r, c_start, true), field(pods, r, c_end, true), pods.rows[r][c_outcome]};
     if (std::isnan(row.start)) row.start = -1;
     if (std::isnan(row.end)) row.end = -1;
     span = std::max({span, row.arrival, row.end});
@@ -114,16 +147,21 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
       throw InputError(fmt::format("{}: pod on node '{}', which the node list {} does not have (pass --cluster)",
                                    (run.dir / "pods.csv").string(), node, cluster_name));
     }
-    Placed p{it->second, {}, static_cast<std::int64_t>(pods.number(r, c_cpu)), static_cast<std::int32_t>(pods.number(r, c_milli)),
-             row.start, row.end, row.arrival, row.outcome};
+    const double cpu = field(pods, r, c_cpu, false), milli = field(pods, r, c_milli, false);
+    if (cpu < 0 || cpu > 1e12 || milli < 0 || milli > cluster::kMilliPerGpu) {
+      throw InputError(fmt::format("pods.csv:{}: cpu_milli or gpu_milli out of range", r + 2));
+    }
+    Placed p{it->second, {}, static_cast<std::int64_t>(cpu), static_cast<std::int32_t>(milli), row.start, row.end, row.arrival, row.outcome};
     const std::string& gpus = pods.rows[r][c_gpus];
     for (std::size_t pos = 0; pos < gpus.size();) {
       const std::size_t dash = std::min(gpus.find('-', pos), gpus.size());
-      p.gpus.push_back(std::stoi(gpus.substr(pos, dash - pos)));
+      int g = -1;
+      const auto [end, error] = std::from_chars(gpus.data() + pos, gpus.data() + dash, g);
+      if (error != std::errc{} || end != gpus.data() + dash || g < 0 || g >= cluster.nodes[p.node].gpu_count) {
+        throw InputError(fmt::format("pods.csv:{}: gpus: '{}' is not a list of GPU indices of node {}", r + 2, gpus, node));
+      }
+      p.gpus.push_back(g);
       pos = dash + 1;
-    }
-    for (const int g : p.gpus) {
-      if (g < 0 || g >= cluster.nodes[p.node].gpu_count) throw InputError(fmt::format("pods.csv: GPU {} beyond node {}", g, node));
     }
     placed.push_back(std::move(p));
   }
@@ -135,7 +173,11 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   const double default_points = std::clamp(kDefaultSamples / series, 50.0, 500.0);
   const std::int64_t step =
       o.step_s > 0 ? o.step_s : std::max<std::int64_t>(kMinStep, static_cast<std::int64_t>(std::ceil(span / default_points)));
-  const auto points = static_cast<std::size_t>(std::floor(span / static_cast<double>(step))) + 1;
+  // Every step from 0, and the end of the run itself, so that the final state is always sampled.
+  std::vector<double> times;
+  for (double t = 0; t <= span; t += static_cast<double>(step)) times.push_back(t);
+  if (times.back() < span) times.push_back(span);
+  const std::size_t points = times.size();
   if (static_cast<double>(points) * series > kMaxSamples) {
     throw InputError(fmt::format("--step {} s gives {} samples per series, {:.0f} in all (at most {:.0f}); choose a larger step",
                                  step, points, static_cast<double>(points) * series, kMaxSamples));
@@ -144,10 +186,12 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   // The typical pods of the workload the run replayed, for the fragmentation series.
   std::vector<metrics::TypicalPod> typical;
   try {
-    typical = metrics::typical_pods(
-        traces::read_openb_pods(traces::resolve_workload(inputs.value("workload", ""), root), catalog).pods);
-  } catch (const InputError&) {
-    typical.clear();  // the workload moved: no fragmentation series
+    const fs::path workload = traces::resolve_workload(o.workload.empty() ? inputs.value("workload", "") : o.workload, root);
+    if (digest_of(workload) != inputs.value("workload_fnv1a64", "")) throw InputError("not the run's pod list (digest differs)");
+    typical = metrics::typical_pods(traces::read_openb_pods(workload, catalog).pods);
+  } catch (const InputError& e) {
+    fmt::print(stderr, "gpusim: note: no gpusim_fragmented_gpus series: the run's pod list is needed for its typical pods "
+                       "(pass it with --workload): {}\n", e.what());
   }
 
   // Sweep: at each sample time, the state after every start and end at or before it.
@@ -162,7 +206,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   std::vector<std::int32_t> gpu_free(gpu_total);
   std::vector<std::int64_t> cpu_free(cluster.nodes.size());
   for (std::size_t k = 0; k < points; ++k) {
-    const double t = static_cast<double>(k) * static_cast<double>(step);
+    const double t = times[k];
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) cpu_free[n] = cluster.nodes[n].cpu_milli;
     std::fill(gpu_free.begin(), gpu_free.end(), cluster::kMilliPerGpu);
     for (const Placed& p : placed) {
@@ -191,7 +235,9 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
       if (row.arrival > t) continue;
       const bool started = row.start >= 0 && row.start <= t;
       const bool ended = row.end >= 0 && row.end <= t;
-      if (!started) {
+      if (!started && row.outcome == "failed") {
+        phases["Failed"][k] += 1;  // fill: fit nowhere and dropped on arrival
+      } else if (!started) {
         if (!ended) phases["Pending"][k] += 1;  // still waiting (withdrawn pods vanish, like deleted ones)
       } else if (!ended) {
         phases["Running"][k] += 1;
@@ -203,13 +249,18 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     }
   }
 
+  // dcgm-exporter's modelName is the driver's device name; the catalog name stands in where none is known.
+  const auto model_name = [&](cluster::GpuModelId id) {
+    const std::string device = perf::device_name_for(catalog.at(id).id);
+    return escape(device.empty() ? catalog.at(id).name : device);
+  };
   {
     Family family(out, "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %); gpusim: the share of the GPU allocated to pods");
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
       const auto& node = cluster.nodes[n];
       for (int g = 0; g < node.gpu_count; ++g) {
-        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), escape(catalog.at(node.gpu_model).name)),
-                      gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)], o.epoch_s, step);
+        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), model_name(node.gpu_model)),
+                      gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)], o.epoch_s, times);
       }
     }
   }
@@ -218,11 +269,12 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
       const auto& node = cluster.nodes[n];
       const double memory = static_cast<double>(catalog.at(node.gpu_model).memory_mib);
+      if (memory <= 0) continue;  // the catalog does not know this model's memory: no series, not 0 MiB
       for (int g = 0; g < node.gpu_count; ++g) {
         std::vector<double> used = gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)];
         for (double& v : used) v = std::round(v / 100.0 * memory);
-        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), escape(catalog.at(node.gpu_model).name)),
-                      used, o.epoch_s, step);
+        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), model_name(node.gpu_model)),
+                      used, o.epoch_s, times);
       }
     }
   }
@@ -230,22 +282,22 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     Family family(out, "kube_node_status_allocatable", "The allocatable for different resources of a node that are available for scheduling.");
     for (const auto& node : cluster.nodes) {
       family.series(fmt::format("node=\"{}\",resource=\"nvidia_com_gpu\",unit=\"integer\"", escape(node.name)),
-                    std::vector<double>(points, node.gpu_count), o.epoch_s, step);
+                    std::vector<double>(points, node.gpu_count), o.epoch_s, times);
     }
   }
   {
     Family family(out, "gpusim_node_allocated_gpus", "GPUs allocated to pods on the node (gpu-milli / 1000).");
-    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) family.series(fmt::format("node=\"{}\"", escape(cluster.nodes[n].name)), node_alloc[n], o.epoch_s, step);
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) family.series(fmt::format("node=\"{}\"", escape(cluster.nodes[n].name)), node_alloc[n], o.epoch_s, times);
   }
   {
     Family family(out, "gpusim_pods", "Pods by Kubernetes phase: Pending (arrived, not started), Running, Succeeded, Failed.");
-    for (const auto& [phase, values] : phases) family.series(fmt::format("phase=\"{}\"", phase), values, o.epoch_s, step);
+    for (const auto& [phase, values] : phases) family.series(fmt::format("phase=\"{}\"", phase), values, o.epoch_s, times);
   }
-  Family(out, "gpusim_pending_pods", "Pods waiting to be scheduled.").series("", phases["Pending"], o.epoch_s, step);
-  Family(out, "gpusim_allocated_gpus", "GPUs allocated in the cluster (gpu-milli / 1000).").series("", allocated, o.epoch_s, step);
+  Family(out, "gpusim_pending_pods", "Pods waiting to be scheduled.").series("", phases["Pending"], o.epoch_s, times);
+  Family(out, "gpusim_allocated_gpus", "GPUs allocated in the cluster (gpu-milli / 1000).").series("", allocated, o.epoch_s, times);
   if (!typical.empty()) {
     Family(out, "gpusim_fragmented_gpus", "Fragmented idle GPUs under the workload's typical pods (FGD's measure).")
-        .series("", fragmented, o.epoch_s, step);
+        .series("", fragmented, o.epoch_s, times);
   }
   out << "# EOF\n";
 }

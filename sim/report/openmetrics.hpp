@@ -27,7 +27,8 @@ struct OpenMetricsOptions {
   std::int64_t seed = -1;
   std::int64_t epoch_s = 1767225600;  // simulated time 0 (default 2026-01-01T00:00:00Z)
   std::int64_t step_s = 0;        // sample period; 0: about a million samples in all, at least 15 s
-  std::string cluster;            // node list; default: the one summary.json names
+  std::string cluster;            // node list; default: the one summary.json names (checked by digest)
+  std::string workload;           // pod list, for the fragmentation series; default: summary.json's
   std::string catalog;            // GPU catalog; default: the bundled one
 };
 

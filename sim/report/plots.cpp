@@ -40,7 +40,8 @@ std::string slug(const std::string& name) {
   return out;
 }
 
-// gnuplot string literal.
+// gnuplot string literal. Titles are drawn `noenhanced`: policy names are text, not markup
+// ("my_policy" must not become a subscript).
 std::string quoted(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
@@ -103,16 +104,23 @@ struct Drawer {
   fs::path dir;  // plots/
   PlotResult result;
 
+  // Draws one plot; a plot that cannot be drawn is noted and the others still are (once gnuplot
+  // is known to be missing, none is tried).
   void add(const std::string& name, const std::string& script, const std::string& caption) {
-    if (!result.note.empty()) return;
+    if (gnuplot_missing) return;
     write_file(dir / (name + ".gp"), script);
     const std::string why = run_gnuplot(dir, name + ".gp");
-    if (!why.empty()) {
-      result.note = why;
+    if (why.empty()) {
+      result.plots.push_back({"plots/" + name + ".svg", caption});
       return;
     }
-    result.plots.push_back({"plots/" + name + ".svg", caption});
+    gnuplot_missing = why.find("not installed") != std::string::npos;
+    std::error_code ignored;
+    fs::remove(dir / (name + ".svg"), ignored);  // never leave a half-drawn plot behind
+    result.note += (result.note.empty() ? "" : "; ") + why;
   }
+  void skip(const std::string& what) { result.note += (result.note.empty() ? "" : "; ") + what; }
+  bool gnuplot_missing = false;
 
   void fill_plots() {
     const auto names = policies(output);
@@ -138,7 +146,7 @@ struct Drawer {
       const std::string file = "allocation-" + slug(names[p]) + ".dat";
       write_file(dir / file, data);
       plot += fmt::format("{}{} using 1:3:4 with filledcurves lc {} fs transparent solid 0.18 notitle, "
-                          "{} using 1:2 with lines lw 2 lc {} title {}",
+                          "{} using 1:2 with lines lw 2 lc {} title {} noenhanced",
                           p ? ", " : "", quoted(file), p + 1, quoted(file), p + 1, quoted(names[p]));
     }
     const double target = output.summary.at("inputs").value("fill_target", 1.3) * 100;
@@ -162,7 +170,7 @@ struct Drawer {
     add("unallocated",
         fmt::format("{}set output 'unallocated.svg'\nset title 'Unallocated GPUs at the fill target (error bars: std over seeds)'\n"
                     "set ylabel 'unallocated GPUs'\nset style fill solid 0.6\nset boxwidth 0.6\nset grid ytics\n"
-                    "set yrange [0:*]\nset xrange [-0.6:{}]\nunset key\n"
+                    "set yrange [0:*]\nset xrange [-0.6:{}]\nunset key\nset xtics noenhanced\n"
                     "plot 'unallocated.dat' using 1:3:4:xtic(2) with boxerrorbars lc 1 title 'unallocated GPUs'\n",
                     kTerminal, static_cast<double>(index) - 0.4),
         "Unallocated GPUs at the fill target per policy, with the standard deviation over seeds");
@@ -181,14 +189,21 @@ struct Drawer {
       for (std::size_t r = 0; r < pods.rows.size(); ++r) {
         const std::string& o = pods.rows[r][outcome];
         if (o == "completed") jct[run.policy].push_back(pods.number(r, end) - pods.number(r, arrival));
-        if (o == "completed" || o == "failed" || o == "deleted") wait[run.policy].push_back(pods.number(r, start) - pods.number(r, arrival));
+        // Completed pods only, as mean_queueing_delay_s.
+        if (o == "completed") wait[run.policy].push_back(pods.number(r, start) - pods.number(r, arrival));
       }
     }
     const auto cdf_plot = [&](const std::string& name, std::map<std::string, std::vector<double>>& values,
                               const std::string& title, const std::string& xlabel, bool log_x) {
       double max_value = 0;
-      for (const auto& [policy, v] : values) {
+      for (auto& [policy, v] : values) {
+        // A log axis cannot show 0 s: those values are left out of the curve (and said so).
+        if (log_x) std::erase_if(v, [](double x) { return !(x > 0); });
         for (const double x : v) max_value = std::max(max_value, x);
+      }
+      if (!(max_value > 0)) {
+        skip(fmt::format("no {} plot: no pod has a value above 0 s to draw", name));
+        return;
       }
       const auto [unit, unit_name] = time_unit(max_value);
       std::string plot = "plot ";
@@ -197,7 +212,7 @@ struct Drawer {
         for (const double x : values[names[p]]) scaled.push_back(x / unit);
         const std::string file = name + "-" + slug(names[p]) + ".dat";
         write_file(dir / file, cdf_data(scaled));
-        plot += fmt::format("{}{} using 1:2 with steps lw 2 lc {} title {}", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
+        plot += fmt::format("{}{} using 1:2 with steps lw 2 lc {} title {} noenhanced", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
       }
       add(name,
           fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel '{} ({})'\nset ylabel 'fraction of pods'\n"
@@ -206,7 +221,7 @@ struct Drawer {
           title);
     };
     cdf_plot("jct-cdf", jct, "Job completion time CDF (completed pods, all seeds)", "completion - arrival", true);
-    cdf_plot("queueing-cdf", wait, "Queueing delay CDF (pods that started, all seeds)", "start - arrival", false);
+    cdf_plot("queueing-cdf", wait, "Queueing delay CDF (completed pods, all seeds)", "start - arrival", false);
 
     // Allocation and pending pods over time, first seed of each policy, at most kMaxSeriesPoints points.
     double max_time = 0;
@@ -236,7 +251,7 @@ struct Drawer {
         }
         const std::string file = std::string(name) + "-" + slug(names[p]) + ".dat";
         write_file(dir / file, data);
-        plot += fmt::format("{}{} using 1:2 with steps lw 1.5 lc {} title {}", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
+        plot += fmt::format("{}{} using 1:2 with steps lw 1.5 lc {} title {} noenhanced", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
       }
       add(name,
           fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel 'simulated time ({})'\nset ylabel '{}'\n"

@@ -56,8 +56,14 @@ bool reproduces_fgd_default(const nlohmann::ordered_json& summary) {
          inputs.value("workload", "") == "openb:default" && inputs.value("fill_target", 0.0) == 1.3 && !inputs.contains("order");
 }
 
-std::string cell(const nlohmann::ordered_json& metric, Unit unit, bool single) {
+std::string cell(const nlohmann::ordered_json& metric, Unit unit, bool single, std::size_t runs) {
   if (metric.at("mean").is_null()) return "n/a";
+  // Defined in only some runs: the value of those, and how many they are.
+  if (metric.contains("defined_runs")) {
+    const auto defined = metric.at("defined_runs").get<std::size_t>();
+    const std::string value = cell(nlohmann::ordered_json{{"mean", metric.at("mean")}, {"std", metric.at("std")}}, unit, defined <= 1, defined);
+    return fmt::format("{} ({}/{} runs)", value, defined, runs);
+  }
   const double mean = metric.at("mean");
   const double sd = metric.at("std").is_null() ? 0.0 : metric.at("std").get<double>();
   switch (unit) {
@@ -118,7 +124,7 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     const std::string name = policy.at("name");
     md += fmt::format("| {} |", name);
     for (const Column& c : columns) {
-      const std::string text = policy.contains(c.metric) ? cell(policy.at(c.metric), c.unit, single) : "n/a";
+      const std::string text = policy.contains(c.metric) ? cell(policy.at(c.metric), c.unit, single, seeds) : "n/a";
       any_na |= text == "n/a";
       md += fmt::format(" {} |", text);
       if (published && std::string(c.metric) == "gpu_allocation_pct") {
@@ -136,6 +142,7 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
   md += single ? "\nOne seed. " : "\nMean ± sample standard deviation over the seeds. ";
   md += "Definitions: results/README.md.";
   if (any_na) md += " n/a: undefined in every run (summary.json says why).";
+  if (md.find(" runs) |") != std::string::npos) md += " (k/n runs): defined in k of the n runs only; the value is theirs.";
   md += "\n";
   if (fill) {
     md += "\"GPUs allocated\" is the FGD artifact's headline: the mean GPU (milli) allocation over the arrivals whose\n"
@@ -155,11 +162,13 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
 
 std::string readable_duration(double seconds) {
   if (std::isnan(seconds)) return "n/a";
-  const double magnitude = std::abs(seconds);
-  if (magnitude >= 2 * 86400) return fmt::format("{:.2f} d", seconds / 86400);
-  if (magnitude >= 2 * 3600) return fmt::format("{:.2f} h", seconds / 3600);
-  if (magnitude >= 120) return fmt::format("{:.2f} min", seconds / 60);
-  return fmt::format("{:.2f} s", seconds);
+  seconds += 0.0;  // -0 reads as 0
+  // The unit is chosen on the value as printed (2 decimals), so 119.999 s reads "2.00 min".
+  const auto printed = [](double x) { return std::abs(std::nearbyint(x * 100) / 100); };
+  if (printed(seconds / 3600) >= 48) return fmt::format("{:.2f} d", seconds / 86400 + 0.0);
+  if (printed(seconds / 60) >= 120) return fmt::format("{:.2f} h", seconds / 3600 + 0.0);
+  if (printed(seconds) >= 120) return fmt::format("{:.2f} min", seconds / 60 + 0.0);
+  return fmt::format("{:.2f} s", seconds + 0.0);
 }
 
 RenderResult render(const std::filesystem::path& dir) {

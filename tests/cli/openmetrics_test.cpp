@@ -35,7 +35,7 @@ TEST_F(OpenMetrics, SeriesHoldTheHandComputedValues) {
   ASSERT_EQ(std::system(command.c_str()), 0);
   const std::string om = slurp(dir_ / "r.om");
   const auto at = [](int seconds) { return 1767225600 + seconds; };
-  EXPECT_TRUE(has_line(om, fmt::format("DCGM_FI_DEV_GPU_UTIL{{gpu=\"1\",Hostname=\"n1\",modelName=\"Tesla V100 SXM2 32GB\"}} 100 {}", at(600))));
+  EXPECT_TRUE(has_line(om, fmt::format("DCGM_FI_DEV_GPU_UTIL{{gpu=\"1\",Hostname=\"n1\",modelName=\"Tesla V100-SXM2-32GB\"}} 100 {}", at(600))));
   EXPECT_TRUE(has_line(om, fmt::format("DCGM_FI_DEV_GPU_UTIL{{gpu=\"0\",Hostname=\"n2\",modelName=\"Tesla T4\"}} 50 {}", at(600))));
   EXPECT_TRUE(has_line(om, fmt::format("DCGM_FI_DEV_GPU_UTIL{{gpu=\"0\",Hostname=\"n2\",modelName=\"Tesla T4\"}} 100 {}", at(3600))));
   EXPECT_TRUE(has_line(om, fmt::format("gpusim_pods{{phase=\"Pending\"}} 2 {}", at(1800))));
