@@ -27,7 +27,7 @@ scenarios=(
   "replay-openb-default|--mode replay --time-compression 100000 --policies random,bestfit,fgd --seeds 2"
 )
 
-# Prints "fill_ms reference_ms ratio": minima over 7 repetitions, one process.
+# Prints "fill_ms reference_ms ratio": minima over 9 repetitions, randomly interleaved, one process.
 measure_speed() {
   ./build/gpusim_bench --benchmark_filter='BM_FillRun/5/|BM_ReferenceSort' --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true \
     --benchmark_format=json 2> /dev/null > "$scratch/bench.json"
@@ -64,7 +64,7 @@ if [[ $mode == --update ]]; then
   threshold=$(jq -r '.threshold' "$baselines/speed.json" 2> /dev/null || echo 1.5)
   jq -n --argjson fill "$fill" --argjson ref "$ref" --argjson ratio "$ratio" --argjson threshold "$threshold" \
     --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
-    '{benchmark: "BM_FillRun/5 (fgd fill, openb default) / BM_ReferenceSort, minima over 7 repetitions",
+    '{benchmark: "BM_FillRun/5 (fgd fill, openb default) / BM_ReferenceSort, minima over 9 interleaved repetitions",
       fill_ms: $fill, reference_ms: $ref, ratio: $ratio, threshold: $threshold, measured_on: $cpu}' > "$baselines/speed.json"
   echo "gate: speed baseline updated: ratio $ratio (fill $fill ms / reference $ref ms)"
 else

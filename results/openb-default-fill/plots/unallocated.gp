@@ -8,4 +8,5 @@ set grid ytics
 set yrange [0:*]
 set xrange [-0.6:5.6]
 unset key
+set xtics noenhanced
 plot 'unallocated.dat' using 1:3:4:xtic(2) with boxerrorbars lc 1 title 'unallocated GPUs'

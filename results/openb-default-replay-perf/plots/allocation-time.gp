@@ -6,4 +6,4 @@ set ylabel 'GPUs allocated'
 set key right top
 set grid
 set yrange [0:*]
-plot "allocation-time-random.dat" using 1:2 with steps lw 1.5 lc 1 title "random", "allocation-time-dotprod.dat" using 1:2 with steps lw 1.5 lc 2 title "dotprod", "allocation-time-gpu-clustering.dat" using 1:2 with steps lw 1.5 lc 3 title "gpu-clustering", "allocation-time-gpu-packing.dat" using 1:2 with steps lw 1.5 lc 4 title "gpu-packing", "allocation-time-bestfit.dat" using 1:2 with steps lw 1.5 lc 5 title "bestfit", "allocation-time-fgd.dat" using 1:2 with steps lw 1.5 lc 6 title "fgd"
+plot "allocation-time-random.dat" using 1:2 with steps lw 1.5 lc 1 title "random" noenhanced, "allocation-time-dotprod.dat" using 1:2 with steps lw 1.5 lc 2 title "dotprod" noenhanced, "allocation-time-gpu-clustering.dat" using 1:2 with steps lw 1.5 lc 3 title "gpu-clustering" noenhanced, "allocation-time-gpu-packing.dat" using 1:2 with steps lw 1.5 lc 4 title "gpu-packing" noenhanced, "allocation-time-bestfit.dat" using 1:2 with steps lw 1.5 lc 5 title "bestfit" noenhanced, "allocation-time-fgd.dat" using 1:2 with steps lw 1.5 lc 6 title "fgd" noenhanced

@@ -7,4 +7,4 @@ set key right bottom
 set grid
 set yrange [0:1]
 set logscale x
-plot "jct-cdf-random.dat" using 1:2 with steps lw 2 lc 1 title "random", "jct-cdf-dotprod.dat" using 1:2 with steps lw 2 lc 2 title "dotprod", "jct-cdf-gpu-clustering.dat" using 1:2 with steps lw 2 lc 3 title "gpu-clustering", "jct-cdf-gpu-packing.dat" using 1:2 with steps lw 2 lc 4 title "gpu-packing", "jct-cdf-bestfit.dat" using 1:2 with steps lw 2 lc 5 title "bestfit", "jct-cdf-fgd.dat" using 1:2 with steps lw 2 lc 6 title "fgd"
+plot "jct-cdf-random.dat" using 1:2 with steps lw 2 lc 1 title "random" noenhanced, "jct-cdf-dotprod.dat" using 1:2 with steps lw 2 lc 2 title "dotprod" noenhanced, "jct-cdf-gpu-clustering.dat" using 1:2 with steps lw 2 lc 3 title "gpu-clustering" noenhanced, "jct-cdf-gpu-packing.dat" using 1:2 with steps lw 2 lc 4 title "gpu-packing" noenhanced, "jct-cdf-bestfit.dat" using 1:2 with steps lw 2 lc 5 title "bestfit" noenhanced, "jct-cdf-fgd.dat" using 1:2 with steps lw 2 lc 6 title "fgd" noenhanced

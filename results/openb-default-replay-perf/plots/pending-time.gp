@@ -6,4 +6,4 @@ set ylabel 'pending pods'
 set key right top
 set grid
 set yrange [0:*]
-plot "pending-time-random.dat" using 1:2 with steps lw 1.5 lc 1 title "random", "pending-time-dotprod.dat" using 1:2 with steps lw 1.5 lc 2 title "dotprod", "pending-time-gpu-clustering.dat" using 1:2 with steps lw 1.5 lc 3 title "gpu-clustering", "pending-time-gpu-packing.dat" using 1:2 with steps lw 1.5 lc 4 title "gpu-packing", "pending-time-bestfit.dat" using 1:2 with steps lw 1.5 lc 5 title "bestfit", "pending-time-fgd.dat" using 1:2 with steps lw 1.5 lc 6 title "fgd"
+plot "pending-time-random.dat" using 1:2 with steps lw 1.5 lc 1 title "random" noenhanced, "pending-time-dotprod.dat" using 1:2 with steps lw 1.5 lc 2 title "dotprod" noenhanced, "pending-time-gpu-clustering.dat" using 1:2 with steps lw 1.5 lc 3 title "gpu-clustering" noenhanced, "pending-time-gpu-packing.dat" using 1:2 with steps lw 1.5 lc 4 title "gpu-packing" noenhanced, "pending-time-bestfit.dat" using 1:2 with steps lw 1.5 lc 5 title "bestfit" noenhanced, "pending-time-fgd.dat" using 1:2 with steps lw 1.5 lc 6 title "fgd" noenhanced
