@@ -33,7 +33,7 @@ int run_report(const ReportOptions& o, io::AbandonList& abandon) {
                                        "command that made this output (results/README.md lists them)",
                                        o.dir, missing.size(), missing.front()));
   }
-  io::OutputDirectory out(o.dir, {}, &abandon, GPUSIM_VERSION);
+  io::OutputDirectory out(o.dir, {}, &abandon, GPUSIM_VERSION, "report");
   // Everything but the report and its plots is kept as it is (hard links: no copy, no change).
   for (const std::string& file : check.files) {
     if (file == "report.md" || file.starts_with("plots/")) continue;

@@ -35,18 +35,19 @@ fs::path canonical_or_lexical(const fs::path& path) {
 }
 
 // "--out" as the user wrote it, as an absolute, normalised path with symbolic links resolved.
-fs::path resolve(const std::string& requested) {
-  if (requested.empty()) throw InputError("--out: empty path; name a directory for the outputs");
+fs::path resolve(const std::string& path_text, const std::string& option) {
+  if (path_text.empty()) throw InputError(option + ": empty path; name a directory for the outputs");
+  const std::string requested = option + " " + path_text;
   std::error_code error;
-  fs::path path = fs::absolute(requested, error);
-  if (error) throw InputError(fmt::format("--out {}: {}", requested, error.message()));
+  fs::path path = fs::absolute(path_text, error);
+  if (error) throw InputError(fmt::format("{}: {}", requested, error.message()));
   path = path.lexically_normal();
   if (!path.has_filename() && path != path.root_path()) path = path.parent_path();  // "out/x/"
   path = fs::weakly_canonical(path, error);
-  if (error) throw InputError(fmt::format("--out {}: {}", requested, error.message()));
+  if (error) throw InputError(fmt::format("{}: {}", requested, error.message()));
   const auto link = fs::symlink_status(path, error);
   if (!error && fs::is_symlink(link)) {
-    throw InputError(fmt::format("--out {}: a symbolic link to {}, which does not exist", requested,
+    throw InputError(fmt::format("{}: a symbolic link to {}, which does not exist", requested,
                                  fs::read_symlink(path, error).string()));
   }
   return path;
@@ -54,16 +55,16 @@ fs::path resolve(const std::string& requested) {
 
 // Directories an output must never replace, whatever they hold.
 void refuse_special(const fs::path& target, const std::string& requested) {
-  if (target == target.root_path()) throw InputError(fmt::format("--out {}: refusing to write over the root directory", requested));
+  if (target == target.root_path()) throw InputError(fmt::format("{}: refusing to write over the root directory", requested));
   std::error_code error;
   const fs::path cwd = fs::current_path(error);
   if (!error && is_within(canonical_or_lexical(cwd), target)) {
-    throw InputError(fmt::format("--out {}: {} is the working directory or contains it; name a new or empty directory",
+    throw InputError(fmt::format("{}: {} is the working directory or contains it; name a new or empty directory",
                                  requested, target.string()));
   }
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
     if (canonical_or_lexical(home) == target) {
-      throw InputError(fmt::format("--out {}: refusing to write over the home directory", requested));
+      throw InputError(fmt::format("{}: refusing to write over the home directory", requested));
     }
   }
 }
@@ -187,14 +188,16 @@ ManifestCheck check_gpusim_output(const fs::path& dir) {
   return check;
 }
 
-OutputDirectory::OutputDirectory(const std::string& requested, const std::vector<fs::path>& inputs,
-                                 AbandonList* abandon, std::string gpusim_version)
+OutputDirectory::OutputDirectory(const std::string& path, const std::vector<fs::path>& inputs,
+                                 AbandonList* abandon, std::string gpusim_version, const std::string& option)
     : abandon_list_(abandon != nullptr ? abandon : &local_list_), version_(std::move(gpusim_version)) {
-  target_ = resolve(requested);
+  // Messages read "<option> <path>: ...", e.g. "--out out/x: ...".
+  const std::string requested = option + " " + path;
+  target_ = resolve(path, option);
   refuse_special(target_, requested);
   for (const auto& input : inputs) {
     if (is_within(canonical_or_lexical(input), target_)) {
-      throw InputError(fmt::format("--out {}: {} holds this run's input {}; choose another directory", requested,
+      throw InputError(fmt::format("{}: {} holds this run's input {}; choose another directory", requested,
                                    target_.string(), input.string()));
     }
   }
@@ -202,12 +205,12 @@ OutputDirectory::OutputDirectory(const std::string& requested, const std::vector
   const auto status = fs::status(target_, error);
   if (fs::exists(status)) {
     if (!fs::is_directory(status)) {
-      throw InputError(fmt::format("--out {}: {} exists and is not a directory", requested, target_.string()));
+      throw InputError(fmt::format("{}: {} exists and is not a directory", requested, target_.string()));
     }
     if (!fs::is_empty(target_, error)) {
       const ManifestCheck check = check_gpusim_output(target_);
       if (!check.is_gpusim_output) {
-        throw InputError(fmt::format("--out {}: {} is not empty and {}; gpusim replaces only its own earlier outputs. "
+        throw InputError(fmt::format("{}: {} is not empty and {}; gpusim replaces only its own earlier outputs. "
                                      "Name a new or empty directory.", requested, target_.string(), check.why));
       }
     }
@@ -221,7 +224,7 @@ OutputDirectory::OutputDirectory(const std::string& requested, const std::vector
   for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
     if (!fs::create_directory(*it, error) && error) {
       abandon_list_->abandon_locked();
-      throw InputError(fmt::format("--out {}: cannot create {}: {}", requested, it->string(), error.message()));
+      throw InputError(fmt::format("{}: cannot create {}: {}", requested, it->string(), error.message()));
     }
     abandon_list_->remove_empty.insert(abandon_list_->remove_empty.begin(), *it);
   }
@@ -233,7 +236,7 @@ OutputDirectory::OutputDirectory(const std::string& requested, const std::vector
     if (error || attempt == 100) {
       const std::string why = error ? error.message() : "too many leftover staging directories";
       abandon_list_->abandon_locked();
-      throw InputError(fmt::format("--out {}: cannot write in {}: {}", requested, target_.parent_path().string(), why));
+      throw InputError(fmt::format("{}: cannot write in {}: {}", requested, target_.parent_path().string(), why));
     }
   }
   abandon_list_->remove_trees.push_back(staging_);

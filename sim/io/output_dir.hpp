@@ -37,8 +37,9 @@ class OutputDirectory {
   // Checks `requested` against the rules above, creates missing parents and the staging
   // directory. `inputs` are the run's input files and directories (the output may not contain
   // them). Throws core::InputError with a message naming the path and the reason.
+  // `option` names where the path came from in messages ("--out", "report DIR").
   OutputDirectory(const std::string& requested, const std::vector<std::filesystem::path>& inputs,
-                  AbandonList* abandon, std::string gpusim_version);
+                  AbandonList* abandon, std::string gpusim_version, const std::string& option = "--out");
   // Not committed: removes the staging directory and the parents this object created.
   ~OutputDirectory();
   OutputDirectory(const OutputDirectory&) = delete;
