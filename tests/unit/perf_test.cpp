@@ -222,7 +222,8 @@ TEST(Calibration, ImpossibleFiguresAreRefusedOnLoad) {
   EXPECT_NE(message([](nlohmann::json& d) { d["terms"][0]["rate_per_s"] = -1.0; }).find("cal.json: terms[0] (memory.dram).rate_per_s: must be a finite number > 0"),
             std::string::npos);
   EXPECT_NE(message([](nlohmann::json& d) { d["terms"][0]["rate_per_s"] = 0.0; }).find("rate_per_s"), std::string::npos);
-  for (auto& s : to_json(good)["sharing"]) {
+  const nlohmann::json good_doc = to_json(good);  // iterated below: must outlive the loop
+  for (const auto& s : good_doc["sharing"]) {
     if (!s["name"].get<std::string>().starts_with("time_slice.")) continue;
     EXPECT_NE(message([&](nlohmann::json& d) {
                 for (auto& t : d["sharing"]) {
