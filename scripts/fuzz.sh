@@ -34,10 +34,12 @@ for target in "${targets[@]}"; do
   max_len=8192
   [[ $target == profile_yaml ]] && max_len=1024
   start=$(date +%s)
+  # Seeds and kept crash inputs; git keeps no empty folder, so only those that exist.
+  seeds=()
+  for d in "tests/fuzz/corpus/$target" "tests/fuzz/regressions/$target"; do [[ -d $d ]] && seeds+=("$d"); done
   # The working corpus grows in build-fuzz/; the committed seeds and kept crash inputs seed it.
   if ! build-fuzz/tests/fuzz/fuzz_"$target" "${limit[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-      -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$target" \
-      "tests/fuzz/regressions/$target" > "$log" 2>&1; then
+      -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "${seeds[@]}" > "$log" 2>&1; then
     tail -40 "$log"
     echo "fuzz: $target crashed; input kept in $crashes/" >&2
     exit 1
