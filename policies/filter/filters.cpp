@@ -36,6 +36,9 @@ class GpuFit final : public sched::FilterPlugin {
     if (!pod.allowed_models.allows(node.gpu_model)) {
       return Status::unschedulable("GPU model not allowed", "gpu-fit");
     }
+    if (node.whole_gpus_only && pod.gpu_milli < cluster::kMilliPerGpu) {
+      return Status::unschedulable("node's device plugin hands out whole GPUs only", "gpu-fit");
+    }
     if (!gpus_fit(pod, cluster.gpu_milli_free(n))) return Status::unschedulable("insufficient GPU", "gpu-fit");
     return Status::ok();
   }

@@ -40,6 +40,10 @@ class ClusterState {
   std::span<const std::int32_t> gpu_milli_free(NodeIndex n) const {
     return {gpu_view_.data() + gpu_offset_[n], static_cast<std::size_t>(nodes_[n].gpu_count)};
   }
+  // Milli not allocated to any pod on each GPU of node n, healthy or not.
+  std::span<const std::int32_t> gpu_milli_unallocated(NodeIndex n) const {
+    return {gpu_free_.data() + gpu_offset_[n], static_cast<std::size_t>(nodes_[n].gpu_count)};
+  }
   // Sum of gpu_milli_free(n).
   std::int64_t node_gpu_milli_free(NodeIndex n) const { return node_gpu_free_[n]; }
   bool gpu_healthy(NodeIndex n, int gpu) const { return ((unhealthy_[n] >> gpu) & 1U) == 0; }

@@ -27,6 +27,9 @@ struct NodeSpec {
   GpuModelId gpu_model = 0;  // meaningful only when gpu_count > 0
   std::vector<std::pair<std::string, std::string>> labels;
   std::vector<Taint> taints;
+  // Its device plugin advertises a count (nvidia.com/gpu is an integer resource), so a pod asking
+  // a fraction of a GPU cannot run here. Set for the scheduler's view of replay clusters.
+  bool whole_gpus_only = false;
 };
 
 // A set of GPU indices on one node.

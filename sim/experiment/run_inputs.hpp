@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/cluster/gpu_catalog.hpp"
+#include "sim/k8s/settings.hpp"
 #include "sim/perf/performance_model.hpp"
 #include "sim/sched/profile.hpp"
 #include "sim/sched/registry.hpp"
@@ -20,6 +21,8 @@ struct RunInputs {
   // pods that share its GPU when it starts. Null: trace durations as they are.
   const perf::PerformanceModel* performance = nullptr;
   perf::JobProfile job;
+  // Replay only: how the simulated Kubernetes behaves (null: KubeSettings' defaults).
+  const k8s::KubeSettings* kube = nullptr;
 
   // What the run's plugins are built with: the catalog, the workload as read, the run's seed.
   sched::PluginContext plugin_context(std::uint64_t seed) const {

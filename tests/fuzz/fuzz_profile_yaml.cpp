@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto& catalog = fuzz::bundled_catalog();
     std::vector<cluster::NodeSpec> nodes(2);
     // The CPU node first: ties go to it, so a profile that lets a GPU pod reach it is found.
-    nodes[0] = {"cpu-node", 32000, 65536, 0, 0, {}, {}};
-    nodes[1] = {"gpu-node", 32000, 65536, 2, *catalog.find("V100M32"), {}, {}};
+    nodes[0] = {"cpu-node", 32000, 65536, 0, 0, {}, {}, false};
+    nodes[1] = {"gpu-node", 32000, 65536, 2, *catalog.find("V100M32"), {}, {}, false};
     cluster::ClusterState cluster(catalog, nodes);
     std::vector<cluster::PodSpec> pods(2);
     pods[0].name = "gpu-pod";

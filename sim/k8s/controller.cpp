@@ -1,0 +1,41 @@
+#include "sim/k8s/controller.hpp"
+
+#include <algorithm>
+
+namespace gpusim::k8s {
+
+Controller::Controller(Bus& bus, const KubeSettings& settings, std::size_t sources)
+    : bus_(bus), settings_(settings), failures_(sources, 0), deleted_(sources, 0) {}
+
+void Controller::on_message(const Message& message, core::Time now) {
+  if (message.topic == Topic::kPodDeleted) {
+    deleted_[message.source] = 1;
+    return;
+  }
+  if (message.topic != Topic::kPodTerminated) return;
+  if (message.reason != Reason::kUnexpectedAdmissionError && message.reason != Reason::kGpuLost) return;
+  const std::int32_t failures = ++failures_[message.source];
+  if (failures > settings_.backoff_limit) {
+    ++given_up_;
+    return;
+  }
+  // base x 2^(failures - 1), capped; the shift is bounded so it never overflows.
+  const std::int64_t base = settings_.backoff_base.micros();
+  const std::int64_t cap = settings_.backoff_max.micros();
+  std::int64_t delay = base;
+  for (int i = 1; i < failures && delay < cap; ++i) delay *= 2;
+  delay = std::min(delay, cap);
+  bus_.set_timer(*this, 0, message.source, now + core::Time::from_micros(delay), core::Phase::kArrival);
+}
+
+void Controller::on_timer(std::uint32_t, std::uint64_t source, core::Time now) {
+  if (deleted_[source]) return;
+  Message create;
+  create.topic = Topic::kPodCreated;
+  create.source = static_cast<std::uint32_t>(source);
+  create.value = failures_[source];
+  ++recreated_;
+  bus_.publish(create, now, core::Phase::kArrival);
+}
+
+}  // namespace gpusim::k8s

@@ -1,0 +1,55 @@
+#include "sim/k8s/failure_injector.hpp"
+
+#include <cmath>
+
+#include "sim/core/rng.hpp"
+
+namespace gpusim::k8s {
+
+FailureInjector::FailureInjector(Bus& bus, const KubeSettings& settings, const std::vector<cluster::NodeSpec>& nodes,
+                                 const WorkloadTimes& times, const std::vector<cluster::PodSpec>& pods,
+                                 std::uint64_t seed) {
+  for (const GpuFailure& failure : settings.gpu_failures) inject(bus, failure);
+  for (const PluginRestart& restart : settings.plugin_restarts) {
+    Message message;
+    message.topic = Topic::kPluginRestart;
+    message.node = restart.node;
+    message.value = restart.down_for.micros();
+    bus.publish(message, restart.at);
+  }
+  if (!(settings.mtbf_hours > 0)) return;
+  core::Time horizon = core::Time::zero();
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    horizon = std::max(horizon, times.arrival[i] + (pods[i].duration ? *pods[i].duration : core::Time::zero()));
+  }
+  // One stream for the whole process, drawn node by node and GPU by GPU: adding pods never
+  // shifts the failures.
+  core::Rng rng = core::Rng::stream(seed, "gpu-failures");
+  const double mean_us = settings.mtbf_hours * 3600.0 * 1e6;
+  for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+    for (int g = 0; g < nodes[n].gpu_count; ++g) {
+      double at = 0;
+      while (true) {
+        // Exponential by inversion; 1 - u is in (0, 1], so the log is finite.
+        at += -std::log(1.0 - rng.uniform_unit()) * mean_us;
+        if (at > static_cast<double>(horizon.micros())) break;
+        const auto when = core::Time::from_micros(static_cast<std::int64_t>(at));
+        inject(bus, {when, n, g, settings.random_failure_xid});
+        inject(bus, {when + settings.repair_time, n, g, 0});
+        at += static_cast<double>(settings.repair_time.micros());
+      }
+    }
+  }
+}
+
+void FailureInjector::inject(Bus& bus, const GpuFailure& failure) {
+  Message message;
+  message.topic = Topic::kGpuEvent;
+  message.node = failure.node;
+  message.gpus.add(failure.gpu);
+  message.value = failure.xid;
+  bus.publish(message, failure.at);
+  failures_ += failure.xid != 0;
+}
+
+}  // namespace gpusim::k8s

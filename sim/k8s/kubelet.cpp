@@ -1,0 +1,304 @@
+#include "sim/k8s/kubelet.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/check.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree };
+
+bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin(), xids.end(), xid) != xids.end(); }
+
+}  // namespace
+
+KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
+                           const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
+                           const DeviceChooser& chooser, const std::vector<cluster::PodSpec>& pods,
+                           const WorkloadTimes& times, const KubeSettings& settings, RunTimeModel run_time)
+    : bus_(bus),
+      api_(api),
+      setup_(setup),
+      chooser_(chooser),
+      pods_(pods),
+      times_(times),
+      settings_(settings),
+      run_time_(run_time),
+      truth_(catalog, nodes),
+      on_node_(nodes.size()),
+      registered_(nodes.size(), 1),
+      publish_queued_(nodes.size(), 0) {
+  residents_.reserve(pods.size());
+  gpu_offset_.push_back(0);
+  for (const auto& node : nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
+  pods_on_gpu_.assign(gpu_offset_.back(), 0);
+  // Every kubelet registers its node at time 0 with the status its plugin advertises.
+  for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+    const Advertisement ad = advertise(setup_[n].model, nodes[n].gpu_count, {}, true);
+    if (ad.allocatable != nodes[n].gpu_count) publish_status(n, core::Time::zero());
+  }
+}
+
+KubeletFleet::Resident& KubeletFleet::resident(PodId pod) {
+  if (residents_.size() <= pod) residents_.resize(pod + 1);
+  return residents_[pod];
+}
+
+void KubeletFleet::on_message(const Message& message, core::Time now) {
+  switch (message.topic) {
+    case Topic::kPodBound:
+      if (settings_.bind_latency > core::Time::zero()) {
+        bus_.set_timer(*this, kAdmit, message.pod, now + settings_.bind_latency);
+      } else {
+        admit(message.pod, now);
+      }
+      break;
+    case Topic::kGpuEvent:
+      for (int g = 0; g < 64; ++g) {
+        if (message.gpus.contains(g)) gpu_event(message.node, g, static_cast<int>(message.value), now);
+      }
+      break;
+    case Topic::kPluginRestart:
+      registered_[message.node] = 0;
+      status_changed(message.node, now);
+      bus_.set_timer(*this, kRegister, message.node, now + core::Time::from_micros(message.value));
+      break;
+    default:
+      break;
+  }
+}
+
+void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
+  switch (tag) {
+    case kAdmit: admit(static_cast<PodId>(payload), now); break;
+    case kStart: start(static_cast<PodId>(payload), now); break;
+    case kFinish: {
+      const PodId pod = static_cast<PodId>(payload);
+      Reason reason = Reason::kSucceeded;
+      switch (pods_[api_.pod(pod).source].phase) {
+        case cluster::TracePhase::kFailed: reason = Reason::kTraceFailed; break;
+        case cluster::TracePhase::kPending: reason = Reason::kDeletedByOwner; break;
+        default: break;
+      }
+      end(pod, reason, now);
+      break;
+    }
+    case kPublish: {
+      const auto n = static_cast<std::uint32_t>(payload);
+      publish_queued_[n] = 0;
+      publish_status(n, now);
+      break;
+    }
+    case kRegister:
+      registered_[payload] = 1;
+      status_changed(static_cast<std::uint32_t>(payload), now);
+      break;
+    case kFree: {
+      // The 1.6 GPU manager lets go of a terminated pod's GPUs.
+      const PodId pod = static_cast<PodId>(payload);
+      const Resident& r = residents_[pod];
+      truth_.release(ghost_specs_[api_.pod(pod).source], {static_cast<cluster::NodeIndex>(r.node), r.gpus});
+      Message freed;
+      freed.topic = Topic::kGpusReleased;
+      freed.pod = pod;
+      freed.node = static_cast<std::uint32_t>(r.node);
+      freed.gpus = r.gpus;
+      bus_.publish(freed, now);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void KubeletFleet::admit(PodId id, core::Time now) {
+  const PodObject& object = api_.pod(id);
+  const cluster::PodSpec& pod = pods_[object.source];
+  const auto n = static_cast<std::uint32_t>(object.node);
+  const NodeSetup& setup = setup_[n];
+  const cluster::NodeSpec& node = truth_.node(n);
+  cluster::Placement placement{n, {}};
+  bool ok = truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib;
+  if (ok && pod.wants_gpu()) {
+    cluster::GpuSet unhealthy;
+    for (int g = 0; g < node.gpu_count; ++g) {
+      if (!truth_.gpu_healthy(n, g)) unhealthy.add(g);
+    }
+    const Advertisement ad = advertise(setup.model, node.gpu_count, unhealthy, registered_[n] != 0);
+    if (setup.model == DevicePluginModel::kSchedulerAssigned) {
+      // Allocate honours the annotation, if those devices are advertised and have room.
+      placement.gpus = object.gpus;
+      ok = (placement.gpus.bits & ad.unadvertised.bits) == 0 && truth_.fits(pod, placement);
+    } else {
+      cluster::GpuSet available;
+      const auto unallocated = truth_.gpu_milli_unallocated(n);
+      for (int g = 0; g < node.gpu_count; ++g) {
+        if (!ad.unadvertised.contains(g) && unallocated[static_cast<std::size_t>(g)] == cluster::kMilliPerGpu) available.add(g);
+      }
+      const auto chosen = chooser_.choose(n, pod.gpu_count, available);
+      ok = chosen.has_value() && pod.gpu_milli == cluster::kMilliPerGpu;
+      if (ok) placement.gpus = *chosen;
+    }
+  }
+  Message message;
+  message.pod = id;
+  message.source = object.source;
+  message.node = n;
+  if (!ok) {
+    message.topic = Topic::kPodTerminated;
+    message.reason = Reason::kUnexpectedAdmissionError;
+    bus_.publish(message, now);
+    return;
+  }
+  truth_.allocate(pod, placement);
+  Resident& r = resident(id);
+  r.node = static_cast<std::int32_t>(n);
+  r.gpus = placement.gpus;
+  r.holds = true;
+  on_node_[n].push_back(id);
+  count_pods(n, placement.gpus, +1);
+  message.topic = Topic::kPodAdmitted;
+  message.gpus = placement.gpus;
+  bus_.publish(message, now);
+  if (settings_.container_start_latency > core::Time::zero()) {
+    bus_.set_timer(*this, kStart, id, now + settings_.container_start_latency);
+  } else {
+    start(id, now);
+  }
+}
+
+void KubeletFleet::start(PodId id, core::Time now) {
+  Resident& r = residents_[id];
+  if (!r.holds) return;  // its GPU failed before the containers started
+  Message running;
+  running.topic = Topic::kPodRunning;
+  running.pod = id;
+  running.source = api_.pod(id).source;
+  running.node = static_cast<std::uint32_t>(r.node);
+  running.gpus = r.gpus;
+  bus_.publish(running, now);
+  const core::Time duration = run_time(id, now);
+  // Starts and durations are each within range, but a long chain of them may not be.
+  if (static_cast<double>(now.micros()) + static_cast<double>(duration.micros()) > kMaxSimulatedMicros) {
+    throw core::InputError(fmt::format("pod {} would end past the simulated time range ({} us)",
+                                       pods_[running.source].name, kMaxSimulatedMicros));
+  }
+  r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
+}
+
+void KubeletFleet::end(PodId id, Reason reason, core::Time now) {
+  Resident& r = residents_[id];
+  const PodObject& object = api_.pod(id);
+  const cluster::PodSpec& pod = pods_[object.source];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  const cluster::Placement placement{n, r.gpus};
+  truth_.release(pod, placement);
+  r.holds = false;
+  auto& list = on_node_[n];
+  list.erase(std::find(list.begin(), list.end(), id));
+  count_pods(n, r.gpus, -1);
+  if (setup_[n].model == DevicePluginModel::kAccelerators16 && settings_.gpu_free_delay > core::Time::zero() &&
+      !r.gpus.empty()) {
+    // The GPU manager still counts the pod as active: its GPUs stay taken for the delay.
+    if (ghost_specs_.empty()) ghost_specs_.resize(pods_.size());
+    cluster::PodSpec& ghost = ghost_specs_[object.source];
+    ghost.gpu_count = r.gpus.size();
+    ghost.gpu_milli = cluster::kMilliPerGpu;
+    truth_.allocate(ghost, placement);
+    bus_.set_timer(*this, kFree, id, now + settings_.gpu_free_delay);
+  }
+  Message ended;
+  ended.topic = Topic::kPodTerminated;
+  ended.reason = reason;
+  ended.pod = id;
+  ended.source = object.source;
+  ended.node = n;
+  ended.gpus = r.gpus;
+  bus_.publish(ended, now);
+}
+
+void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) {
+  GPUSIM_CHECK(gpu < truth_.node(n).gpu_count, "GPU event for a GPU the node does not have");
+  if (xid == 0) {
+    truth_.set_gpu_healthy(n, gpu, true);
+    status_changed(n, now);
+    return;
+  }
+  if (listed(settings_.ignored_xids, xid)) return;
+  truth_.set_gpu_healthy(n, gpu, false);
+  status_changed(n, now);
+  if (!listed(settings_.fatal_xids, xid)) return;  // running pods are left alone
+  // The GPU fell off the bus: every container using it dies.
+  for (std::size_t i = 0; i < on_node_[n].size();) {
+    const PodId id = on_node_[n][i];
+    if (residents_[id].gpus.contains(gpu)) {
+      bus_.cancel_timer(residents_[id].finish_timer);
+      end(id, Reason::kGpuLost, now);  // removes it from the list
+    } else {
+      ++i;
+    }
+  }
+}
+
+void KubeletFleet::status_changed(std::uint32_t n, core::Time now) {
+  if (publish_queued_[n]) return;
+  const std::int64_t period = settings_.node_status_period.micros();
+  // The next tick of the node's nodeStatusUpdateFrequency grid (kubelets tick from time 0).
+  const std::int64_t at = period <= 0 ? now.micros() : (now.micros() + period - 1) / period * period;
+  publish_queued_[n] = 1;
+  bus_.set_timer(*this, kPublish, n, core::Time::from_micros(at));
+}
+
+void KubeletFleet::publish_status(std::uint32_t n, core::Time now) {
+  const cluster::NodeSpec& node = truth_.node(n);
+  cluster::GpuSet unhealthy;
+  for (int g = 0; g < node.gpu_count; ++g) {
+    if (!truth_.gpu_healthy(n, g)) unhealthy.add(g);
+  }
+  const Advertisement ad = advertise(setup_[n].model, node.gpu_count, unhealthy, registered_[n] != 0);
+  const NodeStatus& published = api_.node_status(n);
+  if (ad.allocatable == published.allocatable_gpus && ad.unadvertised == published.unadvertised) return;
+  Message status;
+  status.topic = Topic::kNodeStatus;
+  status.node = n;
+  status.value = ad.allocatable;
+  status.gpus = ad.unadvertised;
+  bus_.publish(status, now);
+}
+
+void KubeletFleet::count_pods(std::uint32_t n, cluster::GpuSet gpus, int delta) {
+  for (int g = 0; g < 64; ++g) {
+    if (gpus.contains(g)) pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)] += delta;
+  }
+}
+
+// The trace duration, or with a performance model: scaled to the GPU the pod landed on and by the
+// time-slicing overhead of its busiest GPU, both fixed at start. A trace-Pending pod runs until its
+// owner deleted it (its deadline), whatever the GPU.
+core::Time KubeletFleet::run_time(PodId id, core::Time now) const {
+  const std::uint32_t source = api_.pod(id).source;
+  const cluster::PodSpec& pod = pods_[source];
+  if (pod.phase == cluster::TracePhase::kPending) return std::max(core::Time::zero(), times_.deadline[source] - now);
+  if (run_time_.performance == nullptr || !pod.wants_gpu()) return *pod.duration;
+  const Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  const cluster::GpuModelId model = truth_.node(n).gpu_model;
+  int sharing = 1;
+  for (int g = 0; g < 64; ++g) {
+    if (r.gpus.contains(g)) sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)]);
+  }
+  const double factor = run_time_.performance->time_factor(run_time_.job, model) *
+                        run_time_.performance->time_slice_factor(model, sharing);
+  const double scaled = std::round(static_cast<double>(pod.duration->micros()) * factor);
+  if (!(scaled <= kMaxSimulatedMicros)) {
+    throw core::InputError(fmt::format("pod {}: run time scaled by the performance model ({}x) is out of range", pod.name, factor));
+  }
+  return core::Time::from_micros(static_cast<std::int64_t>(scaled));
+}
+
+}  // namespace gpusim::k8s

@@ -1,0 +1,76 @@
+#pragma once
+// The kubelets, one per node, each with its device manager and device plugin. They hold the
+// truth: which devices exist and are healthy, and which container holds which device. A bound
+// pod is admitted against that truth (not against what the scheduler believed): if its devices are
+// not there it fails with UnexpectedAdmissionError. Each kubelet publishes its node status on its
+// nodeStatusUpdateFrequency grid when something the status shows has changed.
+//
+// All nodes' truths live in one flat ClusterState (the fleet), for speed; each node's state is
+// touched only by that node's kubelet logic.
+#include <cstdint>
+#include <vector>
+
+#include "sim/cluster/cluster_state.hpp"
+#include "sim/k8s/api_server.hpp"
+#include "sim/k8s/bus.hpp"
+#include "sim/k8s/device_plugin.hpp"
+#include "sim/k8s/settings.hpp"
+#include "sim/k8s/workload_times.hpp"
+#include "sim/perf/performance_model.hpp"
+
+namespace gpusim::k8s {
+
+class KubeletFleet final : public Component {
+ public:
+  struct RunTimeModel {
+    const perf::PerformanceModel* performance = nullptr;  // null: trace durations as they are
+    perf::JobProfile job;
+  };
+
+  KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
+               const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
+               const DeviceChooser& chooser, const std::vector<cluster::PodSpec>& pods, const WorkloadTimes& times,
+               const KubeSettings& settings, RunTimeModel run_time);
+  void on_message(const Message& message, core::Time now) override;
+  void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
+
+  const cluster::ClusterState& truth() const { return truth_; }
+
+ private:
+  struct Resident {
+    std::int32_t node = -1;
+    cluster::GpuSet gpus;
+    core::EventId finish_timer = 0;
+    bool holds = false;  // admitted and not yet ended
+  };
+
+  void admit(PodId pod, core::Time now);
+  void start(PodId pod, core::Time now);
+  void end(PodId pod, Reason reason, core::Time now);
+  void gpu_event(std::uint32_t node, int gpu, int xid, core::Time now);
+  void status_changed(std::uint32_t node, core::Time now);
+  void publish_status(std::uint32_t node, core::Time now);
+  core::Time run_time(PodId pod, core::Time now) const;
+  void count_pods(std::uint32_t node, cluster::GpuSet gpus, int delta);
+  Resident& resident(PodId pod);
+
+  Bus& bus_;
+  const ApiServer& api_;
+  const std::vector<NodeSetup>& setup_;
+  const DeviceChooser& chooser_;
+  const std::vector<cluster::PodSpec>& pods_;
+  const WorkloadTimes& times_;
+  const KubeSettings& settings_;
+  RunTimeModel run_time_;
+  cluster::ClusterState truth_;
+  std::vector<Resident> residents_;          // per pod object
+  std::vector<std::vector<PodId>> on_node_;  // pods holding devices, per node
+  std::vector<std::uint8_t> registered_;     // device plugin registered, per node
+  std::vector<std::uint8_t> publish_queued_;
+  std::vector<std::size_t> gpu_offset_;
+  std::vector<int> pods_on_gpu_;
+  // 1.6 freeing delay: GPUs a terminated pod still holds, by the pod that held them.
+  std::vector<cluster::PodSpec> ghost_specs_;
+};
+
+}  // namespace gpusim::k8s

@@ -1,0 +1,54 @@
+#pragma once
+// What the Kubernetes layer's components tell each other. Every message is a small plain value
+// delivered through the event queue, so that components never call one another and a new
+// component only subscribes to the topics it cares about.
+#include <cstdint>
+
+#include "sim/cluster/node.hpp"
+
+namespace gpusim::k8s {
+
+using PodId = std::uint32_t;  // index of a pod object in the API server (one per incarnation)
+inline constexpr PodId kNoPod = UINT32_MAX;
+
+enum class Topic : std::uint8_t {
+  kPodCreated,     // a pod object was created: `source` (trace row), `value` (attempt); the API
+                   // server fills in `pod`
+  kPodDeleted,     // its owner deleted a pod that was still pending (`pod`, or kNoPod when the
+                   // owner deleted it before creating it: `source`)
+  kPodBound,       // the scheduler bound `pod` to `node`; `gpus`: its GPU annotation (honoured
+                   // on scheduler-assigned nodes, ignored elsewhere)
+  kPodAdmitted,    // the kubelet admitted `pod`; Allocate mapped the devices `gpus`
+  kPodRunning,     // its containers started
+  kPodTerminated,  // `pod` ended for `reason` (after running, or refused at admission)
+  kNodeStatus,     // the kubelet published `node`'s status: `value` GPUs allocatable, `gpus` the
+                   // devices it does not advertise (scheduler-assigned nodes read them)
+  kGpuEvent,       // an XID `value` on device `gpus` (one bit) of `node`; `value` 0: repaired
+  kPluginRestart,  // `node`'s device plugin restarts and registers again after `value` seconds
+  kGpusReleased,   // the kubelet gave `pod`'s devices `gpus` back (after the 1.6 freeing delay)
+  kCycleDone,      // the scheduler finished one scheduling cycle
+  kCount,
+};
+
+enum class Reason : std::uint8_t {
+  kNone,
+  kSucceeded,                 // ran its trace duration
+  kTraceFailed,               // the trace says it failed: ran until its failure
+  kDeletedByOwner,            // a trace-Pending pod gpusim ran; its owner deleted it at its deadline
+  kUnexpectedAdmissionError,  // the scheduler counted devices the kubelet did not have
+  kGpuLost,                   // its GPU fell off the bus (XID) while it ran
+};
+
+const char* to_string(Reason reason);
+
+struct Message {
+  Topic topic = Topic::kPodCreated;
+  Reason reason = Reason::kNone;
+  PodId pod = kNoPod;
+  std::uint32_t source = 0;  // trace row
+  std::uint32_t node = 0;
+  cluster::GpuSet gpus;
+  std::int64_t value = 0;
+};
+
+}  // namespace gpusim::k8s

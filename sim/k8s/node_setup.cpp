@@ -1,0 +1,64 @@
+#include "sim/k8s/node_setup.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/status.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+int topology_id(const std::string& name, const std::string& where, const topology::Library& topologies) {
+  if (name.empty()) return -1;
+  const auto id = topologies.find(name);
+  if (!id) throw core::InputError(fmt::format("{}: unknown topology '{}' (known: {})", where, name, topologies.names()));
+  return *id;
+}
+
+}  // namespace
+
+std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const std::vector<cluster::NodeSpec>& nodes,
+                                          const cluster::GpuCatalog& catalog, const topology::Library& topologies) {
+  struct ResolvedPool {
+    const NodePool* pool;
+    std::optional<cluster::GpuModelId> model;
+    int topology;
+  };
+  std::vector<ResolvedPool> pools;
+  for (const NodePool& pool : settings.pools) {
+    ResolvedPool resolved{&pool, std::nullopt, topology_id(pool.topology, "pool " + pool.name, topologies)};
+    if (!pool.match.gpu_model.empty()) {
+      resolved.model = catalog.find(pool.match.gpu_model);
+      if (!resolved.model) {
+        throw core::InputError(fmt::format("pool {}: unknown GPU model '{}' (catalog ids: {})", pool.name,
+                                           pool.match.gpu_model, catalog.ids()));
+      }
+    }
+    pools.push_back(resolved);
+  }
+  const NodeSetup fallback{settings.default_model, settings.default_choice,
+                           topology_id(settings.default_topology, "defaults", topologies)};
+  std::vector<NodeSetup> setup;
+  setup.reserve(nodes.size());
+  for (const cluster::NodeSpec& node : nodes) {
+    NodeSetup chosen = fallback;
+    std::string from = "the defaults";
+    for (const ResolvedPool& pool : pools) {
+      const bool name_ok = node.name.starts_with(pool.pool->match.name_prefix);
+      const bool model_ok = !pool.model || (node.gpu_count > 0 && node.gpu_model == *pool.model);
+      if (name_ok && model_ok) {
+        chosen = {pool.pool->model, pool.pool->choice, pool.topology};
+        from = "pool " + pool.pool->name;
+        break;
+      }
+    }
+    if (chosen.topology >= 0 && topologies.at(chosen.topology).gpu_count() != node.gpu_count) {
+      throw core::InputError(fmt::format("node {}: {} gives it topology '{}' of {} GPUs, but the node has {}", node.name,
+                                         from, topologies.at(chosen.topology).name(),
+                                         topologies.at(chosen.topology).gpu_count(), node.gpu_count));
+    }
+    setup.push_back(chosen);
+  }
+  return setup;
+}
+
+}  // namespace gpusim::k8s

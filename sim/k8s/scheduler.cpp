@@ -1,0 +1,135 @@
+#include "sim/k8s/scheduler.hpp"
+
+#include <algorithm>
+
+namespace gpusim::k8s {
+namespace {
+constexpr std::uint32_t kCycle = 0;
+}  // namespace
+
+Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
+                     const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
+                     const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
+                     const sched::Registry& registry, const sched::PluginContext& context)
+    : bus_(bus),
+      api_(api),
+      setup_(setup),
+      pods_(pods),
+      cache_(catalog, nodes),
+      framework_(profile, registry, context, cache_) {
+  pending_.reserve(pods.size());
+  for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) apply_status(n);
+}
+
+void Scheduler::on_message(const Message& message, core::Time now) {
+  switch (message.topic) {
+    case Topic::kPodCreated:
+      pending_.push_back(message.pod);
+      if (assumed_.size() <= message.pod) assumed_.resize(message.pod + 1);
+      break;
+    case Topic::kPodDeleted:
+      if (message.pod != kNoPod) {
+        if (const auto it = std::find(pending_.begin(), pending_.end(), message.pod); it != pending_.end()) {
+          pending_.erase(it);
+        }
+      }
+      break;
+    case Topic::kPodTerminated: {
+      const PodObject& pod = api_.pod(message.pod);
+      framework_.release(pods_[pod.source], assumed_[message.pod]);
+      apply_status(assumed_[message.pod].node);
+      break;
+    }
+    case Topic::kNodeStatus:
+      apply_status(message.node);
+      break;
+    default:
+      return;
+  }
+  request_cycle(now);
+}
+
+void Scheduler::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
+  cycle_queued_ = false;
+  run_cycle(now);
+  Message done;
+  done.topic = Topic::kCycleDone;
+  bus_.publish(done, now, core::Phase::kMetrics);
+}
+
+void Scheduler::request_cycle(core::Time now) {
+  if (cycle_queued_) return;
+  bus_.set_timer(*this, kCycle, 0, now, core::Phase::kSchedule);
+  cycle_queued_ = true;
+}
+
+void Scheduler::run_cycle(core::Time now) {
+  const auto& sort = framework_.queue_sort();
+  const auto source_of = [&](PodId id) { return api_.pod(id).source; };
+  std::stable_sort(pending_.begin(), pending_.end(), [&](PodId a, PodId b) {
+    const cluster::PodSpec& pa = pods_[source_of(a)];
+    const cluster::PodSpec& pb = pods_[source_of(b)];
+    return sort.less(pa, pb) || (!sort.less(pb, pa) && a < b);
+  });
+  std::size_t kept = 0;
+  // Within one cycle free resources only shrink, so a shape that failed once fails again:
+  // later pods of that shape skip the (costly) filter pass.
+  failed_shapes_.clear();
+  for (const PodId id : pending_) {
+    const cluster::PodSpec& pod = pods_[source_of(id)];
+    const Shape shape{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits};
+    if (std::find(failed_shapes_.begin(), failed_shapes_.end(), shape) != failed_shapes_.end()) {
+      pending_[kept++] = id;
+      continue;
+    }
+    ++attempts_;
+    if (const auto placement = framework_.schedule(pod)) {
+      assumed_[id] = *placement;
+      apply_status(placement->node);
+      Message bound;
+      bound.topic = Topic::kPodBound;
+      bound.pod = id;
+      bound.source = source_of(id);
+      bound.node = placement->node;
+      bound.gpus = placement->gpus;
+      bus_.publish(bound, now, core::Phase::kSchedule);
+    } else {
+      failed_shapes_.push_back(shape);
+      pending_[kept++] = id;
+    }
+  }
+  pending_.resize(kept);
+}
+
+void Scheduler::apply_status(cluster::NodeIndex n) {
+  const cluster::NodeSpec& node = cache_.node(n);
+  if (node.gpu_count == 0) return;
+  const NodeStatus& status = api_.node_status(n);
+  if (setup_[n].model == DevicePluginModel::kSchedulerAssigned) {
+    // The extender knows device ids: exactly the published unhealthy devices are unavailable.
+    for (int g = 0; g < node.gpu_count; ++g) {
+      const bool available = !status.unadvertised.contains(g);
+      if (cache_.gpu_healthy(n, g) != available) cache_.set_gpu_healthy(n, g, available);
+    }
+    return;
+  }
+  // A count: mark (capacity - allocatable) GPUs unavailable, free ones first from the highest
+  // index, then used ones. Free GPUs then number max(0, allocatable - used), as in kube-scheduler.
+  int to_hide = node.gpu_count - std::clamp(status.allocatable_gpus, 0, node.gpu_count);
+  const auto unallocated = cache_.gpu_milli_unallocated(n);
+  cluster::GpuSet hidden;
+  for (int pass = 0; pass < 2 && to_hide > 0; ++pass) {
+    for (int g = node.gpu_count - 1; g >= 0 && to_hide > 0; --g) {
+      const bool used = unallocated[static_cast<std::size_t>(g)] < cluster::kMilliPerGpu;
+      if (hidden.contains(g) || (pass == 0 && used)) continue;
+      hidden.add(g);
+      --to_hide;
+    }
+  }
+  for (int g = 0; g < node.gpu_count; ++g) {
+    const bool available = !hidden.contains(g);
+    if (cache_.gpu_healthy(n, g) != available) cache_.set_gpu_healthy(n, g, available);
+  }
+}
+
+}  // namespace gpusim::k8s

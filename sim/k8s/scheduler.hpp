@@ -1,0 +1,58 @@
+#pragma once
+// The kube-scheduler: a pending queue and the scheduling framework, run over the scheduler's own
+// cache of the cluster. The cache takes each node's allocatable GPUs from the node status the
+// kubelet last published (so it may be stale) and the pods it bound itself (assumed at once, as
+// kube-scheduler assumes them); a pod's resources go back when the API server reports it ended.
+// One cycle per instant, after every state change and arrival of that instant.
+#include <vector>
+
+#include "sim/cluster/cluster_state.hpp"
+#include "sim/k8s/api_server.hpp"
+#include "sim/k8s/bus.hpp"
+#include "sim/k8s/settings.hpp"
+#include "sim/sched/framework.hpp"
+#include "traces/workload.hpp"
+
+namespace gpusim::k8s {
+
+class Scheduler final : public Component {
+ public:
+  // `pods`: the pods as the scheduler sees their requests (whole GPUs on count-only nodes).
+  Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
+            const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
+            const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
+            const sched::Registry& registry, const sched::PluginContext& context);
+  void on_message(const Message& message, core::Time now) override;
+  void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
+
+  const cluster::ClusterState& cache() const { return cache_; }
+  std::size_t pending() const { return pending_.size(); }
+  std::uint64_t attempts() const { return attempts_; }
+
+ private:
+  void request_cycle(core::Time now);
+  void run_cycle(core::Time now);
+  // Makes node n's cache show the published status: on count-only nodes, as many GPUs
+  // unavailable as the status lacks, taken from free GPUs first (a count has no identity).
+  void apply_status(cluster::NodeIndex n);
+
+  Bus& bus_;
+  const ApiServer& api_;
+  const std::vector<NodeSetup>& setup_;
+  const std::vector<cluster::PodSpec>& pods_;
+  cluster::ClusterState cache_;
+  sched::Framework framework_;
+  std::vector<PodId> pending_;
+  std::vector<cluster::Placement> assumed_;  // per pod object: where the scheduler bound it
+  struct Shape {
+    std::int64_t cpu, memory;
+    std::int32_t gpus, milli;
+    std::uint64_t models;
+    bool operator==(const Shape&) const = default;
+  };
+  std::vector<Shape> failed_shapes_;
+  bool cycle_queued_ = false;
+  std::uint64_t attempts_ = 0;  // scheduling attempts (framework cycles run)
+};
+
+}  // namespace gpusim::k8s

@@ -1,0 +1,102 @@
+#pragma once
+// How the simulated Kubernetes behaves: the kubelets' timings, the owners' backoff, which device
+// plugin serves each node pool, and which GPU failures happen. Defaults are Kubernetes' own
+// where it has one (sources in sim/k8s/README.md); every field can be set in a --kube YAML file.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.hpp"
+
+namespace gpusim::k8s {
+
+// How a node's GPUs are advertised to the scheduler and handed to containers (sim/k8s/README.md).
+enum class DevicePluginModel : std::uint8_t {
+  // The scheduler (or its extender) chooses GPU indices and passes them as a pod annotation that
+  // the plugin's Allocate honours: gpushare, HAMi and the FGD policies. gpu-milli sharing works.
+  kSchedulerAssigned,
+  // nvidia.com/gpu (1.10+): Register, ListAndWatch with health, Allocate. The scheduler sees
+  // counts; the kubelet picks the devices (first fit or the plugin's preferred allocation).
+  kDevicePlugin,
+  // The Accelerators feature gate (1.6): alpha.kubernetes.io/nvidia-gpu, all GPUs, each exclusive;
+  // the kubelet's GPU manager frees a terminated pod's GPUs only after `gpu_free_delay`.
+  kAccelerators16,
+  // Kubernetes 1.3: alpha.kubernetes.io/nvidia-gpu set by a kubelet flag; at most one GPU per
+  // node, the first.
+  kAlpha13,
+};
+
+// device-plugin nodes: how the kubelet's device manager picks devices.
+enum class DeviceChoice : std::uint8_t {
+  kFirstFit,   // the lowest free healthy indices
+  kPreferred,  // the plugin's GetPreferredAllocation: NVIDIA's best-effort link-score policy
+};
+
+const char* to_string(DevicePluginModel model);
+const char* to_string(DeviceChoice choice);
+
+// Nodes a pool applies to: every condition given must hold (an empty one always does).
+struct NodeSelector {
+  std::string name_prefix;
+  std::string gpu_model;  // catalog id or alias
+};
+
+struct NodePool {
+  std::string name;
+  NodeSelector match;
+  DevicePluginModel model = DevicePluginModel::kSchedulerAssigned;
+  DeviceChoice choice = DeviceChoice::kFirstFit;
+  std::string topology;  // a template of sim/topology ("" = none known)
+};
+
+// A failure read from a file or drawn by the seeded process.
+struct GpuFailure {
+  core::Time at;
+  std::uint32_t node = 0;
+  int gpu = 0;
+  int xid = 0;           // 0: the GPU is repaired
+};
+
+struct PluginRestart {
+  core::Time at;
+  std::uint32_t node = 0;
+  core::Time down_for;   // until the plugin registers again
+};
+
+struct KubeSettings {
+  core::Time node_status_period = core::Time::from_seconds(10);  // kubelet nodeStatusUpdateFrequency
+  core::Time bind_latency = core::Time::zero();                  // scheduler bind to kubelet admission
+  core::Time container_start_latency = core::Time::zero();       // Allocate to containers running
+  core::Time gpu_free_delay = core::Time::zero();                // accelerators-1.6 only
+  // The Job controller's pod-failure backoff: base x 2^(failures - 1), capped; after
+  // `backoff_limit` failures the owner gives up.
+  core::Time backoff_base = core::Time::from_seconds(10);
+  core::Time backoff_max = core::Time::from_seconds(600);
+  int backoff_limit = 6;
+
+  DevicePluginModel default_model = DevicePluginModel::kSchedulerAssigned;
+  DeviceChoice default_choice = DeviceChoice::kFirstFit;
+  std::string default_topology;
+  std::vector<NodePool> pools;  // the first pool that matches a node wins
+
+  // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
+  // on the GPU (it fell off the bus).
+  std::vector<int> ignored_xids = {13, 31, 43, 45, 68, 109};
+  std::vector<int> fatal_xids = {79};
+  std::vector<GpuFailure> gpu_failures;        // from a failure file
+  std::vector<PluginRestart> plugin_restarts;  // from a failure file
+  // Seeded failures: each GPU fails after an exponential time with this mean (0: none), with
+  // `random_failure_xid`, and is repaired `repair_time` later.
+  double mtbf_hours = 0;
+  int random_failure_xid = 79;
+  core::Time repair_time = core::Time::from_seconds(4 * 3600);
+};
+
+// Per node, after pools are matched.
+struct NodeSetup {
+  DevicePluginModel model = DevicePluginModel::kSchedulerAssigned;
+  DeviceChoice choice = DeviceChoice::kFirstFit;
+  int topology = -1;  // index into the topology templates, -1: none
+};
+
+}  // namespace gpusim::k8s
