@@ -16,6 +16,7 @@ void register_builtin(sched::Registry& registry) {
   register_gpu_packing(registry);
   register_best_fit(registry);
   register_fgd(registry);
+  register_topology_aware(registry);
 }
 
 sched::Registry builtin_registry() {

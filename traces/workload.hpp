@@ -1,23 +1,47 @@
 #pragma once
 // What a trace reader produces: a cluster description and a list of pods, both in gpusim's own
 // types, with the source they came from (for reports and manifests).
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/cluster/node.hpp"
 #include "sim/cluster/pod.hpp"
+#include "sim/core/time.hpp"
 
 namespace gpusim::traces {
+
+// What a Kubernetes Node object (or its gpusim annotations) says about the simulated Kubernetes
+// layer of that node; empty strings leave the --kube settings' choice.
+struct NodeKube {
+  std::string device_plugin;  // scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3
+  std::string device_choice;  // first-fit, preferred
+  std::string topology;       // a template of sim/topology
+  core::Time joins_at;        // when the node joins the cluster (0: from the start)
+  std::optional<core::Time> leaves_at;  // when it is removed, if ever
+};
 
 struct ClusterSpec {
   std::string source;  // path or bundled name
   std::vector<cluster::NodeSpec> nodes;
+  std::vector<NodeKube> kube;  // empty, or one per node (manifests)
+  std::vector<std::string> notes;  // defaults applied and what was not understood, for the user
   int skipped_lines = 0;  // blank and comment lines in the file
+};
+
+// A Job: `completions` pods in all, at most `parallelism` at once; its pods are consecutive rows
+// of Workload::pods whose constraints name it.
+struct JobSpec {
+  std::string name;
+  std::int32_t parallelism = 1;
+  std::int32_t completions = 1;
 };
 
 struct Workload {
   std::string source;
   std::vector<cluster::PodSpec> pods;
+  std::vector<JobSpec> jobs;
+  std::vector<std::string> notes;  // defaults applied and what was not understood, for the user
   bool has_times = false;  // whether creation/deletion times were present
   int skipped_lines = 0;   // blank and comment lines in the file
 };

@@ -1,5 +1,6 @@
-// Filter plugins: host resources (kube-scheduler's NodeResourcesFit) and the gpu-milli device
-// fit (the FGD artifact's Open-Gpu-Share filter).
+// Filter plugins: host resources (kube-scheduler's NodeResourcesFit), the gpu-milli device fit
+// (the FGD artifact's Open-Gpu-Share filter) with the node's GPU resource name, and kube-scheduler's
+// NodeAffinity and TaintToleration.
 #include <memory>
 
 #include "policies/builtin_parts.hpp"
@@ -36,10 +37,48 @@ class GpuFit final : public sched::FilterPlugin {
     if (!pod.allowed_models.allows(node.gpu_model)) {
       return Status::unschedulable("GPU model not allowed", "gpu-fit");
     }
+    if (pod.constraints != nullptr && pod.constraints->gpu_resource != cluster::GpuResource::kAny &&
+        node.gpu_resource != cluster::GpuResource::kAny && pod.constraints->gpu_resource != node.gpu_resource) {
+      return Status::unschedulable("node advertises another GPU resource", "gpu-fit");
+    }
     if (node.whole_gpus_only && pod.gpu_milli < cluster::kMilliPerGpu) {
       return Status::unschedulable("node's device plugin hands out whole GPUs only", "gpu-fit");
     }
     if (!gpus_fit(pod, cluster.gpu_milli_free(n))) return Status::unschedulable("insufficient GPU", "gpu-fit");
+    return Status::ok();
+  }
+};
+
+// kube-scheduler's NodeAffinity: nodeSelector and required node affinity against node labels.
+class NodeAffinity final : public sched::FilterPlugin {
+ public:
+  std::string_view name() const override { return "node-affinity"; }
+  bool applies(const sched::PodSpec& pod, const sched::ClusterState&) const override {
+    return pod.constraints != nullptr && (!pod.constraints->node_selector.empty() || !pod.constraints->required_terms.empty());
+  }
+  Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
+                sched::CycleState&) const override {
+    if (pod.constraints == nullptr || cluster::node_allowed(*pod.constraints, cluster.node(n).labels)) return Status::ok();
+    return Status::unschedulable("node affinity or selector does not match", "node-affinity");
+  }
+};
+
+// kube-scheduler's TaintToleration: every NoSchedule and NoExecute taint of the node must be
+// tolerated (PreferNoSchedule only steers scoring, which gpusim's profiles do not use).
+class TaintToleration final : public sched::FilterPlugin {
+ public:
+  std::string_view name() const override { return "taint-toleration"; }
+  bool applies(const sched::PodSpec&, const sched::ClusterState& cluster) const override {
+    return cluster.tainted_nodes() > 0;
+  }
+  Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
+                sched::CycleState&) const override {
+    for (const cluster::Taint& taint : cluster.taints(n)) {
+      if (taint.effect == "PreferNoSchedule") continue;
+      if (pod.constraints == nullptr || !cluster::tolerates(pod.constraints->tolerations, taint)) {
+        return Status::unschedulable("untolerated taint", "taint-toleration");
+      }
+    }
     return Status::ok();
   }
 };
@@ -49,6 +88,8 @@ class GpuFit final : public sched::FilterPlugin {
 void register_filters(sched::Registry& registry) {
   registry.add("node-resources-fit", [](const sched::PluginContext&) { return std::make_unique<NodeResourcesFit>(); });
   registry.add("gpu-fit", [](const sched::PluginContext&) { return std::make_unique<GpuFit>(); });
+  registry.add("node-affinity", [](const sched::PluginContext&) { return std::make_unique<NodeAffinity>(); });
+  registry.add("taint-toleration", [](const sched::PluginContext&) { return std::make_unique<TaintToleration>(); });
 }
 
 }  // namespace gpusim::policy

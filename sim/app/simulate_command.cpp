@@ -15,9 +15,11 @@
 #include "sim/experiment/compare.hpp"
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/performance_model.hpp"
 #include "sim/sched/names.hpp"
 #include "traces/bundled.hpp"
+#include "traces/k8s_manifests.hpp"
 #include "traces/openb_reader.hpp"
 
 namespace gpusim::app {
@@ -56,9 +58,12 @@ const CLI::Validator kSeedRange(
     "SEED in [0 - 2^63-1]");
 
 void add_common(CLI::App& cmd, SimulateOptions& o) {
-  cmd.add_option("--cluster", o.cluster, "Node list: a CSV path or a bundled name (openb, openb:all)")
+  cmd.add_option("--cluster", o.cluster,
+                 "Nodes: an openb CSV, Kubernetes Node manifests (.yaml, .yml, .json) or a bundled name (openb, openb:all)")
       ->capture_default_str();
-  cmd.add_option("--workload", o.workload, "Pod list: a CSV path or a bundled name (openb:default, openb:gpushare40, ...)")
+  cmd.add_option("--workload", o.workload,
+                 "Pods: an openb CSV, Kubernetes Pod/Job manifests (.yaml, .yml, .json) or a bundled name "
+                 "(openb:default, openb:gpushare40, ...)")
       ->capture_default_str();
   cmd.add_option("--mode", o.mode, "fill (FGD paper experiment) or replay (timed arrivals and departures)")
       ->check(CLI::IsMember({"fill", "replay"}))
@@ -83,6 +88,9 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                  "(gpusim-manifest.json), refused otherwise")
       ->required();
   cmd.add_option("--catalog", o.catalog, "GPU catalog JSON (default: the bundled one)");
+  o.kube_option = cmd.add_option("--kube", o.kube,
+                                 "replay: Kubernetes-layer settings YAML (kubelet timings, owners' backoff, device-plugin "
+                                 "model per node pool, topology, GPU failures; sim/k8s/README.md)");
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -107,7 +115,7 @@ void check_mode_options(const SimulateOptions& o) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
   }
   if (!replay) {
-    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option}) {
+    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -167,7 +175,14 @@ struct InputPaths {
   fs::path cluster;
   fs::path workload;
   fs::path calibration_dir;  // empty: none (performance model off)
+  fs::path kube;             // empty: default Kubernetes-layer settings
 };
+
+// Kubernetes manifests are told from openb CSVs by their extension.
+bool is_manifest(const fs::path& path) {
+  const std::string ext = path.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
 
 InputPaths resolve_inputs(const SimulateOptions& o) {
   InputPaths paths;
@@ -176,6 +191,10 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
   io::require_file(paths.catalog, "GPU catalog");
   paths.cluster = traces::resolve_cluster(o.cluster, paths.root);
   paths.workload = traces::resolve_workload(o.workload, paths.root);
+  if (!o.kube.empty()) {
+    paths.kube = o.kube;
+    io::require_file(paths.kube, "--kube settings");
+  }
   if (o.perf_model) {
     if (!o.calibration_dir.empty()) {
       paths.calibration_dir = o.calibration_dir;
@@ -194,7 +213,12 @@ struct Loaded {
   sched::Registry registry;
   std::optional<perf::PerformanceModel> performance;
   perf::JobProfile job;
+  k8s::KubeSettings kube;
 };
+
+void print_notes(const std::string& file, const std::vector<std::string>& notes) {
+  for (const std::string& note : notes) fmt::print(stderr, "gpusim: note: {}: {}\n", file, note);
+}
 
 void note_skipped(const std::string& file, int lines) {
   if (lines > 0) {
@@ -204,11 +228,16 @@ void note_skipped(const std::string& file, int lines) {
 }
 
 Loaded load(const SimulateOptions& o, const InputPaths& paths) {
-  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}};
-  loaded.cluster = traces::read_openb_nodes(paths.cluster, loaded.catalog);
+  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}, {}};
+  loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
+                                              : traces::read_openb_nodes(paths.cluster, loaded.catalog);
   loaded.cluster.source = o.cluster;
-  loaded.workload = traces::read_openb_pods(paths.workload, loaded.catalog);
+  loaded.workload = is_manifest(paths.workload) ? traces::read_k8s_workload(paths.workload, loaded.catalog)
+                                                : traces::read_openb_pods(paths.workload, loaded.catalog);
   loaded.workload.source = o.workload;
+  print_notes(paths.cluster.string(), loaded.cluster.notes);
+  print_notes(paths.workload.string(), loaded.workload.notes);
+  if (!paths.kube.empty()) loaded.kube = k8s::load_kube_settings(paths.kube, loaded.cluster.nodes);
   note_skipped(paths.cluster.string(), loaded.cluster.skipped_lines);
   note_skipped(paths.workload.string(), loaded.workload.skipped_lines);
   if (o.mode == "replay" && !loaded.workload.has_times) {
@@ -275,19 +304,22 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   const InputPaths paths = resolve_inputs(o);
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
+  if (!paths.kube.empty()) inputs.push_back(paths.kube);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   const std::vector<sched::Profile> profiles = resolve_policies(o.policies);
 
   Loaded loaded = load(o, paths);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
-                                         loaded.performance ? &*loaded.performance : nullptr, loaded.job};
+                                         loaded.performance ? &*loaded.performance : nullptr, loaded.job,
+                                         o.mode == "replay" ? &loaded.kube : nullptr};
   const auto result = experiment::run_compare(
       run_inputs, profiles, run_config(o),
       experiment::seed_list(static_cast<std::uint64_t>(o.first_seed), o.seed_count), static_cast<unsigned>(o.threads));
   experiment::OutputContext context{GPUSIM_VERSION, o.cluster, o.workload,
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
+  if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
   if (loaded.performance) {
     context.performance = {{"reference_gpu", o.reference_gpu}, {"memory_fraction", o.memory_fraction},
                            {"precision", o.precision}, {"gpus", loaded.performance->describe(loaded.catalog)}};

@@ -31,6 +31,7 @@ struct SimulateOptions {
   std::string reference_gpu = "V100M32";
   double memory_fraction = 0.5;
   std::string precision = "fp32";
+  std::string kube;  // replay: the --kube settings YAML ("" = defaults)
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;
@@ -42,6 +43,7 @@ struct SimulateOptions {
   CLI::Option* order_option = nullptr;
   CLI::Option* time_compression_option = nullptr;
   CLI::Option* perf_model_option = nullptr;
+  CLI::Option* kube_option = nullptr;
   CLI::Option* perf_detail_options[4] = {};
 };
 

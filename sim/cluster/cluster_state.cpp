@@ -15,6 +15,12 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   node_gpu_free_.resize(n);
   version_.assign(n, 0);
   unhealthy_.assign(n, 0);
+  present_.assign(n, 1);
+  taints_.reserve(n);
+  for (const NodeSpec& node : nodes_) {
+    taints_.push_back(node.taints);
+    tainted_nodes_ += node.taints.empty() ? 0 : 1;
+  }
   gpu_offset_.resize(n + 1);
   for (std::size_t i = 0; i < n; ++i) {
     const NodeSpec& node = nodes_[i];
@@ -108,6 +114,18 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement) {
     }
     allocated_gpu_milli_ -= pod.gpu_milli;
   }
+  ++version_[n];
+}
+
+void ClusterState::set_taints(NodeIndex n, std::vector<Taint> taints) {
+  tainted_nodes_ -= taints_.at(n).empty() ? 0 : 1;
+  taints_[n] = std::move(taints);
+  tainted_nodes_ += taints_[n].empty() ? 0 : 1;
+  ++version_[n];
+}
+
+void ClusterState::set_present(NodeIndex n, bool present) {
+  present_.at(n) = present ? 1 : 0;
   ++version_[n];
 }
 

@@ -49,6 +49,15 @@ class ClusterState {
   bool gpu_healthy(NodeIndex n, int gpu) const { return ((unhealthy_[n] >> gpu) & 1U) == 0; }
   // Marks a GPU healthy or not (device-plugin health). Pods already on it keep their share.
   void set_gpu_healthy(NodeIndex n, int gpu, bool healthy);
+  // The node's taints now (its spec's, then as the node lifecycle changes them).
+  const std::vector<Taint>& taints(NodeIndex n) const { return taints_[n]; }
+  void set_taints(NodeIndex n, std::vector<Taint> taints);
+  // Nodes with at least one taint (so a pod-level check can skip untainted clusters).
+  std::size_t tainted_nodes() const { return tainted_nodes_; }
+  // Whether the node is part of the cluster (nodes may join late or leave); the framework
+  // considers present nodes only.
+  bool present(NodeIndex n) const { return present_[n] != 0; }
+  void set_present(NodeIndex n, bool present);
   // Increases on every change to node n.
   std::uint64_t version(NodeIndex n) const { return version_[n]; }
 
@@ -84,6 +93,9 @@ class ClusterState {
   std::vector<std::int32_t> gpu_free_;  // real milli free per GPU
   std::vector<std::int32_t> gpu_view_;  // what the scheduler sees: gpu_free_, or 0 if unhealthy
   std::vector<std::uint64_t> unhealthy_;  // per node, a bit per GPU
+  std::vector<std::vector<Taint>> taints_;
+  std::vector<std::uint8_t> present_;
+  std::size_t tainted_nodes_ = 0;
   std::int64_t total_gpus_ = 0;
   std::int64_t total_cpu_ = 0;
   std::int64_t total_memory_ = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/pod_constraints.hpp"
 
 namespace gpusim::cluster {
 
@@ -30,6 +31,8 @@ struct NodeSpec {
   // Its device plugin advertises a count (nvidia.com/gpu is an integer resource), so a pod asking
   // a fraction of a GPU cannot run here. Set for the scheduler's view of replay clusters.
   bool whole_gpus_only = false;
+  // The GPU resource its device plugin advertises (replay); kAny serves any GPU pod.
+  GpuResource gpu_resource = GpuResource::kAny;
 };
 
 // A set of GPU indices on one node.

@@ -2,10 +2,12 @@
 // A pod as the scheduler sees it: Kubernetes-style requests plus the gpu-milli sharing model
 // (each GPU is 1000 milli; a pod asks for `gpu_count` GPUs with `gpu_milli` of each).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/pod_constraints.hpp"
 #include "sim/core/time.hpp"
 
 namespace gpusim::cluster {
@@ -35,6 +37,8 @@ struct PodSpec {
   // How long the pod runs once started (replay mode): deletion minus scheduled time in the
   // trace, or minus creation time for pods the trace never saw scheduled.
   std::optional<core::Time> duration;
+  // Kubernetes detail (manifests): placement rules, containers, owner. Null for trace pods.
+  std::shared_ptr<const PodConstraints> constraints;
 
   std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
   bool wants_gpu() const { return gpu_count > 0; }

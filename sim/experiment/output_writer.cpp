@@ -45,15 +45,21 @@ std::string gpu_list(std::uint64_t bits) {
 
 void write_pods(const fs::path& path, const RunResult& run, const OutputContext& ctx) {
   auto out = fmt::output_file(path.string());
-  out.print("order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus\n");
+  out.print("order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus,attempts,reason,"
+            "containers\n");
   for (std::size_t i = 0; i < run.pods.size(); ++i) {
     const PodRecord& r = run.pods[i];
     const auto& pod = ctx.workload->pods[r.source_index];
     const std::string name = r.clone == 0 ? pod.name : fmt::format("{}-tuned-{}", pod.name, r.clone);
-    out.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", i, name, pod.cpu_milli, pod.memory_mib,
+    std::string containers;
+    for (std::size_t c = 0; c < r.container_gpus.size(); ++c) {
+      if (c > 0) containers.push_back('|');
+      containers.append(gpu_list(r.container_gpus[c]));
+    }
+    out.print("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i, name, pod.cpu_milli, pod.memory_mib,
               pod.gpu_count, pod.gpu_milli, seconds(r.arrival_us), seconds(r.start_us), seconds(r.end_us),
               to_string(r.outcome), r.node >= 0 ? ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name : "",
-              gpu_list(r.gpus));
+              gpu_list(r.gpus), r.attempts, r.reason, containers);
   }
   out.close();  // here, not in the destructor: a failed flush must throw, not terminate
 }
@@ -104,6 +110,10 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   } else {
     inputs["time_compression"] = result.base.time_compression;
   }
+  if (!ctx.kube.is_null()) inputs["kube"] = ctx.kube;
+  // What the readers assumed or could not model, for the user (absent when nothing).
+  if (!ctx.cluster->notes.empty()) inputs["cluster_notes"] = ctx.cluster->notes;
+  if (!ctx.workload->notes.empty()) inputs["workload_notes"] = ctx.workload->notes;
   if (!ctx.performance.is_null()) {
     inputs["performance_model"] = {{"reference_gpu", ctx.performance["reference_gpu"]},
                                    {"memory_fraction", ctx.performance["memory_fraction"]},

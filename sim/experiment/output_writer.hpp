@@ -26,6 +26,8 @@ struct OutputContext {
   bool single_run = false;
   // Replay with a performance model: its settings and every figure with its source; null otherwise.
   nlohmann::json performance = nullptr;
+  // Replay with a --kube file: its name and digest; null otherwise.
+  nlohmann::json kube = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

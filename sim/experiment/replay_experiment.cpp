@@ -1,5 +1,7 @@
 #include "sim/experiment/replay_experiment.hpp"
 
+#include <algorithm>
+
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
@@ -7,6 +9,7 @@
 #include "sim/k8s/failure_injector.hpp"
 #include "sim/k8s/kubelet.hpp"
 #include "sim/k8s/metrics_collector.hpp"
+#include "sim/k8s/node_lifecycle.hpp"
 #include "sim/k8s/node_setup.hpp"
 #include "sim/k8s/scheduler.hpp"
 #include "sim/k8s/workload_driver.hpp"
@@ -16,18 +19,52 @@ namespace gpusim::experiment {
 // The replay is assembled from components that talk only through the bus (sim/k8s/README.md):
 // the API server (the bus's store), the workload driver, the scheduler, the kubelets, the pods'
 // owners, the failure injector and the metrics collector.
+namespace {
+
+// The settings' node events plus the join and leave times Node objects carry; which nodes are
+// there from the start (those whose first event is not a join).
+k8s::KubeSettings with_node_objects(const k8s::KubeSettings& given, const traces::ClusterSpec& cluster,
+                                    std::vector<std::uint8_t>& present) {
+  k8s::KubeSettings settings = given;
+  for (std::uint32_t n = 0; n < cluster.kube.size(); ++n) {
+    const traces::NodeKube& own = cluster.kube[n];
+    if (own.joins_at > core::Time::zero()) settings.node_events.push_back({own.joins_at, n, k8s::NodeEventKind::kJoin});
+    if (own.leaves_at) settings.node_events.push_back({*own.leaves_at, n, k8s::NodeEventKind::kRemove});
+  }
+  present.assign(cluster.nodes.size(), 1);
+  std::vector<core::Time> first(cluster.nodes.size(), core::Time::from_micros(INT64_MAX));
+  for (const k8s::NodeEvent& event : settings.node_events) {
+    if (event.at < first[event.node]) {
+      first[event.node] = event.at;
+      present[event.node] = event.kind != k8s::NodeEventKind::kJoin;
+    }
+  }
+  return settings;
+}
+
+}  // namespace
+
 RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, const RunConfig& config) {
   const k8s::KubeSettings defaults;
-  const k8s::KubeSettings& settings = inputs.kube != nullptr ? *inputs.kube : defaults;
+  std::vector<std::uint8_t> present;
+  const k8s::KubeSettings settings = with_node_objects(inputs.kube != nullptr ? *inputs.kube : defaults, *inputs.cluster, present);
+  const bool lifecycle_events = std::any_of(settings.node_events.begin(), settings.node_events.end(),
+                                            [](const k8s::NodeEvent& e) { return e.kind == k8s::NodeEventKind::kLost; });
   const auto& nodes = inputs.cluster->nodes;
   const auto& pods = inputs.workload->pods;
   const topology::Library topologies;
-  const std::vector<k8s::NodeSetup> setup = k8s::resolve_node_setup(settings, nodes, *inputs.catalog, topologies);
+  const std::vector<k8s::NodeSetup> setup = k8s::resolve_node_setup(settings, *inputs.cluster, *inputs.catalog, topologies);
   const k8s::WorkloadTimes times = k8s::workload_times(*inputs.workload, config.time_compression);
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
   std::vector<cluster::NodeSpec> scheduler_nodes = nodes;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     scheduler_nodes[n].whole_gpus_only = setup[n].model != k8s::DevicePluginModel::kSchedulerAssigned;
+    if (nodes[n].gpu_count > 0) {
+      scheduler_nodes[n].gpu_resource = setup[n].model == k8s::DevicePluginModel::kAccelerators16 ||
+                                                setup[n].model == k8s::DevicePluginModel::kAlpha13
+                                            ? cluster::GpuResource::kAlphaNvidiaGpu
+                                            : cluster::GpuResource::kNvidiaGpu;
+    }
   }
   const k8s::DeviceChooser chooser(setup, topologies);
 
@@ -36,28 +73,41 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::ApiServer api(nodes, pods.size());
   bus.set_store(api);
   k8s::WorkloadDriver driver(bus, api, *inputs.workload, times);
-  k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry,
-                           inputs.plugin_context(config.seed));
+  std::vector<const topology::Topology*> node_topologies(nodes.size(), nullptr);
+  for (std::size_t n = 0; n < nodes.size(); ++n) node_topologies[n] = chooser.topology_of(static_cast<std::uint32_t>(n));
+  sched::PluginContext context = inputs.plugin_context(config.seed);
+  context.topologies = node_topologies;
+  k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
+                           present, lifecycle_events);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
-                             {inputs.performance, inputs.job});
+                             {inputs.performance, inputs.job}, present);
   k8s::Controller owners(bus, settings, pods.size());
+  k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
   k8s::FailureInjector failures(bus, settings, nodes, times, pods, config.seed);
-  k8s::MetricsCollector metrics(api, kubelets.truth(), *inputs.workload, times, config);
+  k8s::MetricsCollector metrics(api, kubelets.truth(), *inputs.workload, times, config, settings, chooser);
 
   using k8s::Topic;
-  for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus}) {
+  for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
+                            Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints}) {
     bus.subscribe(topic, scheduler);
   }
-  for (const Topic topic : {Topic::kPodBound, Topic::kGpuEvent, Topic::kPluginRestart}) bus.subscribe(topic, kubelets);
+  for (const Topic topic : {Topic::kPodBound, Topic::kGpuEvent, Topic::kPluginRestart, Topic::kNodeJoined,
+                            Topic::kNodeRemoved, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kPodTerminated}) {
+    bus.subscribe(topic, kubelets);
+  }
+  for (const Topic topic : {Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) bus.subscribe(topic, node_lifecycle);
   for (const Topic topic : {Topic::kPodTerminated, Topic::kPodDeleted}) bus.subscribe(topic, owners);
+  bus.subscribe(Topic::kPodTerminated, driver);
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
-                            Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased}) {
+                            Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
+                            Topic::kGpuEvent, Topic::kNodeLost}) {
     bus.subscribe(topic, metrics);
   }
   bus.run();
   kubelets.truth().check_invariants();
   scheduler.cache().check_invariants();
-  return metrics.finish(profile.name);
+  return metrics.finish(profile.name, {scheduler.attempts(), owners.recreated(), owners.given_up()},
+                        [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
 }
 
 }  // namespace gpusim::experiment

@@ -28,6 +28,12 @@ struct PodRecord {
   std::int32_t node = -1;
   std::uint64_t gpus = 0;          // GPU index bit set
   PodOutcome outcome = PodOutcome::kPending;
+  // Replay: pod objects created for the row (its owner's replacements included), why the last
+  // one ended when not by itself ("" otherwise), and each container's GPUs (pods with container
+  // detail only).
+  std::uint32_t attempts = 1;
+  const char* reason = "";
+  std::vector<std::uint64_t> container_gpus;
 };
 
 // One row of the time series: the cluster after an event.

@@ -5,7 +5,7 @@
 namespace gpusim::k8s {
 
 ApiServer::ApiServer(const std::vector<cluster::NodeSpec>& nodes, std::size_t expected_pods)
-    : latest_(expected_pods, kNoPod) {
+    : latest_(expected_pods, kNoPod), taints_(nodes.size(), 0) {
   pods_.reserve(expected_pods);
   nodes_.reserve(nodes.size());
   for (const auto& node : nodes) nodes_.push_back({node.gpu_count, {}, core::Time::zero()});
@@ -26,6 +26,9 @@ void ApiServer::record(Message& message, core::Time now) {
     }
     case Topic::kNodeStatus:
       nodes_[message.node] = {static_cast<std::int32_t>(message.value), message.gpus, now};
+      return;
+    case Topic::kNodeTaints:
+      taints_[message.node] = static_cast<std::uint32_t>(message.value);
       return;
     default:
       break;

@@ -41,11 +41,14 @@ class ApiServer final : public Store {
   // The newest pod object of a trace row, or kNoPod before its first creation.
   PodId latest(std::uint32_t source) const { return latest_[source]; }
   const NodeStatus& node_status(std::uint32_t node) const { return nodes_[node]; }
+  // The node lifecycle controller's taints on a node (NodeTaint bits).
+  std::uint32_t node_taints(std::uint32_t node) const { return taints_[node]; }
 
  private:
   std::vector<PodObject> pods_;
   std::vector<PodId> latest_;
   std::vector<NodeStatus> nodes_;
+  std::vector<std::uint32_t> taints_;
 };
 
 }  // namespace gpusim::k8s

@@ -23,6 +23,9 @@ const char* to_string(Reason reason) {
     case Reason::kDeletedByOwner: return "DeletedByOwner";
     case Reason::kUnexpectedAdmissionError: return "UnexpectedAdmissionError";
     case Reason::kGpuLost: return "GpuLost";
+    case Reason::kEvicted: return "Evicted";
+    case Reason::kNodeLost: return "NodeLost";
+    case Reason::kNodeRemoved: return "NodeRemoved";
   }
   return "?";
 }

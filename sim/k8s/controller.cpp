@@ -13,7 +13,16 @@ void Controller::on_message(const Message& message, core::Time now) {
     return;
   }
   if (message.topic != Topic::kPodTerminated) return;
-  if (message.reason != Reason::kUnexpectedAdmissionError && message.reason != Reason::kGpuLost) return;
+  switch (message.reason) {
+    case Reason::kUnexpectedAdmissionError:
+    case Reason::kGpuLost:
+    case Reason::kEvicted:
+    case Reason::kNodeLost:
+    case Reason::kNodeRemoved:
+      break;
+    default:
+      return;  // it ran its course (or the trace says it failed)
+  }
   const std::int32_t failures = ++failures_[message.source];
   if (failures > settings_.backoff_limit) {
     ++given_up_;

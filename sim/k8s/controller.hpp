@@ -1,6 +1,6 @@
 #pragma once
 // The pods' owners (a Job, a ReplicaSet): when a pod fails for a reason outside its own program
-// (refused at admission, its GPU lost) the owner creates a replacement after the Job controller's
+// (refused at admission, its GPU or node lost, evicted, its node removed) the owner creates a replacement after the Job controller's
 // pod-failure backoff, base x 2^(failures - 1) capped at the maximum, and gives up after
 // backoff_limit failures. Trace-failed pods are not replaced: the trace says how they ended.
 #include <vector>

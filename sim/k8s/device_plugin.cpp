@@ -1,5 +1,7 @@
 #include "sim/k8s/device_plugin.hpp"
 
+#include <algorithm>
+
 namespace gpusim::k8s {
 
 const char* to_string(DevicePluginModel model) {
@@ -53,6 +55,60 @@ std::optional<cluster::GpuSet> DeviceChooser::choose(std::uint32_t n, int count,
     if (available.contains(g)) chosen.add(g);
   }
   return chosen;
+}
+
+std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, cluster::GpuSet all) {
+  std::vector<cluster::GpuSet> split;
+  if (pod.constraints == nullptr || pod.constraints->containers.empty()) return split;
+  int g = 0;
+  for (const cluster::Container& container : pod.constraints->containers) {
+    cluster::GpuSet mine;
+    for (; g < 64 && mine.size() < container.gpus; ++g) {
+      if (all.contains(g)) mine.add(g);
+    }
+    split.push_back(mine);
+  }
+  return split;
+}
+
+std::optional<PodDevices> DeviceChooser::allocate(std::uint32_t n, const cluster::PodSpec& pod,
+                                                  cluster::GpuSet available) const {
+  PodDevices devices;
+  if (pod.constraints == nullptr || pod.constraints->containers.empty()) {
+    const auto chosen = choose(n, pod.gpu_count, available);
+    if (!chosen) return std::nullopt;
+    devices.all = *chosen;
+    return devices;
+  }
+  int init_gpus = 0;
+  for (const cluster::Container& init : pod.constraints->init_containers) init_gpus = std::max(init_gpus, init.gpus);
+  cluster::GpuSet reusable;
+  if (init_gpus > 0) {
+    const auto chosen = choose(n, init_gpus, available);
+    if (!chosen) return std::nullopt;
+    reusable = *chosen;
+    devices.all = reusable;
+    available.bits &= ~reusable.bits;
+  }
+  for (const cluster::Container& container : pod.constraints->containers) {
+    cluster::GpuSet mine;
+    // Reuse init containers' devices first, lowest index first.
+    for (int g = 0; g < 64 && mine.size() < container.gpus; ++g) {
+      if (reusable.contains(g)) {
+        mine.add(g);
+        reusable.bits &= ~(std::uint64_t{1} << g);
+      }
+    }
+    if (mine.size() < container.gpus) {
+      const auto more = choose(n, container.gpus - mine.size(), available);
+      if (!more) return std::nullopt;
+      mine.bits |= more->bits;
+      available.bits &= ~more->bits;
+    }
+    devices.all.bits |= mine.bits;
+    devices.containers.push_back(mine);
+  }
+  return devices;
 }
 
 }  // namespace gpusim::k8s

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/cluster/node.hpp"
+#include "sim/cluster/pod.hpp"
 #include "sim/k8s/settings.hpp"
 #include "sim/topology/topology.hpp"
 
@@ -19,6 +20,17 @@ struct Advertisement {
 // `gpu_count` devices, `unhealthy` of them failed; `registered`: the plugin is registered.
 Advertisement advertise(DevicePluginModel model, int gpu_count, cluster::GpuSet unhealthy, bool registered);
 
+// A pod's devices, in all and per container (empty `containers` for a pod without container
+// detail).
+struct PodDevices {
+  cluster::GpuSet all;
+  std::vector<cluster::GpuSet> containers;
+};
+
+// Splits the devices `all` over the pod's containers in index order (scheduler-assigned pods:
+// the annotation names the pod's devices; the plugin hands them out container by container).
+std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, cluster::GpuSet all);
+
 class DeviceChooser {
  public:
   DeviceChooser(const std::vector<NodeSetup>& setup, const topology::Library& topologies)
@@ -27,6 +39,10 @@ class DeviceChooser {
   // The devices node n's device manager gives a pod asking `count` whole GPUs, from `available`
   // (healthy, advertised and unallocated), or none if they are too few.
   std::optional<cluster::GpuSet> choose(std::uint32_t n, int count, cluster::GpuSet available) const;
+  // The device manager's allocation for a whole pod, container by container as the kubelet
+  // allocates: init containers first (one at a time, so their largest request), then each app
+  // container, which reuses init containers' devices before taking new ones. None if too few.
+  std::optional<PodDevices> allocate(std::uint32_t n, const cluster::PodSpec& pod, cluster::GpuSet available) const;
   // Node n's topology, if its pool names one.
   const topology::Topology* topology_of(std::uint32_t n) const {
     return setup_[n].topology < 0 ? nullptr : &topologies_.at(setup_[n].topology);

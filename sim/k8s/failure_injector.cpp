@@ -17,6 +17,17 @@ FailureInjector::FailureInjector(Bus& bus, const KubeSettings& settings, const s
     message.value = restart.down_for.micros();
     bus.publish(message, restart.at);
   }
+  for (const NodeEvent& event : settings.node_events) {
+    Message message;
+    message.node = event.node;
+    switch (event.kind) {
+      case NodeEventKind::kJoin: message.topic = Topic::kNodeJoined; break;
+      case NodeEventKind::kRemove: message.topic = Topic::kNodeRemoved; break;
+      case NodeEventKind::kLost: message.topic = Topic::kNodeLost; break;
+      case NodeEventKind::kRecovered: message.topic = Topic::kNodeRecovered; break;
+    }
+    bus.publish(message, event.at);
+  }
   if (!(settings.mtbf_hours > 0)) return;
   core::Time horizon = core::Time::zero();
   for (std::size_t i = 0; i < pods.size(); ++i) {

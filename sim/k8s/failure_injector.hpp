@@ -1,5 +1,6 @@
 #pragma once
-// GPU failures and device-plugin restarts: those listed in the settings (a failure file), and a
+// Cluster events: nodes joining, leaving, lost and recovered, GPU failures and device-plugin
+// restarts: those listed in the settings (and Node objects' join and leave times), and a
 // seeded process in which every GPU fails after an exponential time with the configured mean and
 // is repaired a fixed time later. Everything is published up front as timed messages to the
 // kubelets; the process stops drawing at the horizon, the time the last pod would end if it

@@ -20,7 +20,8 @@ bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin
 KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
                            const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
                            const DeviceChooser& chooser, const std::vector<cluster::PodSpec>& pods,
-                           const WorkloadTimes& times, const KubeSettings& settings, RunTimeModel run_time)
+                           const WorkloadTimes& times, const KubeSettings& settings, RunTimeModel run_time,
+                           const std::vector<std::uint8_t>& present)
     : bus_(bus),
       api_(api),
       setup_(setup),
@@ -32,14 +33,26 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
       truth_(catalog, nodes),
       on_node_(nodes.size()),
       registered_(nodes.size(), 1),
+      state_(nodes.size(), NodeState::kUp),
+      waiting_(nodes.size()),
       publish_queued_(nodes.size(), 0) {
   residents_.reserve(pods.size());
   gpu_offset_.push_back(0);
   for (const auto& node : nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
   pods_on_gpu_.assign(gpu_offset_.back(), 0);
-  // Every kubelet registers its node at time 0 with the status its plugin advertises.
+  // Every kubelet of a node present from the start registers it at time 0 with the status its
+  // plugin advertises (none until the GPU Operator is done, if it takes time).
+  const core::Time operator_delay = settings_.gpu_operator_delay();
   for (std::uint32_t n = 0; n < nodes.size(); ++n) {
-    const Advertisement ad = advertise(setup_[n].model, nodes[n].gpu_count, {}, true);
+    if (!present[n]) {
+      state_[n] = NodeState::kAbsent;
+      continue;
+    }
+    if (operator_delay > core::Time::zero() && nodes[n].gpu_count > 0) {
+      registered_[n] = 0;
+      bus_.set_timer(*this, kRegister, n, operator_delay);
+    }
+    const Advertisement ad = advertise(setup_[n].model, nodes[n].gpu_count, {}, registered_[n] != 0);
     if (ad.allocatable != nodes[n].gpu_count) publish_status(n, core::Time::zero());
   }
 }
@@ -52,7 +65,9 @@ KubeletFleet::Resident& KubeletFleet::resident(PodId pod) {
 void KubeletFleet::on_message(const Message& message, core::Time now) {
   switch (message.topic) {
     case Topic::kPodBound:
-      if (settings_.bind_latency > core::Time::zero()) {
+      if (state_[message.node] == NodeState::kLost) {
+        waiting_[message.node].push_back(message.pod);  // no kubelet answers until it is back
+      } else if (settings_.bind_latency > core::Time::zero()) {
         bus_.set_timer(*this, kAdmit, message.pod, now + settings_.bind_latency);
       } else {
         admit(message.pod, now);
@@ -61,6 +76,20 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
     case Topic::kGpuEvent:
       for (int g = 0; g < 64; ++g) {
         if (message.gpus.contains(g)) gpu_event(message.node, g, static_cast<int>(message.value), now);
+      }
+      break;
+    case Topic::kNodeJoined:
+    case Topic::kNodeRemoved:
+    case Topic::kNodeLost:
+    case Topic::kNodeRecovered:
+      node_event(message, now);
+      break;
+    case Topic::kPodTerminated:
+      // Evicted by the taint manager while its node was lost: forget what it held there.
+      if (message.reason == Reason::kEvicted) {
+        auto& waiting = waiting_[message.node];
+        if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) waiting.erase(it);
+        if (message.pod < residents_.size() && residents_[message.pod].holds) release(message.pod, now);
       }
       break;
     case Topic::kPluginRestart:
@@ -116,13 +145,57 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
   }
 }
 
+void KubeletFleet::node_event(const Message& message, core::Time now) {
+  const std::uint32_t n = message.node;
+  switch (message.topic) {
+    case Topic::kNodeJoined:
+      state_[n] = NodeState::kUp;
+      if (settings_.gpu_operator_delay() > core::Time::zero() && truth_.node(n).gpu_count > 0) {
+        registered_[n] = 0;
+        status_changed(n, now);
+        bus_.set_timer(*this, kRegister, n, now + settings_.gpu_operator_delay());
+      }
+      break;
+    case Topic::kNodeRemoved: {
+      state_[n] = NodeState::kAbsent;
+      const std::vector<PodId> residents = on_node_[n];
+      for (const PodId pod : residents) {
+        bus_.cancel_timer(residents_[pod].finish_timer);
+        end(pod, Reason::kNodeRemoved, now);
+      }
+      for (const PodId pod : waiting_[n]) bus_.publish(pod_terminated(pod, api_.pod(pod).source, n, Reason::kNodeRemoved), now);
+      waiting_[n].clear();
+      break;
+    }
+    case Topic::kNodeLost:
+      // The machine is down: its containers stop; nobody tells the API server.
+      state_[n] = NodeState::kLost;
+      for (const PodId pod : on_node_[n]) bus_.cancel_timer(residents_[pod].finish_timer);
+      break;
+    case Topic::kNodeRecovered: {
+      state_[n] = NodeState::kUp;
+      // The kubelet restarts and reports the containers that died with the node.
+      const std::vector<PodId> residents = on_node_[n];
+      for (const PodId pod : residents) end(pod, Reason::kNodeLost, now);
+      const std::vector<PodId> waiting = std::move(waiting_[n]);
+      waiting_[n].clear();
+      for (const PodId pod : waiting) admit(pod, now);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 void KubeletFleet::admit(PodId id, core::Time now) {
   const PodObject& object = api_.pod(id);
+  if (object.phase != PodPhase::kBound) return;  // evicted or deleted meanwhile
   const cluster::PodSpec& pod = pods_[object.source];
   const auto n = static_cast<std::uint32_t>(object.node);
   const NodeSetup& setup = setup_[n];
   const cluster::NodeSpec& node = truth_.node(n);
   cluster::Placement placement{n, {}};
+  std::vector<cluster::GpuSet> containers;
   bool ok = truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib;
   if (ok && pod.wants_gpu()) {
     cluster::GpuSet unhealthy;
@@ -134,15 +207,19 @@ void KubeletFleet::admit(PodId id, core::Time now) {
       // Allocate honours the annotation, if those devices are advertised and have room.
       placement.gpus = object.gpus;
       ok = (placement.gpus.bits & ad.unadvertised.bits) == 0 && truth_.fits(pod, placement);
+      if (ok) containers = split_by_container(pod, placement.gpus);
     } else {
       cluster::GpuSet available;
       const auto unallocated = truth_.gpu_milli_unallocated(n);
       for (int g = 0; g < node.gpu_count; ++g) {
         if (!ad.unadvertised.contains(g) && unallocated[static_cast<std::size_t>(g)] == cluster::kMilliPerGpu) available.add(g);
       }
-      const auto chosen = chooser_.choose(n, pod.gpu_count, available);
-      ok = chosen.has_value() && pod.gpu_milli == cluster::kMilliPerGpu;
-      if (ok) placement.gpus = *chosen;
+      auto chosen = chooser_.allocate(n, pod, available);
+      ok = chosen.has_value() && pod.gpu_milli == cluster::kMilliPerGpu && chosen->all.size() == pod.gpu_count;
+      if (ok) {
+        placement.gpus = chosen->all;
+        containers = std::move(chosen->containers);
+      }
     }
   }
   Message message;
@@ -159,6 +236,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   Resident& r = resident(id);
   r.node = static_cast<std::int32_t>(n);
   r.gpus = placement.gpus;
+  r.containers = std::move(containers);
   r.holds = true;
   on_node_[n].push_back(id);
   count_pods(n, placement.gpus, +1);
@@ -174,7 +252,8 @@ void KubeletFleet::admit(PodId id, core::Time now) {
 
 void KubeletFleet::start(PodId id, core::Time now) {
   Resident& r = residents_[id];
-  if (!r.holds) return;  // its GPU failed before the containers started
+  // Its GPU failed before the containers started, or its node went down.
+  if (!r.holds || state_[static_cast<std::size_t>(r.node)] != NodeState::kUp) return;
   Message running;
   running.topic = Topic::kPodRunning;
   running.pod = id;
@@ -192,6 +271,14 @@ void KubeletFleet::start(PodId id, core::Time now) {
 }
 
 void KubeletFleet::end(PodId id, Reason reason, core::Time now) {
+  const Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  const cluster::GpuSet gpus = r.gpus;
+  release(id, now);
+  bus_.publish(pod_terminated(id, api_.pod(id).source, n, reason, gpus), now);
+}
+
+void KubeletFleet::release(PodId id, core::Time now) {
   Resident& r = residents_[id];
   const PodObject& object = api_.pod(id);
   const cluster::PodSpec& pod = pods_[object.source];
@@ -212,14 +299,6 @@ void KubeletFleet::end(PodId id, Reason reason, core::Time now) {
     truth_.allocate(ghost, placement);
     bus_.set_timer(*this, kFree, id, now + settings_.gpu_free_delay);
   }
-  Message ended;
-  ended.topic = Topic::kPodTerminated;
-  ended.reason = reason;
-  ended.pod = id;
-  ended.source = object.source;
-  ended.node = n;
-  ended.gpus = r.gpus;
-  bus_.publish(ended, now);
 }
 
 void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) {
@@ -284,16 +363,30 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) const {
   const std::uint32_t source = api_.pod(id).source;
   const cluster::PodSpec& pod = pods_[source];
   if (pod.phase == cluster::TracePhase::kPending) return std::max(core::Time::zero(), times_.deadline[source] - now);
-  if (run_time_.performance == nullptr || !pod.wants_gpu()) return *pod.duration;
   const Resident& r = residents_[id];
   const auto n = static_cast<std::uint32_t>(r.node);
+  // A stated slowdown for the slowest link inside a multi-GPU placement.
+  double link_factor = 1;
+  if (r.gpus.size() >= 2) {
+    if (const topology::Topology* topology = chooser_.topology_of(n)) {
+      link_factor = settings_.link_slowdown[static_cast<std::size_t>(topology->worst_link(r.gpus))];
+    }
+  }
+  if (run_time_.performance == nullptr || !pod.wants_gpu()) {
+    if (link_factor == 1) return *pod.duration;
+    return scaled_duration(pod, link_factor);
+  }
   const cluster::GpuModelId model = truth_.node(n).gpu_model;
   int sharing = 1;
   for (int g = 0; g < 64; ++g) {
     if (r.gpus.contains(g)) sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)]);
   }
   const double factor = run_time_.performance->time_factor(run_time_.job, model) *
-                        run_time_.performance->time_slice_factor(model, sharing);
+                        run_time_.performance->time_slice_factor(model, sharing) * link_factor;
+  return scaled_duration(pod, factor);
+}
+
+core::Time KubeletFleet::scaled_duration(const cluster::PodSpec& pod, double factor) {
   const double scaled = std::round(static_cast<double>(pod.duration->micros()) * factor);
   if (!(scaled <= kMaxSimulatedMicros)) {
     throw core::InputError(fmt::format("pod {}: run time scaled by the performance model ({}x) is out of range", pod.name, factor));

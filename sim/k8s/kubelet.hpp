@@ -30,16 +30,22 @@ class KubeletFleet final : public Component {
   KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
                const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
                const DeviceChooser& chooser, const std::vector<cluster::PodSpec>& pods, const WorkloadTimes& times,
-               const KubeSettings& settings, RunTimeModel run_time);
+               const KubeSettings& settings, RunTimeModel run_time, const std::vector<std::uint8_t>& present);
   void on_message(const Message& message, core::Time now) override;
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
   const cluster::ClusterState& truth() const { return truth_; }
+  // The devices each container of pod object `pod` got (empty: no container detail or never
+  // admitted).
+  std::vector<cluster::GpuSet> container_devices(PodId pod) const {
+    return pod < residents_.size() ? residents_[pod].containers : std::vector<cluster::GpuSet>{};
+  }
 
  private:
   struct Resident {
     std::int32_t node = -1;
     cluster::GpuSet gpus;
+    std::vector<cluster::GpuSet> containers;  // per container, for pods with container detail
     core::EventId finish_timer = 0;
     bool holds = false;  // admitted and not yet ended
   };
@@ -47,10 +53,14 @@ class KubeletFleet final : public Component {
   void admit(PodId pod, core::Time now);
   void start(PodId pod, core::Time now);
   void end(PodId pod, Reason reason, core::Time now);
+  // Gives back what the pod holds on its node (and keeps the 1.6 GPUs for the delay).
+  void release(PodId pod, core::Time now);
+  void node_event(const Message& message, core::Time now);
   void gpu_event(std::uint32_t node, int gpu, int xid, core::Time now);
   void status_changed(std::uint32_t node, core::Time now);
   void publish_status(std::uint32_t node, core::Time now);
   core::Time run_time(PodId pod, core::Time now) const;
+  static core::Time scaled_duration(const cluster::PodSpec& pod, double factor);
   void count_pods(std::uint32_t node, cluster::GpuSet gpus, int delta);
   Resident& resident(PodId pod);
 
@@ -66,6 +76,9 @@ class KubeletFleet final : public Component {
   std::vector<Resident> residents_;          // per pod object
   std::vector<std::vector<PodId>> on_node_;  // pods holding devices, per node
   std::vector<std::uint8_t> registered_;     // device plugin registered, per node
+  enum class NodeState : std::uint8_t { kUp, kAbsent, kLost };
+  std::vector<NodeState> state_;
+  std::vector<std::vector<PodId>> waiting_;  // bound to a lost node: admitted if it comes back
   std::vector<std::uint8_t> publish_queued_;
   std::vector<std::size_t> gpu_offset_;
   std::vector<int> pods_on_gpu_;

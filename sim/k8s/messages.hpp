@@ -27,6 +27,11 @@ enum class Topic : std::uint8_t {
   kPluginRestart,  // `node`'s device plugin restarts and registers again after `value` seconds
   kGpusReleased,   // the kubelet gave `pod`'s devices `gpus` back (after the 1.6 freeing delay)
   kCycleDone,      // the scheduler finished one scheduling cycle
+  kNodeJoined,     // `node` joined the cluster (or was there from the start: not published)
+  kNodeRemoved,    // `node` was removed (drained and deleted): its pods end
+  kNodeLost,       // `node` stopped answering (crashed): its pods stop, the API server does not know
+  kNodeRecovered,  // a lost `node` is back: its kubelet reports its pods failed
+  kNodeTaints,     // the node lifecycle controller set `node`'s lifecycle taints (`value`: NodeTaint bits)
   kCount,
 };
 
@@ -37,6 +42,15 @@ enum class Reason : std::uint8_t {
   kDeletedByOwner,            // a trace-Pending pod gpusim ran; its owner deleted it at its deadline
   kUnexpectedAdmissionError,  // the scheduler counted devices the kubelet did not have
   kGpuLost,                   // its GPU fell off the bus (XID) while it ran
+  kEvicted,                   // its node was unreachable past its toleration (taint manager)
+  kNodeLost,                  // its node crashed and came back: the kubelet reports it failed
+  kNodeRemoved,               // its node was removed from the cluster
+};
+
+// Taints the node lifecycle controller manages, as bits of kNodeTaints' value.
+enum NodeTaint : std::uint32_t {
+  kUnreachableNoSchedule = 1,  // node.kubernetes.io/unreachable:NoSchedule
+  kUnreachableNoExecute = 2,   // node.kubernetes.io/unreachable:NoExecute
 };
 
 const char* to_string(Reason reason);
@@ -50,5 +64,18 @@ struct Message {
   cluster::GpuSet gpus;
   std::int64_t value = 0;
 };
+
+// `pod` (of trace row `source`, bound to `node`, holding `gpus`) ended for `reason`.
+inline Message pod_terminated(PodId pod, std::uint32_t source, std::uint32_t node, Reason reason,
+                              cluster::GpuSet gpus = {}) {
+  Message message;
+  message.topic = Topic::kPodTerminated;
+  message.reason = reason;
+  message.pod = pod;
+  message.source = source;
+  message.node = node;
+  message.gpus = gpus;
+  return message;
+}
 
 }  // namespace gpusim::k8s

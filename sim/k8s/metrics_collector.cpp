@@ -37,9 +37,16 @@ PodOutcome outcome_of(const PodObject& pod) {
 
 MetricsCollector::MetricsCollector(const ApiServer& api, const cluster::ClusterState& truth,
                                    const traces::Workload& workload, const WorkloadTimes& times,
-                                   const experiment::RunConfig& config)
-    : api_(api), truth_(truth), workload_(workload), times_(times), config_(config) {
+                                   const experiment::RunConfig& config, const KubeSettings& settings,
+                                   const DeviceChooser& devices)
+    : api_(api), truth_(truth), workload_(workload), times_(times), config_(config), settings_(settings), devices_(devices) {
   ran_.reserve(workload.pods.size());
+  gpu_offset_.push_back(0);
+  for (cluster::NodeIndex n = 0; n < truth.node_count(); ++n) {
+    gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(truth.node(n).gpu_count));
+  }
+  unhealthy_since_.assign(gpu_offset_.back(), -1);
+  node_lost_at_.assign(truth.node_count(), core::Time::zero());
 }
 
 void MetricsCollector::on_message(const Message& message, core::Time now) {
@@ -59,15 +66,66 @@ void MetricsCollector::on_message(const Message& message, core::Time now) {
       ran_[message.pod] = 1;
       ++running_;
       break;
-    case Topic::kPodTerminated:
-      if (message.pod < ran_.size() && ran_[message.pod]) --running_;
+    case Topic::kPodTerminated: {
+      const bool ran = message.pod < ran_.size() && ran_[message.pod];
+      if (ran) --running_;
+      if (message.reason == Reason::kUnexpectedAdmissionError) ++admission_failures_;
+      if (message.reason == Reason::kGpuLost) {
+        ++gpu_lost_pods_;
+        if (ran) lost_gpu_seconds_ += message.gpus.size() * (now - api_.pod(message.pod).running).seconds();
+      }
+      if (message.reason == Reason::kEvicted || message.reason == Reason::kNodeLost ||
+          message.reason == Reason::kNodeRemoved) {
+        ++node_lost_pods_;
+        evicted_ += message.reason == Reason::kEvicted;
+        // Work done since it started is lost when the node went down (or now, if it was removed).
+        const core::Time lost_at = message.reason == Reason::kNodeRemoved ? now : node_lost_at_[message.node];
+        const PodObject& pod = api_.pod(message.pod);
+        if (ran && lost_at > pod.running) {
+          node_lost_gpu_seconds_ += pods_at(pod.source).gpu_count * (lost_at - pod.running).seconds();
+        }
+      }
+      break;
+    }
+    case Topic::kNodeLost:
+      node_lost_at_[message.node] = now;
+      break;
+    case Topic::kPodAdmitted:
+      if (message.gpus.size() >= 2) {
+        if (const topology::Topology* topology = devices_.topology_of(message.node)) {
+          ++placements_by_link_[static_cast<std::size_t>(topology->worst_link(message.gpus))];
+        }
+      }
+      break;
+    case Topic::kGpuEvent:
+      gpu_event(message, now);
+      break;
+    case Topic::kGpusReleased:
+      terminated_gpu_seconds_ += message.gpus.size() * (now - api_.pod(message.pod).ended).seconds();
+      sample(now);
       break;
     case Topic::kCycleDone:
-    case Topic::kGpusReleased:
       sample(now);
       break;
     default:
       break;
+  }
+}
+
+void MetricsCollector::gpu_event(const Message& message, core::Time now) {
+  const auto xid = static_cast<int>(message.value);
+  const auto listed = [](const std::vector<int>& xids, int x) { return std::find(xids.begin(), xids.end(), x) != xids.end(); };
+  if (xid != 0 && listed(settings_.ignored_xids, xid)) return;
+  for (int g = 0; g < 64; ++g) {
+    if (!message.gpus.contains(g)) continue;
+    std::int64_t& since = unhealthy_since_[gpu_offset_[message.node] + static_cast<std::size_t>(g)];
+    if (xid == 0 && since >= 0) {
+      unhealthy_gpu_seconds_ += static_cast<double>(now.micros() - since) / 1e6;
+      since = -1;
+    } else if (xid != 0 && since < 0) {
+      ++gpu_failures_;
+      since = now.micros();
+    }
   }
 }
 
@@ -80,7 +138,8 @@ void MetricsCollector::sample(core::Time now) {
   if (config_.record_series) series_.push_back({now.micros(), 0, allocated, truth_.gpus_in_use(), running_, pending_});
 }
 
-experiment::RunResult MetricsCollector::finish(std::string policy) {
+experiment::RunResult MetricsCollector::finish(std::string policy, const Counts& counts,
+                                               const std::function<std::vector<cluster::GpuSet>(PodId)>& containers) {
   experiment::RunResult result;
   result.policy = std::move(policy);
   result.config = config_;
@@ -90,11 +149,23 @@ experiment::RunResult MetricsCollector::finish(std::string policy) {
   std::int64_t first_arrival = INT64_MAX, last_end = INT64_MIN;
   double busy_gpu_seconds = 0, failed_gpu_seconds = 0;
   std::int64_t failed = 0, withdrawn = 0, deleted = 0, unscheduled = 0;
+  // A row's arrival is its first pod's creation (replacements share the row; a Job's later pods
+  // are created when earlier ones succeed), or its trace arrival if it was never created.
+  for (std::uint32_t s = 0; s < sources; ++s) records[s].arrival_us = times_.arrival[s].micros();
+  for (PodId id = 0; id < api_.pod_count(); ++id) {
+    if (api_.pod(id).attempt == 0) records[api_.pod(id).source].arrival_us = api_.pod(id).created.micros();
+  }
+  for (std::uint32_t s = 0; s < sources; ++s) {
+    const PodId latest = api_.latest(s);
+    records[s].attempts = latest == kNoPod ? 0 : api_.pod(latest).attempt + 1;
+    if (latest == kNoPod) continue;
+    const Reason reason = api_.pod(latest).reason;
+    if (reason != Reason::kSucceeded && reason != Reason::kNone) records[s].reason = to_string(reason);
+    for (const cluster::GpuSet gpus : containers(latest)) records[s].container_gpus.push_back(gpus.bits);
+  }
   for (std::uint32_t s = 0; s < sources; ++s) {
     experiment::PodRecord& record = records[s];
     record.source_index = s;
-    // Replacements share the row: its arrival is the first creation, its end the last pod's.
-    record.arrival_us = times_.arrival[s].micros();
     const PodId latest = api_.latest(s);
     if (latest == kNoPod) {
       // Deleted by its owner the instant it was created: it never entered the queue.
@@ -156,9 +227,78 @@ experiment::RunResult MetricsCollector::finish(std::string policy) {
   if (truth_.total_gpu_milli() == 0) result.set_undefined("mean_gpu_allocation_pct", "the cluster has no GPUs");
   else if (!(span_us > 0)) result.set_undefined("mean_gpu_allocation_pct", "no pod ran for any time");
   else result.set("mean_gpu_allocation_pct", allocation_integral_ * 100.0 / (span_us * static_cast<double>(truth_.total_gpu_milli())));
+  kubernetes_metrics(result, counts, any_ran ? core::Time::from_micros(last_end) : last_time_);
   if (config_.record_pods) result.pods = std::move(records);
   result.series = std::move(series_);
   return result;
+}
+
+void MetricsCollector::kubernetes_metrics(experiment::RunResult& result, const Counts& counts, core::Time end) {
+  result.set("scheduling_attempts", static_cast<double>(counts.scheduling_attempts));
+  result.set("admission_failures", static_cast<double>(admission_failures_));
+  result.set("pods_recreated", static_cast<double>(counts.pods_recreated));
+  result.set("pods_given_up", static_cast<double>(counts.pods_given_up));
+  // Creation to Running, over pods that reached Running: time in the scheduling queue, from
+  // binding to admission, waiting for a replacement after admission failures, and from admission
+  // to the containers running. The parts add up to the whole.
+  std::vector<core::Time> first_created(workload_.pods.size(), core::Time::zero());
+  std::vector<core::Time> last_failed(workload_.pods.size(), core::Time::zero());
+  std::vector<std::uint8_t> reached(workload_.pods.size(), 0);
+  double queueing = 0, binding = 0, retries = 0, start = 0, total = 0;
+  std::int64_t started = 0;
+  for (PodId id = 0; id < api_.pod_count(); ++id) {
+    const PodObject& pod = api_.pod(id);
+    if (reached[pod.source]) continue;
+    if (pod.attempt == 0) first_created[pod.source] = pod.created;
+    else retries += (pod.created - last_failed[pod.source]).seconds();
+    if (pod.node >= 0) queueing += (pod.bound - pod.created).seconds();
+    const bool ran = id < ran_.size() && ran_[id];
+    if (!ran) {
+      if (pod.node >= 0 && pod.phase == PodPhase::kFailed) {
+        binding += (pod.ended - pod.bound).seconds();
+        last_failed[pod.source] = pod.ended;
+      }
+      continue;
+    }
+    reached[pod.source] = 1;
+    ++started;
+    binding += (pod.admitted - pod.bound).seconds();
+    start += (pod.running - pod.admitted).seconds();
+    total += (pod.running - first_created[pod.source]).seconds();
+  }
+  const auto per_pod = [&](const char* name, double sum) {
+    if (started == 0) result.set_undefined(name, "no pod reached Running");
+    else result.set(name, sum / static_cast<double>(started));
+  };
+  per_pod("mean_time_to_running_s", total);
+  per_pod("mean_ttr_queueing_s", queueing);
+  per_pod("mean_ttr_binding_s", binding);
+  per_pod("mean_ttr_admission_retries_s", retries);
+  per_pod("mean_ttr_start_s", start);
+  result.set("terminated_pod_gpu_hours", terminated_gpu_seconds_ / 3600.0);
+  result.set("gpu_failures", static_cast<double>(gpu_failures_));
+  result.set("pods_lost_to_gpu_failures", static_cast<double>(gpu_lost_pods_));
+  result.set("gpu_hours_lost_to_failures", lost_gpu_seconds_ / 3600.0);
+  result.set("pods_evicted", static_cast<double>(evicted_));
+  result.set("pods_lost_to_node_failures", static_cast<double>(node_lost_pods_));
+  result.set("gpu_hours_lost_to_node_failures", node_lost_gpu_seconds_ / 3600.0);
+  double unhealthy = unhealthy_gpu_seconds_;
+  for (const std::int64_t since : unhealthy_since_) {
+    if (since >= 0 && end.micros() > since) unhealthy += static_cast<double>(end.micros() - since) / 1e6;
+  }
+  result.set("unhealthy_gpu_hours", unhealthy / 3600.0);
+  std::int64_t multi = 0;
+  for (const std::int64_t n : placements_by_link_) multi += n;
+  result.set("multi_gpu_placements_with_topology", static_cast<double>(multi));
+  for (std::size_t c = 0; c < placements_by_link_.size(); ++c) {
+    result.set(std::string("placements_worst_link_") + topology::to_string(static_cast<topology::LinkClass>(c)),
+               static_cast<double>(placements_by_link_[c]));
+  }
+  if (multi == 0) {
+    result.set_undefined("cross_cpu_placement_pct", "no multi-GPU pod was placed on a node with a known topology");
+  } else {
+    result.set("cross_cpu_placement_pct", 100.0 * static_cast<double>(placements_by_link_[0]) / static_cast<double>(multi));
+  }
 }
 
 }  // namespace gpusim::k8s

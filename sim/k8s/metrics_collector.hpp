@@ -2,12 +2,16 @@
 // Watches the bus and the kubelets' truth like a monitoring stack: samples the cluster after every
 // scheduling cycle and when GPUs are handed back, counts what happened, and at the end turns the
 // API server's pod objects into the run's records and metrics (results/README.md defines them).
+#include <array>
+#include <functional>
 #include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/experiment/run_result.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
+#include "sim/k8s/device_plugin.hpp"
+#include "sim/k8s/settings.hpp"
 #include "sim/k8s/workload_times.hpp"
 #include "traces/workload.hpp"
 
@@ -16,20 +20,48 @@ namespace gpusim::k8s {
 class MetricsCollector final : public Component {
  public:
   MetricsCollector(const ApiServer& api, const cluster::ClusterState& truth, const traces::Workload& workload,
-                   const WorkloadTimes& times, const experiment::RunConfig& config);
+                   const WorkloadTimes& times, const experiment::RunConfig& config, const KubeSettings& settings,
+                   const DeviceChooser& devices);
   void on_message(const Message& message, core::Time now) override;
 
+  // What other components counted.
+  struct Counts {
+    std::uint64_t scheduling_attempts = 0;
+    std::int64_t pods_recreated = 0;
+    std::int64_t pods_given_up = 0;
+  };
   // The run's records, series and metrics.
-  experiment::RunResult finish(std::string policy);
+  // `containers`: each container's devices of a pod object (empty without container detail).
+  experiment::RunResult finish(std::string policy, const Counts& counts,
+                               const std::function<std::vector<cluster::GpuSet>(PodId)>& containers);
 
  private:
   void sample(core::Time now);
+  void gpu_event(const Message& message, core::Time now);
+  void kubernetes_metrics(experiment::RunResult& result, const Counts& counts, core::Time end);
 
   const ApiServer& api_;
   const cluster::ClusterState& truth_;
   const traces::Workload& workload_;
   const WorkloadTimes& times_;
   experiment::RunConfig config_;
+  const KubeSettings& settings_;
+  const DeviceChooser& devices_;
+  std::int64_t admission_failures_ = 0;
+  std::int64_t gpu_lost_pods_ = 0;
+  double lost_gpu_seconds_ = 0;        // work destroyed when a GPU fell off the bus
+  double terminated_gpu_seconds_ = 0;  // GPUs held for pods that had ended (1.6 delay)
+  double unhealthy_gpu_seconds_ = 0;
+  std::int64_t gpu_failures_ = 0;
+  std::int64_t evicted_ = 0;
+  std::int64_t node_lost_pods_ = 0;       // evicted, failed with their node, or on a removed node
+  double node_lost_gpu_seconds_ = 0;
+  std::vector<core::Time> node_lost_at_;  // per node: when it last went down
+  const cluster::PodSpec& pods_at(std::uint32_t source) const { return workload_.pods[source]; }
+  std::vector<std::size_t> gpu_offset_;
+  std::vector<std::int64_t> unhealthy_since_;  // per GPU: -1 healthy, else since when (us)
+  // Multi-GPU placements on nodes with a known topology, by the slowest link inside them.
+  std::array<std::int64_t, 7> placements_by_link_{};
   std::vector<experiment::SeriesPoint> series_;
   std::vector<std::uint8_t> ran_;  // per pod object: its containers started
   std::int64_t running_ = 0;

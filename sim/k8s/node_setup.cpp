@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/status.hpp"
+#include "sim/k8s/settings_reader.hpp"
 
 namespace gpusim::k8s {
 namespace {
@@ -16,8 +17,9 @@ int topology_id(const std::string& name, const std::string& where, const topolog
 
 }  // namespace
 
-std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const std::vector<cluster::NodeSpec>& nodes,
+std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const traces::ClusterSpec& cluster,
                                           const cluster::GpuCatalog& catalog, const topology::Library& topologies) {
+  const std::vector<cluster::NodeSpec>& nodes = cluster.nodes;
   struct ResolvedPool {
     const NodePool* pool;
     std::optional<cluster::GpuModelId> model;
@@ -39,7 +41,8 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const st
                            topology_id(settings.default_topology, "defaults", topologies)};
   std::vector<NodeSetup> setup;
   setup.reserve(nodes.size());
-  for (const cluster::NodeSpec& node : nodes) {
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    const cluster::NodeSpec& node = nodes[n];
     NodeSetup chosen = fallback;
     std::string from = "the defaults";
     for (const ResolvedPool& pool : pools) {
@@ -49,6 +52,26 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const st
         chosen = {pool.pool->model, pool.pool->choice, pool.topology};
         from = "pool " + pool.pool->name;
         break;
+      }
+    }
+    if (n < cluster.kube.size()) {
+      // The Node object's own gpusim annotations come first.
+      const traces::NodeKube& own = cluster.kube[n];
+      const std::string where = "node " + node.name;
+      if (!own.device_plugin.empty()) {
+        const auto model = device_plugin_model(own.device_plugin);
+        if (!model) throw core::InputError(fmt::format("{}: unknown device-plugin model '{}'", where, own.device_plugin));
+        chosen.model = *model;
+        from = "its annotations";
+      }
+      if (!own.device_choice.empty()) {
+        const auto choice = device_choice(own.device_choice);
+        if (!choice) throw core::InputError(fmt::format("{}: unknown device choice '{}'", where, own.device_choice));
+        chosen.choice = *choice;
+      }
+      if (!own.topology.empty()) {
+        chosen.topology = topology_id(own.topology, where, topologies);
+        from = "its annotations";
       }
     }
     if (chosen.topology >= 0 && topologies.at(chosen.topology).gpu_count() != node.gpu_count) {

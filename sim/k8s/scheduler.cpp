@@ -1,6 +1,10 @@
 #include "sim/k8s/scheduler.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "sim/core/status.hpp"
 
 namespace gpusim::k8s {
 namespace {
@@ -10,23 +14,60 @@ constexpr std::uint32_t kCycle = 0;
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
                      const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
                      const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
-                     const sched::Registry& registry, const sched::PluginContext& context)
+                     const sched::Registry& registry, const sched::PluginContext& context,
+                     const std::vector<std::uint8_t>& present, bool lifecycle_events)
     : bus_(bus),
       api_(api),
       setup_(setup),
       pods_(pods),
       cache_(catalog, nodes),
-      framework_(profile, registry, context, cache_) {
+      framework_(profile, registry, context, cache_),
+      profile_name_(profile.name) {
   pending_.reserve(pods.size());
-  for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) apply_status(n);
+  for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
+    apply_status(n);
+    if (!present[n]) cache_.set_present(n, false);
+  }
+  check_profile(profile, registry, nodes, pods, lifecycle_events);
+}
+
+// Pods with placement rules need the filters that enforce them; a profile without them would
+// place pods where Kubernetes never would.
+void Scheduler::check_profile(const sched::Profile& profile, const sched::Registry& registry,
+                              const std::vector<cluster::NodeSpec>& nodes, const std::vector<cluster::PodSpec>& pods,
+                              bool lifecycle) {
+  const auto has = [&](const char* filter) {
+    return std::any_of(profile.filter.begin(), profile.filter.end(),
+                       [&](const std::string& name) { return registry.canonical(name) == filter; });
+  };
+  const bool rules = std::any_of(pods.begin(), pods.end(), [](const cluster::PodSpec& pod) {
+    return pod.constraints != nullptr && (!pod.constraints->node_selector.empty() || !pod.constraints->required_terms.empty());
+  });
+  // Node loss taints nodes too, so any replay with node events needs the filter as well.
+  const bool taints = lifecycle || std::any_of(nodes.begin(), nodes.end(), [](const cluster::NodeSpec& node) { return !node.taints.empty(); });
+  if (rules && !has("node-affinity")) {
+    throw core::InputError(fmt::format("profile '{}': the workload has nodeSelector or node affinity rules; add the "
+                                       "node-affinity filter", profile.name));
+  }
+  if (taints && !has("taint-toleration")) {
+    throw core::InputError(fmt::format("profile '{}': the cluster has tainted nodes (or nodes that may be lost, which "
+                                       "the node lifecycle taints); add the taint-toleration filter", profile.name));
+  }
 }
 
 void Scheduler::on_message(const Message& message, core::Time now) {
   switch (message.topic) {
-    case Topic::kPodCreated:
-      pending_.push_back(message.pod);
+    case Topic::kPodCreated: {
       if (assumed_.size() <= message.pod) assumed_.resize(message.pod + 1);
+      // A pod that names another scheduler waits for it; gpusim runs one.
+      const auto& constraints = pods_[message.source].constraints;
+      if (constraints != nullptr && constraints->scheduler_name != "default-scheduler" &&
+          constraints->scheduler_name != profile_name_) {
+        return;
+      }
+      pending_.push_back(message.pod);
       break;
+    }
     case Topic::kPodDeleted:
       if (message.pod != kNoPod) {
         if (const auto it = std::find(pending_.begin(), pending_.end(), message.pod); it != pending_.end()) {
@@ -43,6 +84,21 @@ void Scheduler::on_message(const Message& message, core::Time now) {
     case Topic::kNodeStatus:
       apply_status(message.node);
       break;
+    case Topic::kNodeJoined:
+      cache_.set_present(message.node, true);
+      break;
+    case Topic::kNodeRemoved:
+      cache_.set_present(message.node, false);
+      break;
+    case Topic::kNodeTaints: {
+      // The node's own taints and the lifecycle controller's.
+      std::vector<cluster::Taint> taints = cache_.node(message.node).taints;
+      const auto bits = static_cast<std::uint32_t>(message.value);
+      if (bits & kUnreachableNoSchedule) taints.push_back({"node.kubernetes.io/unreachable", "", "NoSchedule"});
+      if (bits & kUnreachableNoExecute) taints.push_back({"node.kubernetes.io/unreachable", "", "NoExecute"});
+      cache_.set_taints(message.node, std::move(taints));
+      break;
+    }
     default:
       return;
   }
@@ -77,7 +133,8 @@ void Scheduler::run_cycle(core::Time now) {
   failed_shapes_.clear();
   for (const PodId id : pending_) {
     const cluster::PodSpec& pod = pods_[source_of(id)];
-    const Shape shape{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits};
+    const Shape shape{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
+                      pod.constraints.get()};
     if (std::find(failed_shapes_.begin(), failed_shapes_.end(), shape) != failed_shapes_.end()) {
       pending_[kept++] = id;
       continue;

@@ -21,7 +21,8 @@ class Scheduler final : public Component {
   Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
             const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
             const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
-            const sched::Registry& registry, const sched::PluginContext& context);
+            const sched::Registry& registry, const sched::PluginContext& context,
+            const std::vector<std::uint8_t>& present, bool lifecycle_events);
   void on_message(const Message& message, core::Time now) override;
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
@@ -35,6 +36,9 @@ class Scheduler final : public Component {
   // Makes node n's cache show the published status: on count-only nodes, as many GPUs
   // unavailable as the status lacks, taken from free GPUs first (a count has no identity).
   void apply_status(cluster::NodeIndex n);
+  static void check_profile(const sched::Profile& profile, const sched::Registry& registry,
+                            const std::vector<cluster::NodeSpec>& nodes, const std::vector<cluster::PodSpec>& pods,
+                            bool lifecycle);
 
   Bus& bus_;
   const ApiServer& api_;
@@ -42,12 +46,15 @@ class Scheduler final : public Component {
   const std::vector<cluster::PodSpec>& pods_;
   cluster::ClusterState cache_;
   sched::Framework framework_;
+  std::string profile_name_;  // pods naming it (or default-scheduler) are this scheduler's
   std::vector<PodId> pending_;
   std::vector<cluster::Placement> assumed_;  // per pod object: where the scheduler bound it
   struct Shape {
     std::int64_t cpu, memory;
     std::int32_t gpus, milli;
     std::uint64_t models;
+    // Placement rules take part: pods with other rules may fit where this one did not.
+    const cluster::PodConstraints* rules;
     bool operator==(const Shape&) const = default;
   };
   std::vector<Shape> failed_shapes_;

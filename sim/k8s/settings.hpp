@@ -2,6 +2,7 @@
 // How the simulated Kubernetes behaves: the kubelets' timings, the owners' backoff, which device
 // plugin serves each node pool, and which GPU failures happen. Defaults are Kubernetes' own
 // where it has one (sources in sim/k8s/README.md); every field can be set in a --kube YAML file.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,6 +64,14 @@ struct PluginRestart {
   core::Time down_for;   // until the plugin registers again
 };
 
+// A change of the cluster's membership or a node's reachability.
+enum class NodeEventKind : std::uint8_t { kJoin, kRemove, kLost, kRecovered };
+struct NodeEvent {
+  core::Time at;
+  std::uint32_t node = 0;
+  NodeEventKind kind = NodeEventKind::kJoin;
+};
+
 struct KubeSettings {
   core::Time node_status_period = core::Time::from_seconds(10);  // kubelet nodeStatusUpdateFrequency
   core::Time bind_latency = core::Time::zero();                  // scheduler bind to kubelet admission
@@ -73,6 +82,26 @@ struct KubeSettings {
   core::Time backoff_base = core::Time::from_seconds(10);
   core::Time backoff_max = core::Time::from_seconds(600);
   int backoff_limit = 6;
+
+  // Node lifecycle: the controller marks a silent node unreachable after the grace period; pods
+  // that do not tolerate node.kubernetes.io/unreachable for longer are then evicted after the
+  // toleration the DefaultTolerationSeconds admission plugin gives every pod.
+  core::Time node_monitor_grace_period = core::Time::from_seconds(50);
+  core::Time default_unreachable_toleration = core::Time::from_seconds(300);
+  // GPU Operator on a node that joins (time 0 included): its GPUs are advertised only after the
+  // driver, the container toolkit, the device plugin and GPU feature discovery are in place.
+  core::Time operator_driver = core::Time::zero();
+  core::Time operator_toolkit = core::Time::zero();
+  core::Time operator_device_plugin = core::Time::zero();
+  core::Time operator_feature_discovery = core::Time::zero();
+  core::Time gpu_operator_delay() const {
+    return operator_driver + operator_toolkit + operator_device_plugin + operator_feature_discovery;
+  }
+  std::vector<NodeEvent> node_events;
+  // Run-time factor of a multi-GPU pod by the slowest link inside its placement on a node with a
+  // known topology, indexed by topology::LinkClass (cross-cpu ... nvlink). 1 (none) unless the
+  // user states one: gpusim has no measured figures for it.
+  std::array<double, 7> link_slowdown = {1, 1, 1, 1, 1, 1, 1};
 
   DevicePluginModel default_model = DevicePluginModel::kSchedulerAssigned;
   DeviceChoice default_choice = DeviceChoice::kFirstFit;

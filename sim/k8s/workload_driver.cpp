@@ -7,13 +7,36 @@ enum Tag : std::uint32_t { kArrive, kDeadline };
 
 WorkloadDriver::WorkloadDriver(Bus& bus, const ApiServer& api, const traces::Workload& workload,
                                const WorkloadTimes& times)
-    : bus_(bus), api_(api), withdrawn_(workload.pods.size(), 0) {
+    : bus_(bus), api_(api), workload_(workload), withdrawn_(workload.pods.size(), 0),
+      next_of_job_(workload.jobs.size(), 0),
+      first_of_job_(workload.jobs.size(), 0) {
+  std::vector<std::int32_t> seen(workload.jobs.size(), 0);
   for (std::uint32_t i = 0; i < workload.pods.size(); ++i) {
+    const auto& constraints = workload.pods[i].constraints;
+    if (constraints != nullptr && constraints->job >= 0) {
+      // A Job starts `parallelism` pods; each success lets the next one be created.
+      const auto job = static_cast<std::size_t>(constraints->job);
+      if (seen[job] == 0) first_of_job_[job] = i;
+      if (seen[job]++ >= workload.jobs[job].parallelism) continue;
+      next_of_job_[job] = seen[job];
+    }
     bus_.set_timer(*this, kArrive, i, times.arrival[i], core::Phase::kArrival);
     if (workload.pods[i].phase == cluster::TracePhase::kPending) {
       bus_.set_timer(*this, kDeadline, i, times.deadline[i], core::Phase::kStateChange);
     }
   }
+}
+
+void WorkloadDriver::on_message(const Message& message, core::Time now) {
+  if (message.topic != Topic::kPodTerminated || message.reason != Reason::kSucceeded) return;
+  const auto& constraints = workload_.pods[message.source].constraints;
+  if (constraints == nullptr || constraints->job < 0) return;
+  const auto job = static_cast<std::size_t>(constraints->job);
+  if (next_of_job_[job] >= workload_.jobs[job].completions) return;
+  Message create;
+  create.topic = Topic::kPodCreated;
+  create.source = first_of_job_[job] + static_cast<std::uint32_t>(next_of_job_[job]++);
+  bus_.publish(create, now, core::Phase::kArrival);
 }
 
 void WorkloadDriver::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {

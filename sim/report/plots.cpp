@@ -63,6 +63,9 @@ std::string run_gnuplot(const fs::path& dir, const std::string& script) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  // gnuplot's warnings (e.g. "empty y range" for a run where nothing waited) are not the user's
+  // concern; a plot that fails shows in its exit status, and the .gp file stays to rerun by hand.
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   std::string program = "gnuplot", file = script;
   char* argv[] = {program.data(), file.data(), nullptr};
   pid_t pid = 0;

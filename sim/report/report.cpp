@@ -40,6 +40,23 @@ const std::vector<Column>& replay_columns() {
   return columns;
 }
 
+// The Kubernetes layer's figures (replay; sim/k8s/README.md), in a second table.
+const std::vector<Column>& kubernetes_columns() {
+  static const std::vector<Column> columns{
+      {"scheduling_attempts", "scheduling attempts", Unit::kCount},
+      {"admission_failures", "admission failures", Unit::kCount},
+      {"pods_recreated", "pods recreated", Unit::kCount},
+      {"mean_time_to_running_s", "creation to Running", Unit::kDuration},
+      {"mean_ttr_admission_retries_s", "of it: admission retries", Unit::kDuration},
+      {"gpu_failures", "GPU failures", Unit::kCount},
+      {"gpu_hours_lost_to_failures", "GPU-hours lost (GPU failures)", Unit::kGpus},
+      {"pods_evicted", "pods evicted", Unit::kCount},
+      {"gpu_hours_lost_to_node_failures", "GPU-hours lost (node failures)", Unit::kGpus},
+      {"terminated_pod_gpu_hours", "GPU-hours held for ended pods", Unit::kGpus},
+      {"cross_cpu_placement_pct", "multi-GPU placements across sockets (%)", Unit::kPercent}};
+  return columns;
+}
+
 // The FGD artifact's published means on the default openb trace at 130% (../shared/docs/peers.md
 // §8.1: hkust-adsl/kubernetes-scheduler-simulator, 10 seeds).
 std::optional<double> published_fgd_default(const std::string& policy) {
@@ -138,6 +155,25 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
       }
     }
     md += "\n";
+  }
+  if (!fill) {
+    md += "\nKubernetes layer";
+    if (inputs.contains("kube")) md += fmt::format(" (settings: `{}`)", inputs.at("kube").value("file", "?"));
+    else md += " (default settings: scheduler-assigned devices, no latencies, no failures)";
+    md += ":\n\n| policy |";
+    for (const Column& c : kubernetes_columns()) md += fmt::format(" {} |", c.header);
+    md += "\n|---|";
+    for (std::size_t i = 0; i < kubernetes_columns().size(); ++i) md += "---:|";
+    md += "\n";
+    for (const auto& policy : s.at("policies")) {
+      md += fmt::format("| {} |", policy.at("name").get<std::string>());
+      for (const Column& c : kubernetes_columns()) {
+        const std::string text = policy.contains(c.metric) ? cell(policy.at(c.metric), c.unit, single, seeds) : "n/a";
+        any_na |= text == "n/a";
+        md += fmt::format(" {} |", text);
+      }
+      md += "\n";
+    }
   }
   md += single ? "\nOne seed. " : "\nMean ± sample standard deviation over the seeds. ";
   md += "Definitions: results/README.md.";

@@ -97,6 +97,7 @@ Framework::Framework(const Profile& profile, const Registry& registry,
   check_profile(profile, registry);
 
   const std::size_t n = cluster.node_count();
+  active_filters_.reserve(filters_.size());
   feasible_.reserve(n);
   plugin_scores_.reserve(n);
   total_scores_.assign(n, 0);
@@ -122,11 +123,16 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
   }
 
   // PostFilter may free room (preemption); then the filters run once more.
+  active_filters_.clear();
+  for (const FilterPlugin* plugin : filters_) {
+    if (plugin->applies(pod, cluster_)) active_filters_.push_back(plugin);
+  }
   for (int attempt = 0; attempt < 2 && feasible_.empty(); ++attempt) {
     const auto node_count = static_cast<NodeIndex>(cluster_.node_count());
     for (NodeIndex n = 0; n < node_count; ++n) {
+      if (!cluster_.present(n)) continue;
       bool passes = true;
-      for (const FilterPlugin* plugin : filters_) {
+      for (const FilterPlugin* plugin : active_filters_) {
         if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) {
           passes = false;
           break;

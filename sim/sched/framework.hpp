@@ -51,6 +51,7 @@ class Framework {
   QueueSortPlugin* queue_sort_ = nullptr;
   std::vector<PreFilterPlugin*> pre_filters_;
   std::vector<FilterPlugin*> filters_;
+  std::vector<const FilterPlugin*> active_filters_;  // this cycle's: those that apply to the pod
   std::vector<PostFilterPlugin*> post_filters_;
   std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
   GpuSelector* gpu_selector_ = nullptr;

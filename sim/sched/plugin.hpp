@@ -41,6 +41,12 @@ class PreFilterPlugin : public virtual Plugin {
 // Whether node n can run the pod at all.
 class FilterPlugin : public virtual Plugin {
  public:
+  // false when the filter would pass every node for this pod, so the framework skips it for the
+  // cycle (kube-scheduler's PreFilter "Skip"): e.g. node affinity for a pod without rules.
+  virtual bool applies(const PodSpec& pod, const ClusterState& cluster) const {
+    (void)pod, (void)cluster;
+    return true;
+  }
   virtual Status filter(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
                         CycleState& cycle) const = 0;
 };

@@ -22,7 +22,9 @@ constexpr std::int64_t kMaxScoreWeight = 1'000'000;
 Profile gpu_milli_profile(std::string name, std::string scorer, std::string gpu_selection) {
   Profile profile;
   profile.name = std::move(name);
-  profile.filter = {"node-resources-fit", "gpu-fit"};
+  // kube-scheduler's NodeAffinity and TaintToleration pass at once for trace pods (no
+  // constraints) on untainted nodes, so the FGD experiment is unchanged.
+  profile.filter = {"node-resources-fit", "gpu-fit", "node-affinity", "taint-toleration"};
   profile.score = {{std::move(scorer), kArtifactWeight}};
   profile.gpu_selection = std::move(gpu_selection);
   return profile;
@@ -39,7 +41,7 @@ bool is_plain_name(std::string_view name) {
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
-          "bestfit", "fgd"};
+          "bestfit", "fgd", "topology-aware"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -85,6 +87,13 @@ Profile builtin_profile(const std::string& asked) {
   if (name == "gpu-packing") return gpu_milli_profile(name, "gpu-packing", "best");
   if (name == "bestfit") return gpu_milli_profile(name, "best-fit", "best");
   if (name == "fgd") return gpu_milli_profile(name, "fgd", "fgd");
+  if (name == "topology-aware") {
+    // Bin packing with HAMi-style topology-aware GPU choice (policies/score/topology_aware.cpp);
+    // for scheduler-assigned nodes with a known topology.
+    Profile profile = gpu_milli_profile(name, "topology-aware", "topology-aware");
+    profile.score = {{"topology-aware", 2}, {"most-allocated", 1}};
+    return profile;
+  }
   throw core::InputError(fmt::format("unknown policy '{}' (built-in: {}; or a profile YAML path)",
                                      name, fmt::join(builtin_profile_names(), ", ")));
 }

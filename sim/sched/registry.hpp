@@ -14,6 +14,10 @@
 #include "sim/cluster/pod.hpp"
 #include "sim/sched/plugin.hpp"
 
+namespace gpusim::topology {
+class Topology;
+}
+
 namespace gpusim::sched {
 
 // What a plugin may know when it is built.
@@ -23,6 +27,8 @@ struct PluginContext {
   std::span<const cluster::PodSpec> workload;
   std::uint64_t seed = 0;  // the run's root seed; plugins derive named streams from it
   std::size_t node_count = 0;
+  // Replay: each node's GPU interconnect (null where unknown); empty in fill mode.
+  std::span<const topology::Topology* const> topologies = {};
 };
 
 class Registry {

@@ -1,0 +1,64 @@
+// Replay through the Kubernetes layer on the synthetic topology cluster (256 GPUs, 3,315 jobs):
+// the default settings (scheduler-assigned devices, no failures) against NVIDIA's device plugin
+// with first-fit or preferred (topology) device choice, and against the stale-status experiment's
+// settings (GPU failures, plugin restarts, 60 s status). The bound: device-plugin replay
+// at most 2x the default replay of the same workload.
+#include <benchmark/benchmark.h>
+
+#include "policies/register_builtin.hpp"
+#include "sim/experiment/compare.hpp"
+#include "sim/k8s/settings_reader.hpp"
+#include "traces/bundled.hpp"
+#include "traces/openb_reader.hpp"
+
+namespace {
+
+using namespace gpusim;
+
+struct Synthetic {
+  std::filesystem::path root = traces::default_data_root();
+  cluster::GpuCatalog catalog = cluster::GpuCatalog::load(traces::default_catalog(root));
+  traces::ClusterSpec nodes = traces::read_openb_nodes(root / "traces/synthetic/topology-cluster.csv", catalog);
+  traces::Workload pods = traces::read_openb_pods(root / "traces/synthetic/topology-jobs.csv", catalog);
+  sched::Registry registry = policy::builtin_registry();
+  k8s::KubeSettings settings(const char* file) const {
+    return k8s::load_kube_settings(root / "traces/synthetic" / file, nodes.nodes);
+  }
+};
+
+const Synthetic& synthetic() {
+  static const Synthetic data;
+  return data;
+}
+
+struct Variant {
+  const char* label;
+  const char* kube;  // nullptr: defaults
+  const char* policy;
+};
+const Variant kVariants[] = {
+    {"default (scheduler-assigned)", nullptr, "binpack"},
+    {"device-plugin first-fit", "kube-dc-first-fit.yaml", "binpack"},
+    {"device-plugin preferred", "kube-dc-preferred.yaml", "binpack"},
+    {"scheduler-assigned topology-aware", "kube-dc-topology-aware.yaml", "topology-aware"},
+    {"stale status 60 s, failures", "kube-stale-60s.yaml", "binpack"},
+};
+
+void BM_ReplayRun(benchmark::State& state) {
+  const Synthetic& data = synthetic();
+  const Variant& variant = kVariants[state.range(0)];
+  const k8s::KubeSettings settings = variant.kube != nullptr ? data.settings(variant.kube) : k8s::KubeSettings{};
+  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.pods, &data.registry, nullptr, {}, &settings};
+  const sched::Profile profile = sched::builtin_profile(variant.policy);
+  experiment::RunConfig config;
+  config.mode = experiment::Mode::kReplay;
+  config.record_series = false;
+  for (auto _ : state) {
+    auto result = experiment::run_one(inputs, profile, config);
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetLabel(variant.label);
+}
+BENCHMARK(BM_ReplayRun)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+}  // namespace

@@ -1,0 +1,273 @@
+#include "sim/k8s/settings_reader.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <map>
+
+#include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
+#include "sim/topology/topology.hpp"
+#include "traces/k8s_quantity.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+// Field-by-field reading with errors that name the file, the line and the dotted field.
+class Reader {
+ public:
+  Reader(std::string file, const std::vector<cluster::NodeSpec>& nodes) : file_(std::move(file)), nodes_(nodes) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& field, const std::string& why) const {
+    throw core::InputError(fmt::format("{}:{}: {}: {}", file_, node.Mark().line + 1, field, why));
+  }
+
+  // Every key of `map` must be one of `known`.
+  void only(const YAML::Node& map, const std::string& field, std::initializer_list<const char*> known) const {
+    if (!map.IsMap()) fail(map, field, "expected a mapping");
+    for (const auto& entry : map) {
+      const auto key = entry.first.as<std::string>();
+      if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
+        fail(entry.first, field.empty() ? key : field + "." + key,
+             fmt::format("unknown field (known: {})", fmt::join(known, ", ")));
+      }
+    }
+  }
+
+  std::string text(const YAML::Node& node, const std::string& field) const {
+    if (!node.IsScalar()) fail(node, field, "expected a text value");
+    return node.as<std::string>();
+  }
+
+  core::Time duration(const YAML::Node& node, const std::string& field) const {
+    const auto parsed = traces::parse_go_duration(text(node, field));
+    if (!parsed) fail(node, field, parsed.error + " (a duration such as 10s, 5m, 1h30m)");
+    return *parsed.value;
+  }
+
+  std::int64_t integer(const YAML::Node& node, const std::string& field, std::int64_t low, std::int64_t high) const {
+    const std::string value = text(node, field);
+    std::int64_t n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (error != std::errc{} || end != value.data() + value.size() || n < low || n > high) {
+      fail(node, field, fmt::format("'{}' is not an integer from {} to {}", value, low, high));
+    }
+    return n;
+  }
+
+  double number(const YAML::Node& node, const std::string& field, double low, double high) const {
+    const std::string value = text(node, field);
+    double x = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), x);
+    if (error != std::errc{} || end != value.data() + value.size() || !(x >= low && x <= high)) {
+      fail(node, field, fmt::format("'{}' is not a number from {} to {}", value, low, high));
+    }
+    return x;
+  }
+
+  std::vector<int> xids(const YAML::Node& node, const std::string& field) const {
+    if (!node.IsSequence()) fail(node, field, "expected a list of XID numbers");
+    std::vector<int> out;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      out.push_back(static_cast<int>(integer(node[i], fmt::format("{}[{}]", field, i), 1, 1'000'000)));
+    }
+    return out;
+  }
+
+  std::uint32_t node_index(const YAML::Node& node, const std::string& field) const {
+    const std::string name = text(node, field);
+    for (std::size_t n = 0; n < nodes_.size(); ++n) {
+      if (nodes_[n].name == name) return static_cast<std::uint32_t>(n);
+    }
+    fail(node, field, fmt::format("no node named '{}' in the cluster", name));
+  }
+
+  DevicePluginModel model(const YAML::Node& node, const std::string& field) const {
+    const auto model = device_plugin_model(text(node, field));
+    if (!model) fail(node, field, "expected scheduler-assigned, device-plugin, accelerators-1.6 or alpha-1.3");
+    return *model;
+  }
+
+  DeviceChoice choice(const YAML::Node& node, const std::string& field) const {
+    const auto choice = device_choice(text(node, field));
+    if (!choice) fail(node, field, "expected first-fit or preferred");
+    return *choice;
+  }
+
+  const std::vector<cluster::NodeSpec>& nodes() const { return nodes_; }
+
+ private:
+  std::string file_;
+  const std::vector<cluster::NodeSpec>& nodes_;
+};
+
+void read_kubelet(const Reader& r, const YAML::Node& map, KubeSettings& s) {
+  r.only(map, "kubelet", {"nodeStatusUpdateFrequency", "bindLatency", "containerStartLatency", "gpuFreeDelay"});
+  if (map["nodeStatusUpdateFrequency"]) s.node_status_period = r.duration(map["nodeStatusUpdateFrequency"], "kubelet.nodeStatusUpdateFrequency");
+  if (map["bindLatency"]) s.bind_latency = r.duration(map["bindLatency"], "kubelet.bindLatency");
+  if (map["containerStartLatency"]) s.container_start_latency = r.duration(map["containerStartLatency"], "kubelet.containerStartLatency");
+  if (map["gpuFreeDelay"]) s.gpu_free_delay = r.duration(map["gpuFreeDelay"], "kubelet.gpuFreeDelay");
+}
+
+void read_owners(const Reader& r, const YAML::Node& map, KubeSettings& s) {
+  r.only(map, "owners", {"backoff", "maxBackoff", "backoffLimit"});
+  if (map["backoff"]) s.backoff_base = r.duration(map["backoff"], "owners.backoff");
+  if (map["maxBackoff"]) s.backoff_max = r.duration(map["maxBackoff"], "owners.maxBackoff");
+  if (map["backoffLimit"]) s.backoff_limit = static_cast<int>(r.integer(map["backoffLimit"], "owners.backoffLimit", 0, 1'000'000));
+  if (s.backoff_max < s.backoff_base) r.fail(map, "owners.maxBackoff", "must be at least owners.backoff");
+}
+
+void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
+  if (!list.IsSequence()) r.fail(list, "pools", "expected a list of pools");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node item = list[i];
+    const std::string field = fmt::format("pools[{}]", i);
+    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology"});
+    NodePool pool;
+    pool.name = item["name"] ? r.text(item["name"], field + ".name") : fmt::format("pool-{}", i);
+    if (const YAML::Node match = item["match"]) {
+      r.only(match, field + ".match", {"namePrefix", "gpuModel"});
+      if (match["namePrefix"]) pool.match.name_prefix = r.text(match["namePrefix"], field + ".match.namePrefix");
+      if (match["gpuModel"]) pool.match.gpu_model = r.text(match["gpuModel"], field + ".match.gpuModel");
+    }
+    if (item["devicePlugin"]) pool.model = r.model(item["devicePlugin"], field + ".devicePlugin");
+    if (item["deviceChoice"]) pool.choice = r.choice(item["deviceChoice"], field + ".deviceChoice");
+    if (item["topology"]) pool.topology = r.text(item["topology"], field + ".topology");
+    s.pools.push_back(pool);
+  }
+}
+
+void read_failures(const Reader& r, const YAML::Node& list, KubeSettings& s) {
+  if (!list.IsSequence()) r.fail(list, "failures", "expected a list of failures");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node item = list[i];
+    const std::string field = fmt::format("failures[{}]", i);
+    r.only(item, field, {"at", "node", "gpu", "xid", "repaired", "pluginRestart"});
+    if (!item["at"]) r.fail(item, field + ".at", "missing");
+    if (!item["node"]) r.fail(item, field + ".node", "missing");
+    const core::Time at = r.duration(item["at"], field + ".at");
+    const std::uint32_t node = r.node_index(item["node"], field + ".node");
+    const int kinds = (item["xid"] ? 1 : 0) + (item["repaired"] ? 1 : 0) + (item["pluginRestart"] ? 1 : 0);
+    if (kinds != 1) r.fail(item, field, "give exactly one of xid (with gpu), repaired (with gpu) or pluginRestart");
+    if (item["pluginRestart"]) {
+      if (item["gpu"]) r.fail(item["gpu"], field + ".gpu", "a plugin restart concerns the whole node");
+      s.plugin_restarts.push_back({at, node, r.duration(item["pluginRestart"], field + ".pluginRestart")});
+      continue;
+    }
+    if (!item["gpu"]) r.fail(item, field + ".gpu", "missing");
+    const int gpus = r.nodes()[node].gpu_count;
+    if (gpus == 0) r.fail(item["node"], field + ".node", "the node has no GPU");
+    const int gpu = static_cast<int>(r.integer(item["gpu"], field + ".gpu", 0, gpus - 1));
+    if (item["repaired"]) {
+      if (r.text(item["repaired"], field + ".repaired") != "true") r.fail(item["repaired"], field + ".repaired", "expected true");
+      s.gpu_failures.push_back({at, node, gpu, 0});
+    } else {
+      s.gpu_failures.push_back({at, node, gpu, static_cast<int>(r.integer(item["xid"], field + ".xid", 1, 1'000'000))});
+    }
+  }
+}
+
+void read_node_events(const Reader& r, const YAML::Node& list, KubeSettings& s) {
+  if (!list.IsSequence()) r.fail(list, "nodeEvents", "expected a list of node events");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node item = list[i];
+    const std::string field = fmt::format("nodeEvents[{}]", i);
+    r.only(item, field, {"at", "node", "event"});
+    for (const char* required : {"at", "node", "event"}) {
+      if (!item[required]) r.fail(item, field + "." + required, "missing");
+    }
+    const std::string kind = r.text(item["event"], field + ".event");
+    NodeEvent event{r.duration(item["at"], field + ".at"), r.node_index(item["node"], field + ".node"), NodeEventKind::kJoin};
+    if (kind == "join") event.kind = NodeEventKind::kJoin;
+    else if (kind == "remove") event.kind = NodeEventKind::kRemove;
+    else if (kind == "lost") event.kind = NodeEventKind::kLost;
+    else if (kind == "recovered") event.kind = NodeEventKind::kRecovered;
+    else r.fail(item["event"], field + ".event", "expected join, remove, lost or recovered");
+    s.node_events.push_back(event);
+  }
+}
+
+}  // namespace
+
+std::optional<DevicePluginModel> device_plugin_model(std::string_view name) {
+  for (const auto model : {DevicePluginModel::kSchedulerAssigned, DevicePluginModel::kDevicePlugin,
+                           DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13}) {
+    if (name == to_string(model)) return model;
+  }
+  return std::nullopt;
+}
+
+std::optional<DeviceChoice> device_choice(std::string_view name) {
+  for (const auto choice : {DeviceChoice::kFirstFit, DeviceChoice::kPreferred}) {
+    if (name == to_string(choice)) return choice;
+  }
+  return std::nullopt;
+}
+
+KubeSettings load_kube_settings(const std::filesystem::path& path, const std::vector<cluster::NodeSpec>& nodes) {
+  return parse_kube_settings(io::read_file(path, "--kube settings"), path.string(), nodes);
+}
+
+KubeSettings parse_kube_settings(const std::string& text, const std::string& source,
+                                 const std::vector<cluster::NodeSpec>& nodes) {
+  const Reader r(source, nodes);
+  KubeSettings s;
+  try {
+    const YAML::Node doc = YAML::Load(text);
+    if (!doc || doc.IsNull()) return s;  // an empty file: every default
+    r.only(doc, "", {"kubelet", "owners", "nodeLifecycle", "gpuOperator", "devicePlugin", "pools", "health", "failures",
+                     "nodeEvents", "randomFailures", "linkSlowdown"});
+    if (const YAML::Node l = doc["linkSlowdown"]) {
+      r.only(l, "linkSlowdown", {"cross-cpu", "same-cpu", "host-bridge", "multi-switch", "single-switch", "same-board", "nvlink"});
+      for (std::size_t c = 0; c < s.link_slowdown.size(); ++c) {
+        const char* name = topology::to_string(static_cast<topology::LinkClass>(c));
+        if (l[name]) s.link_slowdown[c] = r.number(l[name], std::string("linkSlowdown.") + name, 0.01, 100);
+      }
+    }
+    if (const YAML::Node l = doc["nodeLifecycle"]) {
+      r.only(l, "nodeLifecycle", {"nodeMonitorGracePeriod", "unreachableTolerationSeconds"});
+      if (l["nodeMonitorGracePeriod"]) s.node_monitor_grace_period = r.duration(l["nodeMonitorGracePeriod"], "nodeLifecycle.nodeMonitorGracePeriod");
+      if (l["unreachableTolerationSeconds"]) {
+        s.default_unreachable_toleration = r.duration(l["unreachableTolerationSeconds"], "nodeLifecycle.unreachableTolerationSeconds");
+      }
+    }
+    if (const YAML::Node g = doc["gpuOperator"]) {
+      r.only(g, "gpuOperator", {"driverInstall", "containerToolkit", "devicePlugin", "featureDiscovery"});
+      if (g["driverInstall"]) s.operator_driver = r.duration(g["driverInstall"], "gpuOperator.driverInstall");
+      if (g["containerToolkit"]) s.operator_toolkit = r.duration(g["containerToolkit"], "gpuOperator.containerToolkit");
+      if (g["devicePlugin"]) s.operator_device_plugin = r.duration(g["devicePlugin"], "gpuOperator.devicePlugin");
+      if (g["featureDiscovery"]) s.operator_feature_discovery = r.duration(g["featureDiscovery"], "gpuOperator.featureDiscovery");
+    }
+    if (doc["nodeEvents"]) read_node_events(r, doc["nodeEvents"], s);
+    if (doc["kubelet"]) read_kubelet(r, doc["kubelet"], s);
+    if (doc["owners"]) read_owners(r, doc["owners"], s);
+    if (const YAML::Node d = doc["devicePlugin"]) {
+      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology"});
+      if (d["model"]) s.default_model = r.model(d["model"], "devicePlugin.model");
+      if (d["deviceChoice"]) s.default_choice = r.choice(d["deviceChoice"], "devicePlugin.deviceChoice");
+      if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
+    }
+    if (doc["pools"]) read_pools(r, doc["pools"], s);
+    if (const YAML::Node h = doc["health"]) {
+      r.only(h, "health", {"ignoredXids", "fatalXids"});
+      if (h["ignoredXids"]) s.ignored_xids = r.xids(h["ignoredXids"], "health.ignoredXids");
+      if (h["fatalXids"]) s.fatal_xids = r.xids(h["fatalXids"], "health.fatalXids");
+    }
+    if (doc["failures"]) read_failures(r, doc["failures"], s);
+    if (const YAML::Node f = doc["randomFailures"]) {
+      r.only(f, "randomFailures", {"mtbfHours", "xid", "repairTime"});
+      if (!f["mtbfHours"]) r.fail(f, "randomFailures.mtbfHours", "missing");
+      s.mtbf_hours = r.number(f["mtbfHours"], "randomFailures.mtbfHours", 1e-3, 1e9);
+      if (f["xid"]) s.random_failure_xid = static_cast<int>(r.integer(f["xid"], "randomFailures.xid", 1, 1'000'000));
+      if (f["repairTime"]) s.repair_time = r.duration(f["repairTime"], "randomFailures.repairTime");
+    }
+  } catch (const YAML::Exception& e) {
+    throw core::InputError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
+  }
+  return s;
+}
+
+}  // namespace gpusim::k8s

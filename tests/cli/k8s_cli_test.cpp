@@ -1,0 +1,138 @@
+// The Kubernetes layer through the binary: the seed situations of traces/examples/ with their
+// expected outcomes (each example's README works them out), and the --kube option's mistakes.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <map>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kExamples = fs::path(GPUSIM_SOURCE_DIR) / "traces" / "examples";
+
+// pods.csv rows by pod name: the columns after `name`, keyed by header.
+std::map<std::string, std::map<std::string, std::string>> pods_by_name(const fs::path& csv) {
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (std::stringstream h(line); std::getline(h, line, ',');) header.push_back(line);
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    if (!line.empty() && line.back() == ',') f.emplace_back();
+    auto& row = rows[f.at(1)];
+    for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+  }
+  return rows;
+}
+
+class K8sExamples : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  // Runs an example with binpack; returns its pods.csv rows.
+  std::map<std::string, std::map<std::string, std::string>> run(const std::string& example) {
+    const fs::path ex = kExamples / example;
+    std::string args = fmt::format("run --mode replay --cluster {} --workload {} --policy binpack --out out",
+                                   (ex / "nodes.yaml").string(), (ex / "pods.yaml").string());
+    if (fs::exists(ex / "kube.yaml")) args += " --kube " + (ex / "kube.yaml").string();
+    const CliResult result = run_gpusim(dir_, args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return pods_by_name(dir_ / "out" / "pods.csv");
+  }
+  fs::path dir_;
+};
+
+TEST_F(K8sExamples, Alpha13OneGpuTheFirst) {
+  auto pods = run("k8s-1.3-one-gpu");
+  EXPECT_EQ(pods["first-gpu"]["gpus"], "0");
+  EXPECT_EQ(pods["first-gpu"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["second-gpu"]["gpus"], "0");
+  EXPECT_EQ(pods["second-gpu"]["start_s"], "3600.000000");
+  EXPECT_EQ(pods["two-gpus"]["outcome"], "pending");
+}
+
+TEST_F(K8sExamples, Accelerators16TwoContainersGetFiveDistinctGpus) {
+  auto pods = run("k8s-1.6-two-containers");
+  EXPECT_EQ(pods["two-container-pod"]["gpus"], "0-1-2-3-4");
+  EXPECT_EQ(pods["two-container-pod"]["containers"], "0-1|2-3-4");
+}
+
+TEST_F(K8sExamples, GpuTypeAffinityKeepsPodsOffTheV100Node) {
+  auto pods = run("k8s-1.6-gpu-type-affinity");
+  ASSERT_EQ(pods.size(), 2U);
+  for (auto& [name, row] : pods) {
+    EXPECT_EQ(row["outcome"], "completed") << name;
+    EXPECT_TRUE(row["node"] == "node-k80" || row["node"] == "node-p100") << name << " ran on " << row["node"];
+  }
+}
+
+TEST_F(K8sExamples, XidWithStaleStatusFailsAdmissionTwice) {
+  auto pods = run("k8s-device-plugin-xid");
+  EXPECT_EQ(pods["early"]["gpus"], "0");
+  EXPECT_EQ(pods["late"]["attempts"], "3");
+  EXPECT_EQ(pods["late"]["start_s"], "3600.000000");
+  EXPECT_EQ(pods["late"]["gpus"], "0");
+  const std::string summary = slurp(dir_ / "out" / "summary.json");
+  EXPECT_NE(summary.find("\"admission_failures\": {\n        \"mean\": 2.0"), std::string::npos) << summary.substr(0, 2000);
+}
+
+TEST_F(K8sExamples, PlainManifestsRunWithStatedDefaults) {
+  const fs::path ex = kExamples / "plain";
+  const CliResult result = run_gpusim(dir_, fmt::format("run --mode replay --cluster {} --workload {} --policy binpack --out out",
+                                                        (ex / "nodes.yaml").string(), (ex / "pods.yaml").string()));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("gpusim: note:"), std::string::npos);
+  EXPECT_NE(result.err.find("gpusim.io/duration"), std::string::npos) << result.err;
+  for (auto& [name, row] : pods_by_name(dir_ / "out" / "pods.csv")) EXPECT_EQ(row["outcome"], "completed") << name;
+}
+
+TEST_F(K8sExamples, KubeOptionMistakes) {
+  const fs::path ex = kExamples / "k8s-device-plugin-xid";
+  const std::string base = fmt::format("--cluster {} --workload {} --policy binpack", (ex / "nodes.yaml").string(),
+                                       (ex / "pods.yaml").string());
+  // Not for fill mode.
+  CliResult result = run_gpusim(dir_, fmt::format("run --mode fill {} --kube {} --out a", base, (ex / "kube.yaml").string()));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("--kube applies to --mode replay only"), std::string::npos) << result.err;
+  // A missing file.
+  result = run_gpusim(dir_, fmt::format("run --mode replay {} --kube nope.yaml --out b", base));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("nope.yaml"), std::string::npos) << result.err;
+  EXPECT_FALSE(fs::exists(dir_ / "b"));
+  // A misspelt field: file, line and field.
+  std::ofstream(dir_ / "bad.yaml") << "kubelet:\n  nodeStatusPeriod: 10s\n";
+  result = run_gpusim(dir_, fmt::format("run --mode replay {} --kube bad.yaml --out c", base));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("bad.yaml:2: kubelet.nodeStatusPeriod: unknown field"), std::string::npos) << result.err;
+  EXPECT_FALSE(fs::exists(dir_ / "c"));
+  // An unknown topology lists the known ones.
+  std::ofstream(dir_ / "topo.yaml") << "devicePlugin: {topology: dgx2}\n";
+  result = run_gpusim(dir_, fmt::format("run --mode replay {} --kube topo.yaml --out d", base));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("unknown topology 'dgx2' (known: dgx1-v100"), std::string::npos) << result.err;
+  // A topology whose GPU count does not match the node.
+  std::ofstream(dir_ / "count.yaml") << "devicePlugin: {topology: dgx1-v100}\n";
+  result = run_gpusim(dir_, fmt::format("run --mode replay {} --kube count.yaml --out e", base));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("of 8 GPUs, but the node has 2"), std::string::npos) << result.err;
+}
+
+// A profile without node-affinity would place pods where Kubernetes never would: refused.
+TEST_F(K8sExamples, ProfileWithoutAffinityFilterIsRefusedForRuledPods) {
+  std::ofstream(dir_ / "bare.yaml") << "name: bare\nfilter: [node-resources-fit, gpu-fit]\nscore: [{name: most-allocated}]\n";
+  const fs::path ex = kExamples / "k8s-1.6-gpu-type-affinity";
+  const CliResult result = run_gpusim(dir_, fmt::format("run --mode replay --cluster {} --workload {} --policy bare.yaml --out out",
+                                                        (ex / "nodes.yaml").string(), (ex / "pods.yaml").string()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("add the node-affinity filter"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace gpusim::testing

@@ -1,0 +1,69 @@
+#pragma once
+// A small replay harness for the Kubernetes layer's scenario tests: nodes, pods with arrival and
+// run times in seconds, settings; runs the binpack profile (node-index ties) and gives the
+// per-pod records and metrics.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "policies/register_builtin.hpp"
+#include "sim/experiment/replay_experiment.hpp"
+#include "sim/k8s/settings.hpp"
+
+namespace gpusim::testing {
+
+struct K8sScenario {
+  cluster::GpuCatalog catalog = cluster::GpuCatalog::from_models({{"v100", "V100", {"V100"}, 32768, 0, 0, 0, 0, ""}});
+  traces::ClusterSpec cluster;
+  traces::Workload workload;
+  k8s::KubeSettings kube;
+  sched::Registry registry = policy::builtin_registry();
+
+  K8sScenario() { workload.has_times = true; }
+
+  void node(const std::string& name, int gpus) { cluster.nodes.push_back({name, 64000, 262144, gpus, 0, {}, {}, false}); }
+
+  cluster::PodSpec& pod(const std::string& name, int gpus, std::int64_t arrival_s, std::int64_t duration_s) {
+    cluster::PodSpec p;
+    p.name = name;
+    p.cpu_milli = 1000;
+    p.memory_mib = 1024;
+    p.gpu_count = gpus;
+    p.gpu_milli = gpus > 0 ? cluster::kMilliPerGpu : 0;
+    p.creation_time = core::Time::from_seconds(arrival_s);
+    p.duration = core::Time::from_seconds(duration_s);
+    p.deletion_time = *p.creation_time + *p.duration;
+    workload.pods.push_back(p);
+    return workload.pods.back();
+  }
+
+  experiment::RunResult run() {
+    sched::Profile profile = sched::builtin_profile("binpack");
+    profile.tie_break = sched::TieBreak::kNodeIndex;
+    experiment::RunConfig config;
+    config.mode = experiment::Mode::kReplay;
+    const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, &kube};
+    return experiment::run_replay(inputs, profile, config);
+  }
+};
+
+inline const experiment::PodRecord& record(const experiment::RunResult& result, std::size_t row) {
+  return result.pods.at(row);
+}
+
+inline double seconds(std::int64_t us) { return static_cast<double>(us) / 1e6; }
+
+inline std::uint64_t gpus(std::initializer_list<int> indices) {
+  std::uint64_t bits = 0;
+  for (const int g : indices) bits |= std::uint64_t{1} << g;
+  return bits;
+}
+
+inline double metric(const experiment::RunResult& result, const std::string& name) {
+  const auto value = result.metric(name);
+  EXPECT_TRUE(value.has_value()) << name;
+  return value.value_or(-1);
+}
+
+}  // namespace gpusim::testing

@@ -1,0 +1,95 @@
+// The --kube settings file: every section read, and bad input refused with file:line: field.
+#include <gtest/gtest.h>
+
+#include "sim/core/status.hpp"
+#include "sim/k8s/settings_reader.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+const std::vector<cluster::NodeSpec>& nodes() {
+  static const std::vector<cluster::NodeSpec> list{{"n0", 1000, 1024, 2, 0, {}, {}, false},
+                                                   {"cpu", 1000, 1024, 0, 0, {}, {}, false}};
+  return list;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_kube_settings(text, "kube.yaml", nodes());
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(KubeSettings, ReadsEverySection) {
+  const KubeSettings s = parse_kube_settings(R"(
+kubelet: {nodeStatusUpdateFrequency: 1m, bindLatency: 50ms, containerStartLatency: 2s, gpuFreeDelay: 30s}
+owners: {backoff: 5s, maxBackoff: 6m, backoffLimit: 3}
+nodeLifecycle: {nodeMonitorGracePeriod: 40s, unreachableTolerationSeconds: 120s}
+gpuOperator: {driverInstall: 3m, containerToolkit: 30s, devicePlugin: 10s, featureDiscovery: 20s}
+devicePlugin: {model: device-plugin, deviceChoice: preferred, topology: dgx1-v100}
+pools:
+  - {name: old, match: {namePrefix: k80-}, devicePlugin: accelerators-1.6}
+health: {ignoredXids: [13], fatalXids: [79, 48]}
+failures:
+  - {at: 20s, node: n0, gpu: 1, xid: 79}
+  - {at: 1h, node: n0, gpu: 1, repaired: true}
+  - {at: 30s, node: n0, pluginRestart: 1m}
+nodeEvents:
+  - {at: 2h, node: n0, event: lost}
+randomFailures: {mtbfHours: 1000, xid: 48, repairTime: 2h}
+)", "kube.yaml", nodes());
+  EXPECT_EQ(s.node_status_period, core::Time::from_seconds(60));
+  EXPECT_EQ(s.bind_latency, core::Time::from_micros(50'000));
+  EXPECT_EQ(s.gpu_free_delay, core::Time::from_seconds(30));
+  EXPECT_EQ(s.backoff_limit, 3);
+  EXPECT_EQ(s.node_monitor_grace_period, core::Time::from_seconds(40));
+  EXPECT_EQ(s.gpu_operator_delay(), core::Time::from_seconds(240));
+  EXPECT_EQ(s.default_model, DevicePluginModel::kDevicePlugin);
+  EXPECT_EQ(s.default_choice, DeviceChoice::kPreferred);
+  ASSERT_EQ(s.pools.size(), 1U);
+  EXPECT_EQ(s.pools[0].model, DevicePluginModel::kAccelerators16);
+  EXPECT_EQ(s.fatal_xids, (std::vector<int>{79, 48}));
+  ASSERT_EQ(s.gpu_failures.size(), 2U);
+  EXPECT_EQ(s.gpu_failures[1].xid, 0);
+  ASSERT_EQ(s.plugin_restarts.size(), 1U);
+  EXPECT_EQ(s.plugin_restarts[0].down_for, core::Time::from_seconds(60));
+  ASSERT_EQ(s.node_events.size(), 1U);
+  EXPECT_EQ(s.node_events[0].kind, NodeEventKind::kLost);
+  EXPECT_EQ(s.mtbf_hours, 1000);
+  EXPECT_EQ(s.random_failure_xid, 48);
+}
+
+TEST(KubeSettings, EmptyFileMeansDefaults) {
+  const KubeSettings s = parse_kube_settings("", "kube.yaml", nodes());
+  EXPECT_EQ(s.node_status_period, core::Time::from_seconds(10));
+  EXPECT_EQ(s.default_model, DevicePluginModel::kSchedulerAssigned);
+}
+
+TEST(KubeSettings, ErrorsNameFileLineAndField) {
+  EXPECT_EQ(error_of("kubelet:\n  nodeStatusUpdateFrequncy: 10s\n"),
+            "kube.yaml:2: kubelet.nodeStatusUpdateFrequncy: unknown field (known: nodeStatusUpdateFrequency, "
+            "bindLatency, containerStartLatency, gpuFreeDelay)");
+  EXPECT_NE(error_of("kubelet: {nodeStatusUpdateFrequency: ten}\n").find("kube.yaml:1: kubelet.nodeStatusUpdateFrequency:"),
+            std::string::npos);
+  EXPECT_EQ(error_of("devicePlugin: {model: nvidia}\n"),
+            "kube.yaml:1: devicePlugin.model: expected scheduler-assigned, device-plugin, accelerators-1.6 or alpha-1.3");
+  EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n9, gpu: 0, xid: 79}\n"),
+            "kube.yaml:2: failures[0].node: no node named 'n9' in the cluster");
+  EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n0, gpu: 2, xid: 79}\n"),
+            "kube.yaml:2: failures[0].gpu: '2' is not an integer from 0 to 1");
+  EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: cpu, gpu: 0, xid: 79}\n"),
+            "kube.yaml:2: failures[0].node: the node has no GPU");
+  EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n0, gpu: 0}\n"),
+            "kube.yaml:2: failures[0]: give exactly one of xid (with gpu), repaired (with gpu) or pluginRestart");
+  EXPECT_EQ(error_of("owners: {backoff: 1m, maxBackoff: 10s}\n"), "kube.yaml:1: owners.maxBackoff: must be at least owners.backoff");
+  EXPECT_EQ(error_of("nodeEvents:\n  - {at: 1s, node: n0, event: crash}\n"),
+            "kube.yaml:2: nodeEvents[0].event: expected join, remove, lost or recovered");
+  EXPECT_EQ(error_of("randomFailures: {mtbfHours: -1}\n"),
+            "kube.yaml:1: randomFailures.mtbfHours: '-1' is not a number from 0.001 to 1000000000");
+  EXPECT_NE(error_of("kubelet: [1, 2\n").find("kube.yaml:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpusim::k8s

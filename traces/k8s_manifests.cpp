@@ -1,0 +1,1467 @@
+#include "traces/k8s_manifests.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <limits>
+#include <map>
+#include <memory>
+#include <span>
+#include <sstream>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sim/cluster/node.hpp"
+#include "sim/cluster/pod.hpp"
+#include "sim/cluster/pod_constraints.hpp"
+#include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
+#include "traces/k8s_quantity.hpp"
+
+namespace gpusim::traces {
+namespace {
+
+using cluster::GpuCatalog;
+using cluster::GpuModelId;
+using cluster::GpuResource;
+using YAML::Node;
+
+constexpr const char* kNvidiaGpu = "nvidia.com/gpu";
+constexpr const char* kAlphaGpu = "alpha.kubernetes.io/nvidia-gpu";
+constexpr const char* kGfdCount = "nvidia.com/gpu.count";
+constexpr const char* kGfdProduct = "nvidia.com/gpu.product";
+constexpr const char* kGfdMemory = "nvidia.com/gpu.memory";
+constexpr const char* kAlphaGpuName = "alpha.kubernetes.io/nvidia-gpu-name";
+constexpr const char* kAlphaAffinity = "scheduler.alpha.kubernetes.io/affinity";
+constexpr std::string_view kGpusimPrefix = "gpusim.io/";
+// A Job's completions become pods: bounded so that a typo cannot exhaust memory.
+constexpr std::int64_t kMaxPods = 1'000'000;
+// How many skipped objects a note lists by line before it only counts them.
+constexpr std::size_t kListedSkips = 10;
+
+// ---------------------------------------------------------------- where errors point
+
+// The file name, the first line of the YAML document being read (each is parsed on its own, so
+// yaml-cpp's marks count from it) and, inside a JSON string held by an annotation, the
+// annotation's line (marks there count lines of the string, not of the file).
+class Where {
+ public:
+  explicit Where(const std::string& file) : file_(&file) {}
+  Where in_document_from(int first_line) const {
+    Where w = *this;
+    w.line_offset_ = first_line;
+    return w;
+  }
+  Where inside_string_at(int line) const {
+    Where w = *this;
+    w.fixed_line_ = line;
+    return w;
+  }
+  int line(const Node& node) const {
+    if (fixed_line_ > 0) return fixed_line_;
+    if (!node.IsDefined()) return 1;
+    return mark_line(node.Mark());
+  }
+  int mark_line(const YAML::Mark& mark) const { return std::max(1, mark.line + 1 + line_offset_); }
+  [[noreturn]] void fail(const Node& node, std::string_view field, std::string_view reason) const {
+    fail_at(line(node), field, reason);
+  }
+  [[noreturn]] void fail_at(int line, std::string_view field, std::string_view reason) const {
+    throw core::InputError(fmt::format("{}:{}: {}: {}", *file_, line, field, reason));
+  }
+
+ private:
+  const std::string* file_;
+  int line_offset_ = 0;
+  int fixed_line_ = 0;
+};
+
+std::string join(std::string_view path, std::string_view key) {
+  return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+}
+
+std::string indexed(std::string_view path, std::size_t i) { return fmt::format("{}[{}]", path, i); }
+
+bool present(const Node& node) { return node.IsDefined() && !node.IsNull(); }
+
+const char* shape(const Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined: return "nothing";
+  }
+  return "something else";
+}
+
+std::string plural(std::int64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// ---------------------------------------------------------------- typed field access
+
+// One YAML mapping of an object, with typed getters whose errors name the dotted path. Wrong
+// types are errors; keys the reader does not ask for are ignored (Kubernetes objects carry many).
+class Fields {
+ public:
+  Fields(const Where& where, Node node, std::string path)
+      : where_(where), node_(std::move(node)), path_(std::move(path)) {
+    if (!node_.IsMap()) {
+      where_.fail(node_, path_.empty() ? "object" : path_, fmt::format("expected a mapping, found {}", shape(node_)));
+    }
+    // yaml-cpp keeps the first of repeated keys silently; Kubernetes' strict decoding refuses them.
+    std::unordered_map<std::string, int> seen;
+    for (const auto& entry : node_) {
+      if (!entry.first.IsScalar()) where_.fail(entry.first, path_.empty() ? "object" : path_, "expected a string key");
+      const auto [it, inserted] = seen.emplace(entry.first.Scalar(), where_.line(entry.first));
+      if (!inserted) {
+        where_.fail(entry.first, join(path_, entry.first.Scalar()),
+                    fmt::format("repeated key (first at line {})", it->second));
+      }
+    }
+  }
+
+  const Where& where() const { return where_; }
+  const Node& node() const { return node_; }
+  const std::string& path() const { return path_; }
+  std::string path(std::string_view key) const { return join(path_, key); }
+
+  Node get(const std::string& key) const { return node_[key]; }
+  bool has(const std::string& key) const { return present(get(key)); }
+  [[noreturn]] void fail(const std::string& key, std::string_view reason) const {
+    const Node value = get(key);
+    where_.fail(present(value) ? value : node_, path(key), reason);
+  }
+  [[noreturn]] void missing(const std::string& key) const { where_.fail(node_, path(key), "missing"); }
+
+  std::optional<std::string> string(const std::string& key) const {
+    const Node value = get(key);
+    if (!present(value)) return std::nullopt;
+    if (!value.IsScalar()) fail(key, fmt::format("expected a string, found {}", shape(value)));
+    return value.Scalar();
+  }
+  std::string required_string(const std::string& key) const {
+    auto value = string(key);
+    if (!value) missing(key);
+    if (value->empty()) fail(key, "empty");
+    return *value;
+  }
+  std::optional<Fields> map(const std::string& key) const {
+    const Node value = get(key);
+    if (!present(value)) return std::nullopt;
+    return Fields(where_, value, path(key));
+  }
+  Fields required_map(const std::string& key) const {
+    auto value = map(key);
+    if (!value) missing(key);
+    return *value;
+  }
+  // A list's items, each with its path ("spec.containers[1]").
+  std::vector<std::pair<Node, std::string>> list(const std::string& key) const {
+    std::vector<std::pair<Node, std::string>> items;
+    const Node value = get(key);
+    if (!present(value)) return items;
+    if (!value.IsSequence()) fail(key, fmt::format("expected a list, found {}", shape(value)));
+    std::size_t i = 0;
+    for (const auto& item : value) items.emplace_back(item, indexed(path(key), i++));
+    return items;
+  }
+  // A decimal integer in [min, max] (JSON and YAML integers as kubectl prints them).
+  std::optional<std::int64_t> integer(const std::string& key, std::int64_t min, std::int64_t max) const {
+    const auto text = string(key);
+    if (!text) return std::nullopt;
+    std::int64_t value = 0;
+    const char* begin = text->data();
+    const char* end = begin + text->size();
+    if (begin != end && *begin == '+') ++begin;
+    const auto [stop, error] = std::from_chars(begin, end, value);
+    const auto out_of_range = [&] { fail(key, fmt::format("'{}' is out of range ({} to {})", *text, min, max)); };
+    if (error == std::errc::result_out_of_range) out_of_range();
+    if (begin == end || error != std::errc{} || stop != end) fail(key, fmt::format("'{}' is not an integer", *text));
+    if (value < min || value > max) out_of_range();
+    return value;
+  }
+  std::optional<bool> boolean(const std::string& key) const {
+    const auto text = string(key);
+    if (!text) return std::nullopt;
+    if (*text == "true" || *text == "True" || *text == "TRUE") return true;
+    if (*text == "false" || *text == "False" || *text == "FALSE") return false;
+    fail(key, fmt::format("'{}' is not true or false", *text));
+  }
+
+ private:
+  Where where_;
+  Node node_;
+  std::string path_;
+};
+
+// A string-to-string mapping (labels, annotations, nodeSelector), in file order.
+struct Entry {
+  std::string key;
+  std::string value;
+  Node node;         // the value, for messages
+  std::string path;  // e.g. metadata.labels.nvidia.com/gpu.count
+};
+using Entries = std::vector<Entry>;
+
+Entries string_map(const Fields& parent, const std::string& key) {
+  Entries out;
+  const auto map = parent.map(key);
+  if (!map) return out;
+  for (const auto& kv : map->node()) {
+    Entry e{kv.first.Scalar(), "", kv.second, map->path(kv.first.Scalar())};
+    if (e.key.empty()) map->where().fail(kv.first, map->path(), "empty key");
+    if (kv.second.IsScalar()) {
+      e.value = kv.second.Scalar();
+    } else if (present(kv.second)) {
+      map->where().fail(kv.second, e.path, fmt::format("expected a string, found {}", shape(kv.second)));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+const Entry* find(const Entries& entries, std::string_view key) {
+  for (const Entry& e : entries) {
+    if (e.key == key) return &e;
+  }
+  return nullptr;
+}
+
+// gpusim.io/ annotations are gpusim's own: a misspelt one must not be ignored.
+void check_gpusim_annotations(const Where& where, const Entries& annotations, std::span<const std::string_view> known,
+                              std::string_view object) {
+  for (const Entry& e : annotations) {
+    if (!e.key.starts_with(kGpusimPrefix)) continue;
+    if (std::find(known.begin(), known.end(), e.key) == known.end()) {
+      where.fail(e.node, e.path,
+                 fmt::format("unknown gpusim annotation on a {} (known: {})", object, fmt::join(known, ", ")));
+    }
+  }
+}
+
+// ---------------------------------------------------------------- names
+
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+// RFC 1123 label: what Kubernetes requires of container names.
+bool dns_label(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !lower_alnum(s.front()) || !lower_alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return lower_alnum(c) || c == '-'; });
+}
+
+// RFC 1123 subdomain: what Kubernetes requires of Node, Pod, Job and PriorityClass names. It
+// also keeps names safe for gpusim's CSV outputs (no commas, quotes or spaces).
+bool dns_subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = s.find('.', start);
+    if (!dns_label(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+struct Meta {
+  std::string name;
+  Entries labels;
+  Entries annotations;
+};
+
+Meta read_meta(const Fields& object) {
+  const Fields meta = object.required_map("metadata");
+  Meta m;
+  m.name = meta.required_string("name");
+  if (!dns_subdomain(m.name)) {
+    meta.fail("name", fmt::format("'{}' is not a valid Kubernetes name (lower-case letters, digits, '-' and '.', "
+                                  "starting and ending with a letter or digit, at most 253 characters)",
+                                  m.name));
+  }
+  m.labels = string_map(meta, "labels");
+  m.annotations = string_map(meta, "annotations");
+  return m;
+}
+
+// Names unique within a file; the message names the earlier line.
+void check_unique(std::unordered_map<std::string, int>& seen, const std::string& name, const Fields& meta_owner,
+                  std::string_view what) {
+  const int line = meta_owner.where().line(meta_owner.node());
+  const auto [it, inserted] = seen.emplace(name, line);
+  if (!inserted) {
+    const Fields meta = meta_owner.required_map("metadata");
+    meta.fail("name", fmt::format("duplicate {} name '{}' (first at line {})", what, name, it->second));
+  }
+}
+
+// ---------------------------------------------------------------- objects
+
+struct Object {
+  Fields fields;
+  std::string kind;
+  int line;
+};
+
+// Records where each document starts; the parse builds nothing.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+struct Document {
+  Node node;
+  Where where;
+};
+
+// Every YAML document of the text. Not YAML::LoadAll: yaml-cpp 0.7 neither consumes nor refuses a
+// token that cannot start a node (the ',' of "{a: 1},"), so LoadAll returns null documents for ever.
+// A first pass finds where documents start and refuses one that does not move on; each document is
+// then loaded from its first line on (Mark::pos is no byte offset: invalid UTF-8 is replaced).
+std::vector<Document> load_documents(const Where& where, const std::string& text) {
+  std::vector<int> first_lines;
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts probe;
+    int last_pos = -1;
+    int last_line = -1;
+    while (parser.HandleNextDocument(probe)) {
+      if (probe.start.pos <= last_pos || probe.start.line == last_line) {
+        where.fail_at(where.mark_line(probe.start), "yaml", "unexpected text after the end of a document");
+      }
+      last_pos = probe.start.pos;
+      last_line = probe.start.line;
+      first_lines.push_back(first_lines.empty() ? 0 : last_line);  // the first keeps the lines before it
+    }
+  } catch (const YAML::Exception& e) {
+    where.fail_at(where.mark_line(e.mark), "yaml", e.msg);
+  }
+  // Byte offsets of line starts, to cut the text into documents.
+  std::vector<std::size_t> line_starts{0};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') line_starts.push_back(i + 1);
+  }
+  const auto offset = [&](int line) {
+    return line_starts.at(std::min(static_cast<std::size_t>(line), line_starts.size() - 1));
+  };
+  std::vector<Document> docs;
+  for (std::size_t d = 0; d < first_lines.size(); ++d) {
+    const std::size_t begin = offset(first_lines[d]);
+    const std::size_t end = d + 1 < first_lines.size() ? offset(first_lines[d + 1]) : text.size();
+    const Where doc_where = where.in_document_from(first_lines[d]);
+    try {
+      docs.push_back({YAML::Load(text.substr(begin, end - begin)), doc_where});
+    } catch (const YAML::Exception& e) {
+      doc_where.fail_at(doc_where.mark_line(e.mark), "yaml", e.msg);
+    }
+  }
+  return docs;
+}
+
+// Every object of every document; a List's items are objects too. Kinds keep their spelling.
+std::vector<Object> read_objects(const Where& file, const std::string& text) {
+  std::vector<Object> objects;
+  for (const auto& [doc, where] : load_documents(file, text)) {
+    if (!present(doc)) continue;  // an empty document (a trailing '---') holds nothing
+    const Fields top(where, doc, "");
+    const std::string kind = top.required_string("kind");
+    if (kind != "List" && !(kind.ends_with("List") && top.has("items"))) {
+      objects.push_back({top, kind, where.line(doc)});
+      continue;
+    }
+    // kubectl prints `kind: List` with typed items; the API's NodeList, PodList... omit the
+    // items' kind, which is then the list's.
+    const std::string item_kind = kind.substr(0, kind.size() - 4);
+    for (const auto& [node, path] : top.list("items")) {
+      const Fields item(where, node, path);
+      std::string own = item.string("kind").value_or("");
+      if (own.empty()) {
+        if (item_kind.empty()) item.missing("kind");
+        own = item_kind;
+      } else if (!item_kind.empty() && own != item_kind) {
+        item.fail("kind", fmt::format("'{}' inside a {}", own, kind));
+      }
+      if (own == "List" || own.ends_with("List")) item.fail("kind", "a list inside a list is not read");
+      objects.push_back({item, own, where.line(node)});
+    }
+  }
+  return objects;
+}
+
+// Objects of kinds this reader does not read are named in a note; a kind that differs from one it
+// reads only by case is a mistake (kinds are case-sensitive).
+void check_kind(const Object& object, std::initializer_list<std::string_view> read) {
+  for (const std::string_view k : read) {
+    if (object.kind != k && object.kind.size() == k.size() &&
+        std::equal(k.begin(), k.end(), object.kind.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      object.fields.fail("kind", fmt::format("'{}': kinds are case-sensitive; did you mean {}?", object.kind, k));
+    }
+  }
+}
+
+std::string skipped_note(const std::vector<const Object*>& skipped, std::string_view reads) {
+  std::vector<std::string> listed;
+  for (std::size_t i = 0; i < skipped.size() && i < kListedSkips; ++i) {
+    listed.push_back(fmt::format("{} at line {}", skipped[i]->kind, skipped[i]->line));
+  }
+  if (skipped.size() > kListedSkips) listed.push_back(fmt::format("and {} more", skipped.size() - kListedSkips));
+  return fmt::format("skipped {} gpusim does not read here ({} only): {}",
+                     plural(static_cast<std::int64_t>(skipped.size()), "object", "objects"), reads,
+                     fmt::join(listed, ", "));
+}
+
+// ---------------------------------------------------------------- quantities and times in fields
+
+template <typename T>
+T must(const Where& where, const Node& node, const std::string& path, Parsed<T> parsed) {
+  if (!parsed) where.fail(node, path, parsed.error);
+  return *parsed.value;
+}
+
+core::Time duration_entry(const Where& where, const Entry& e) {
+  return must(where, e.node, e.path, parse_go_duration(e.value));
+}
+
+// A quantity field of a resource mapping (scalar text).
+std::string quantity_text(const Fields& map, const std::string& key) {
+  const auto text = map.string(key);
+  if (!text) map.fail(key, "expected a quantity");
+  return *text;
+}
+
+// ---------------------------------------------------------------- GPU models
+
+std::vector<std::string> words(std::string_view name) {
+  std::vector<std::string> out;
+  std::string word;
+  const auto flush = [&] {
+    if (!word.empty() && word != "NVIDIA" && word != "TESLA") out.push_back(word);
+    word.clear();
+  };
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
+struct ModelWords {
+  std::vector<std::vector<std::string>> names;  // the id's, the name's and each alias's words
+  std::vector<std::string> all;                 // all of them, sorted
+};
+
+ModelWords model_words(const cluster::GpuModel& model) {
+  ModelWords mw;
+  mw.names.push_back(words(model.id));
+  mw.names.push_back(words(model.name));
+  for (const auto& alias : model.aliases) mw.names.push_back(words(alias));
+  for (const auto& n : mw.names) mw.all.insert(mw.all.end(), n.begin(), n.end());
+  std::sort(mw.all.begin(), mw.all.end());
+  return mw;
+}
+
+// GFD reports the memory the driver sees, a little below the nominal size (15360 MiB for a 16 GB
+// T4, 32510 for a 32 GB V100): within 10% below tells 16 GB from 32 GB parts.
+bool memory_fits(std::int64_t catalog_mib, std::int64_t reported_mib) {
+  return catalog_mib > 0 && reported_mib <= catalog_mib && reported_mib * 10 >= catalog_mib * 9;
+}
+
+std::string id_list(const GpuCatalog& catalog, const std::vector<GpuModelId>& ids) {
+  std::vector<std::string> names;
+  for (const GpuModelId id : ids) names.push_back(catalog.at(id).id);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+std::optional<GpuModelId> resolve_gpu_product(std::string_view name, std::optional<std::int64_t> memory_mib,
+                                              const GpuCatalog& catalog, std::string* why) {
+  if (const auto id = catalog.find(name)) return id;
+  const std::vector<std::string> asked = words(name);
+  std::vector<GpuModelId> same;
+  std::vector<GpuModelId> containing;
+  if (!asked.empty()) {
+    std::vector<std::string> sorted = asked;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < catalog.size(); ++i) {
+      const auto id = static_cast<GpuModelId>(i);
+      const ModelWords mw = model_words(catalog.at(id));
+      if (std::find(mw.names.begin(), mw.names.end(), asked) != mw.names.end()) same.push_back(id);
+      if (std::includes(mw.all.begin(), mw.all.end(), sorted.begin(), sorted.end())) containing.push_back(id);
+    }
+  }
+  std::vector<GpuModelId> candidates = same.empty() ? containing : same;
+  if (candidates.size() > 1 && memory_mib) {
+    std::vector<GpuModelId> sized;
+    for (const GpuModelId id : candidates) {
+      if (memory_fits(catalog.at(id).memory_mib, *memory_mib)) sized.push_back(id);
+    }
+    if (!sized.empty()) candidates = sized;
+  }
+  if (candidates.size() == 1) return candidates.front();
+  if (why != nullptr) {
+    *why = candidates.empty()
+               ? fmt::format("'{}' matches no GPU model of the catalog (catalog ids: {})", name, catalog.ids())
+               : fmt::format(
+                     "'{}' matches several catalog models: {} (label {} or annotation gpusim.io/gpu-model "
+                     "tells them apart)",
+                     name, id_list(catalog, candidates), kGfdMemory);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- nodes
+
+enum class PluginDefault : std::uint8_t { kAlpha, kNvidia, kGfdOnly };
+
+struct NodeTally {
+  std::array<int, 3> plugin_defaults{};   // by PluginDefault
+  std::map<std::string, int> unmodelled;  // resource name -> nodes
+  std::vector<std::string> cordoned;      // spec.unschedulable nodes, tainted as Kubernetes does
+  std::vector<std::string> count_notes;   // advertised count differs from GFD's
+};
+
+bool modelled_node_resource(std::string_view name) {
+  return name == "cpu" || name == "memory" || name == "pods" || name == "ephemeral-storage" ||
+         name.starts_with("hugepages-") || name == kNvidiaGpu || name == kAlphaGpu;
+}
+
+constexpr const char* kValidDevicePlugins = "scheduler-assigned, device-plugin, accelerators-1.6 or alpha-1.3";
+
+void read_node_kube(const Where& where, const Entries& annotations, NodeKube& kube) {
+  static constexpr std::array<std::string_view, 6> kKnown{"gpusim.io/device-plugin", "gpusim.io/device-choice",
+                                                          "gpusim.io/topology",      "gpusim.io/joins-at",
+                                                          "gpusim.io/leaves-at",     "gpusim.io/gpu-model"};
+  check_gpusim_annotations(where, annotations, kKnown, "Node");
+  if (const Entry* e = find(annotations, "gpusim.io/device-plugin")) {
+    if (e->value != "scheduler-assigned" && e->value != "device-plugin" && e->value != "accelerators-1.6" &&
+        e->value != "alpha-1.3") {
+      where.fail(e->node, e->path,
+                 fmt::format("'{}' is not a device-plugin model (expected {})", e->value, kValidDevicePlugins));
+    }
+    kube.device_plugin = e->value;
+  }
+  if (const Entry* e = find(annotations, "gpusim.io/device-choice")) {
+    if (e->value != "first-fit" && e->value != "preferred") {
+      where.fail(e->node, e->path,
+                 fmt::format("'{}' is not a device choice (expected first-fit or preferred)", e->value));
+    }
+    kube.device_choice = e->value;
+  }
+  if (const Entry* e = find(annotations, "gpusim.io/topology")) {
+    if (e->value.empty()) where.fail(e->node, e->path, "empty (expected a topology template name)");
+    kube.topology = e->value;
+  }
+  if (const Entry* e = find(annotations, "gpusim.io/joins-at")) kube.joins_at = duration_entry(where, *e);
+  if (const Entry* e = find(annotations, "gpusim.io/leaves-at")) {
+    kube.leaves_at = duration_entry(where, *e);
+    if (*kube.leaves_at <= kube.joins_at) where.fail(e->node, e->path, "must be later than gpusim.io/joins-at");
+  }
+}
+
+// A resource of status.allocatable, else of status.capacity (Kubernetes' allocatable is what
+// the scheduler uses; a node without it is one that reports only capacity).
+struct NodeResources {
+  std::optional<Fields> allocatable;
+  std::optional<Fields> capacity;
+  std::optional<Fields> status;
+  const Fields* owner;
+
+  const Fields* holder(const std::string& name) const {
+    if (allocatable && allocatable->has(name)) return &*allocatable;
+    if (capacity && capacity->has(name)) return &*capacity;
+    return nullptr;
+  }
+};
+
+std::int64_t node_size(const NodeResources& r, const std::string& name,
+                       Parsed<std::int64_t> (*convert)(std::string_view)) {
+  const Fields* holder = r.holder(name);
+  if (holder == nullptr) {
+    const Fields& at = r.status ? *r.status : *r.owner;
+    at.where().fail(at.node(), join(r.owner->path(), "status.allocatable." + name),
+                    "missing (and no status.capacity." + name + ")");
+  }
+  return must(holder->where(), holder->get(name), holder->path(name), convert(quantity_text(*holder, name)));
+}
+
+struct GpuFacts {
+  std::optional<std::int64_t> advertised;  // from allocatable/capacity
+  GpuResource advertised_as = GpuResource::kAny;
+  std::optional<std::int64_t> gfd_count;  // nvidia.com/gpu.count label
+};
+
+GpuFacts gpu_facts(const NodeResources& r, const Where& where, const Meta& meta, NodeTally& tally) {
+  GpuFacts f;
+  const Fields* nvidia = r.holder(kNvidiaGpu);
+  const Fields* alpha = r.holder(kAlphaGpu);
+  if (nvidia != nullptr && alpha != nullptr) {
+    alpha->fail(kAlphaGpu, fmt::format("the node also advertises {}; a node has one GPU resource", kNvidiaGpu));
+  }
+  const Fields* holder = nvidia != nullptr ? nvidia : alpha;
+  if (holder != nullptr) {
+    const std::string name = nvidia != nullptr ? kNvidiaGpu : kAlphaGpu;
+    f.advertised = must(where, holder->get(name), holder->path(name),
+                        whole_count(quantity_text(*holder, name), cluster::kMaxGpusPerNode));
+    f.advertised_as = nvidia != nullptr ? GpuResource::kNvidiaGpu : GpuResource::kAlphaNvidiaGpu;
+    // A device plugin leaves unhealthy GPUs out of allocatable; gpusim simulates health itself.
+    if (r.allocatable && holder == &*r.allocatable && r.capacity && r.capacity->has(name)) {
+      const auto capacity = whole_count(quantity_text(*r.capacity, name), cluster::kMaxGpusPerNode);
+      if (!capacity) r.capacity->fail(name, capacity.error);
+      if (*capacity.value != *f.advertised) {
+        tally.count_notes.push_back(
+            fmt::format("node {} has {} {} allocatable of {} in capacity (unhealthy GPUs when it was "
+                        "dumped?): gpusim uses {}, all healthy at the start",
+                        meta.name, *f.advertised, name, *capacity.value, *f.advertised));
+      }
+    }
+  }
+  if (const Entry* e = find(meta.labels, kGfdCount)) {
+    f.gfd_count = must(where, e->node, e->path, whole_count(e->value, cluster::kMaxGpusPerNode));
+  }
+  return f;
+}
+
+// The node's GPU model from gpusim.io/gpu-model (an exact catalog id or alias), GFD's product
+// label or 1.6's GPU-name label; the ones given must agree.
+GpuModelId node_gpu_model(const Where& where, const Meta& meta, const Fields& metadata, const GpuCatalog& catalog) {
+  std::optional<std::int64_t> memory;
+  if (const Entry* e = find(meta.labels, kGfdMemory)) {
+    memory = must(where, e->node, e->path, whole_count(e->value, kMaxQuantity));
+  }
+  std::optional<GpuModelId> chosen;
+  const Entry* chosen_from = nullptr;
+  if (const Entry* e = find(meta.annotations, "gpusim.io/gpu-model")) {
+    chosen = catalog.find(e->value);
+    if (!chosen) {
+      where.fail(e->node, e->path, fmt::format("unknown GPU model '{}' (catalog ids: {})", e->value, catalog.ids()));
+    }
+    chosen_from = e;
+  }
+  for (const char* label : {kGfdProduct, kAlphaGpuName}) {
+    const Entry* e = find(meta.labels, label);
+    if (e == nullptr) continue;
+    std::string why;
+    const auto id = resolve_gpu_product(e->value, memory, catalog, &why);
+    const bool pinned = chosen_from != nullptr && chosen_from->key == "gpusim.io/gpu-model";
+    if (!id && pinned) continue;  // the annotation settles what the label leaves open
+    if (!id) where.fail(e->node, e->path, why);
+    if (chosen && *chosen != *id) {
+      where.fail(e->node, e->path,
+                 fmt::format("'{}' is catalog model {}, but {} says {}", e->value, catalog.at(*id).id, chosen_from->key,
+                             catalog.at(*chosen).id));
+    }
+    if (!chosen) {
+      chosen = id;
+      chosen_from = e;
+    }
+  }
+  if (!chosen) {
+    where.fail(metadata.node(), metadata.path("labels"),
+               fmt::format("the node has GPUs but no GPU model: give label {} or {}, or annotation gpusim.io/gpu-model "
+                           "(catalog ids: {})",
+                           kGfdProduct, kAlphaGpuName, catalog.ids()));
+  }
+  return *chosen;
+}
+
+std::vector<cluster::Taint> read_taints(const Fields& spec) {
+  std::vector<cluster::Taint> taints;
+  for (const auto& [node, path] : spec.list("taints")) {
+    const Fields t(spec.where(), node, path);
+    cluster::Taint taint;
+    taint.key = t.required_string("key");
+    taint.value = t.string("value").value_or("");
+    taint.effect = t.required_string("effect");
+    if (taint.effect != "NoSchedule" && taint.effect != "PreferNoSchedule" && taint.effect != "NoExecute") {
+      t.fail("effect", fmt::format("'{}' is not NoSchedule, PreferNoSchedule or NoExecute", taint.effect));
+    }
+    taints.push_back(std::move(taint));
+  }
+  return taints;
+}
+
+// Which device-plugin model a node without gpusim.io/device-plugin gets, and checks that an
+// explicit one fits the resource the node advertises.
+void settle_device_plugin(const Where& where, const Meta& meta, const GpuFacts& gpus, NodeKube& kube,
+                          NodeTally& tally) {
+  if (const Entry* e = find(meta.annotations, "gpusim.io/device-plugin")) {
+    const bool alpha_model = e->value == "accelerators-1.6" || e->value == "alpha-1.3";
+    if (e->value == "device-plugin" && gpus.advertised_as == GpuResource::kAlphaNvidiaGpu) {
+      where.fail(e->node, e->path,
+                 fmt::format("device-plugin, but the node advertises {} (device plugins advertise {})", kAlphaGpu,
+                             kNvidiaGpu));
+    }
+    if (alpha_model && gpus.advertised_as == GpuResource::kNvidiaGpu) {
+      where.fail(
+          e->node, e->path,
+          fmt::format("{}, but the node advertises {} (that era advertised {})", e->value, kNvidiaGpu, kAlphaGpu));
+    }
+    return;
+  }
+  if (gpus.advertised_as == GpuResource::kAlphaNvidiaGpu) {
+    kube.device_plugin = "accelerators-1.6";
+    ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kAlpha)];
+  } else if (gpus.advertised_as == GpuResource::kNvidiaGpu) {
+    kube.device_plugin = "device-plugin";
+    ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kNvidia)];
+  } else if (gpus.gfd_count.value_or(0) > 0) {
+    kube.device_plugin = "device-plugin";
+    ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kGfdOnly)];
+  }
+}
+
+// The node's physical GPUs: what it advertises, else GFD's count. A 1.3 kubelet flag exposes one
+// GPU whatever the node has, so an alpha-1.3 node's physical count is GFD's when given.
+std::int32_t node_gpu_count(const std::string& name, const GpuFacts& gpus, const NodeKube& kube, NodeTally& tally) {
+  std::int64_t count = 0;
+  if (kube.device_plugin == "alpha-1.3" && gpus.gfd_count) {
+    count = *gpus.gfd_count;
+  } else if (gpus.advertised) {
+    count = *gpus.advertised;
+    if (gpus.gfd_count && *gpus.gfd_count != count) {
+      tally.count_notes.push_back(fmt::format("node {} advertises {} GPUs but its label {} says {}: gpusim uses {}",
+                                              name, count, kGfdCount, *gpus.gfd_count, count));
+    }
+  } else if (gpus.gfd_count) {
+    count = *gpus.gfd_count;
+  }
+  return static_cast<std::int32_t>(count);
+}
+
+GpuResource node_gpu_resource(const GpuFacts& gpus, const NodeKube& kube) {
+  if (gpus.advertised_as != GpuResource::kAny) return gpus.advertised_as;
+  if (kube.device_plugin == "device-plugin") return GpuResource::kNvidiaGpu;
+  if (kube.device_plugin == "accelerators-1.6" || kube.device_plugin == "alpha-1.3") {
+    return GpuResource::kAlphaNvidiaGpu;
+  }
+  return GpuResource::kAny;
+}
+
+void tally_unmodelled(const NodeResources& r, NodeTally& tally) {
+  std::vector<std::string> names;
+  for (const auto* map : {&r.allocatable, &r.capacity}) {
+    if (!*map) continue;
+    for (const auto& kv : (*map)->node()) {
+      const std::string& key = kv.first.Scalar();
+      // Every quantity is checked, read or not: a malformed one is a malformed manifest.
+      must((*map)->where(), kv.second, (*map)->path(key), parse_quantity(quantity_text(**map, key)));
+      if (!modelled_node_resource(key) && std::find(names.begin(), names.end(), key) == names.end()) {
+        names.push_back(key);
+      }
+    }
+  }
+  for (const auto& n : names) ++tally.unmodelled[n];
+}
+
+std::pair<cluster::NodeSpec, NodeKube> read_node(const Object& object, const GpuCatalog& catalog, NodeTally& tally) {
+  const Fields& fields = object.fields;
+  const Where& where = fields.where();
+  const Meta meta = read_meta(fields);
+  const Fields metadata = fields.required_map("metadata");
+  cluster::NodeSpec node;
+  NodeKube kube;
+  node.name = meta.name;
+  node.labels.reserve(meta.labels.size());
+  for (const Entry& e : meta.labels) node.labels.emplace_back(e.key, e.value);
+  read_node_kube(where, meta.annotations, kube);
+
+  if (const auto spec = fields.map("spec")) {
+    node.taints = read_taints(*spec);
+    if (spec->boolean("unschedulable").value_or(false)) {
+      // What the node lifecycle controller does for a cordoned node.
+      const bool tainted = std::any_of(node.taints.begin(), node.taints.end(), [](const cluster::Taint& t) {
+        return t.key == "node.kubernetes.io/unschedulable";
+      });
+      if (!tainted) node.taints.push_back({"node.kubernetes.io/unschedulable", "", "NoSchedule"});
+      tally.cordoned.push_back(node.name);
+    }
+  }
+
+  NodeResources r{std::nullopt, std::nullopt, fields.map("status"), &fields};
+  if (r.status) {
+    r.allocatable = r.status->map("allocatable");
+    r.capacity = r.status->map("capacity");
+  }
+  node.cpu_milli = node_size(r, "cpu", cpu_millicores);
+  node.memory_mib = node_size(r, "memory", memory_mib);
+  tally_unmodelled(r, tally);
+
+  const GpuFacts gpus = gpu_facts(r, where, meta, tally);
+  settle_device_plugin(where, meta, gpus, kube, tally);
+  node.gpu_count = node_gpu_count(node.name, gpus, kube, tally);
+  node.gpu_resource = node_gpu_resource(gpus, kube);
+  if (node.gpu_count > 0) {
+    node.gpu_model = node_gpu_model(where, meta, metadata, catalog);
+  } else if (const Entry* e = find(meta.annotations, "gpusim.io/gpu-model")) {
+    where.fail(e->node, e->path, "given for a node without GPUs");
+  }
+  return {std::move(node), std::move(kube)};
+}
+
+void node_notes(const NodeTally& tally, ClusterSpec& spec) {
+  struct Why {
+    const char* plugin;
+    const char* one;
+    const char* many;
+  };
+  const std::array<Why, 3> whys{{
+      {"accelerators-1.6", "it advertises alpha.kubernetes.io/nvidia-gpu",
+       "they advertise alpha.kubernetes.io/nvidia-gpu"},
+      {"device-plugin", "it advertises nvidia.com/gpu", "they advertise nvidia.com/gpu"},
+      {"device-plugin", "it has only GPU feature discovery labels (nvidia.com/gpu.count)",
+       "they have only GPU feature discovery labels (nvidia.com/gpu.count)"},
+  }};
+  for (std::size_t i = 0; i < whys.size(); ++i) {
+    const int n = tally.plugin_defaults[i];
+    if (n == 0) continue;
+    spec.notes.push_back(fmt::format("{} without gpusim.io/device-plugin: {} ({})", plural(n, "node", "nodes"),
+                                     whys[i].plugin, n == 1 ? whys[i].one : whys[i].many));
+  }
+  if (!tally.unmodelled.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [name, n] : tally.unmodelled) {
+      parts.push_back(fmt::format("{} ({})", name, plural(n, "node", "nodes")));
+    }
+    spec.notes.push_back(fmt::format("node resources gpusim does not model (ignored): {}", fmt::join(parts, ", ")));
+  }
+  if (!tally.cordoned.empty()) {
+    spec.notes.push_back(
+        fmt::format("{} spec.unschedulable: tainted node.kubernetes.io/unschedulable:NoSchedule, as Kubernetes "
+                    "does: {}",
+                    plural(static_cast<std::int64_t>(tally.cordoned.size()), "node has", "nodes have"),
+                    fmt::join(tally.cordoned, ", ")));
+  }
+  spec.notes.insert(spec.notes.end(), tally.count_notes.begin(), tally.count_notes.end());
+}
+
+// ---------------------------------------------------------------- priority classes
+
+struct PriorityClass {
+  std::int32_t value = 0;
+  int line = 0;
+};
+
+struct PriorityClasses {
+  std::unordered_map<std::string, PriorityClass> by_name;
+  std::optional<std::pair<std::string, std::int32_t>> global_default;
+
+  std::optional<std::int32_t> value(const std::string& name) const {
+    // Kubernetes' built-in classes exist in every cluster without a manifest.
+    if (name == "system-cluster-critical") return 2'000'000'000;
+    if (name == "system-node-critical") return 2'000'001'000;
+    const auto it = by_name.find(name);
+    if (it == by_name.end()) return std::nullopt;
+    return it->second.value;
+  }
+};
+
+constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+void read_priority_class(const Object& object, PriorityClasses& classes) {
+  const Fields& fields = object.fields;
+  const Meta meta = read_meta(fields);
+  if (meta.name.starts_with("system-")) {
+    fields.required_map("metadata").fail("name", "the system- prefix is reserved for Kubernetes' built-in classes");
+  }
+  PriorityClass pc;
+  pc.line = object.line;
+  // Kubernetes keeps values above 10^9 for its built-in system classes.
+  const auto value = fields.integer("value", kInt32Min, 1'000'000'000);
+  if (!value) fields.missing("value");
+  pc.value = static_cast<std::int32_t>(*value);
+  const auto [it, inserted] = classes.by_name.emplace(meta.name, pc);
+  if (!inserted) {
+    fields.required_map("metadata")
+        .fail("name", fmt::format("duplicate PriorityClass name '{}' (first at line {})", meta.name, it->second.line));
+  }
+  if (fields.boolean("globalDefault").value_or(false)) {
+    if (classes.global_default) {
+      fields.fail("globalDefault",
+                  fmt::format("PriorityClass '{}' is already the global default (Kubernetes allows one)",
+                              classes.global_default->first));
+    }
+    classes.global_default = std::make_pair(meta.name, pc.value);
+  }
+}
+
+// ---------------------------------------------------------------- pods
+
+struct WorkloadTally {
+  std::int64_t default_arrival = 0;
+  std::int64_t default_duration = 0;
+  std::map<std::string, std::int64_t> unmodelled;  // resource name -> pods
+  std::int64_t node_name = 0;
+  std::int64_t preferred_affinity = 0;
+  std::int64_t pod_affinity = 0;
+  std::int64_t default_completions = 0;  // Jobs
+};
+
+// Which GPU resource name the pod's containers ask, and where it was first asked.
+struct GpuName {
+  GpuResource resource = GpuResource::kAny;
+  std::string path;
+};
+
+// A container's cpu and memory for Kubernetes' QoS class.
+struct QosFacts {
+  bool any = false;        // some non-zero cpu or memory request or limit
+  bool guaranteed = true;  // every container: cpu and memory limits, requests equal to them
+};
+
+struct PodFacts {
+  GpuName gpu;
+  QosFacts qos;
+  std::vector<std::string> unmodelled;  // resource names, once each
+  std::unordered_map<std::string, int> container_names;
+};
+
+// requests default to limits (Kubernetes' defaulting), and may not exceed them.
+std::int64_t request_or_limit(const std::optional<Fields>& requests, const std::optional<Fields>& limits,
+                              const std::string& name, Parsed<std::int64_t> (*convert)(std::string_view), bool& limited,
+                              bool& equal) {
+  std::optional<std::int64_t> request;
+  std::optional<std::int64_t> limit;
+  if (limits && limits->has(name)) {
+    limit = must(limits->where(), limits->get(name), limits->path(name), convert(quantity_text(*limits, name)));
+  }
+  if (requests && requests->has(name)) {
+    request =
+        must(requests->where(), requests->get(name), requests->path(name), convert(quantity_text(*requests, name)));
+  }
+  if (request && limit && *request > *limit) {
+    requests->fail(name, fmt::format("request {} exceeds the limit {} (Kubernetes refuses the pod)",
+                                     quantity_text(*requests, name), quantity_text(*limits, name)));
+  }
+  limited = limit.has_value() && *limit > 0;
+  equal = !request || !limit || *request == *limit;
+  return request.value_or(limit.value_or(0));
+}
+
+// An extended resource such as nvidia.com/gpu: the limit is the ask; a request must equal it.
+std::int64_t gpu_ask(const std::optional<Fields>& requests, const std::optional<Fields>& limits,
+                     const std::string& name) {
+  std::optional<std::int64_t> limit;
+  if (limits && limits->has(name)) {
+    limit = must(limits->where(), limits->get(name), limits->path(name),
+                 whole_count(quantity_text(*limits, name), cluster::kMaxGpusPerNode));
+  }
+  if (requests && requests->has(name)) {
+    const std::int64_t request = must(requests->where(), requests->get(name), requests->path(name),
+                                      whole_count(quantity_text(*requests, name), cluster::kMaxGpusPerNode));
+    if (!limit) {
+      requests->fail(
+          name,
+          "a request without a limit (Kubernetes requires limits for extended resources; requests default to them)");
+    }
+    if (request != *limit) {
+      requests->fail(
+          name, fmt::format("request {} differs from the limit {} (Kubernetes requires them equal)", request, *limit));
+    }
+  }
+  return limit.value_or(0);
+}
+
+bool is_gpu_name(std::string_view name) { return name == kNvidiaGpu || name == kAlphaGpu; }
+
+void note_gpu_name(const Fields& map, const std::string& name, PodFacts& facts) {
+  const GpuResource resource = name == kNvidiaGpu ? GpuResource::kNvidiaGpu : GpuResource::kAlphaNvidiaGpu;
+  if (facts.gpu.resource == GpuResource::kAny) {
+    facts.gpu = {resource, map.path(name)};
+  } else if (facts.gpu.resource != resource) {
+    map.fail(name, fmt::format("the pod also asks {} ({}); a pod may ask one GPU resource",
+                               cluster::to_string(facts.gpu.resource), facts.gpu.path));
+  }
+}
+
+cluster::Container read_container(const Where& where, const Node& node, const std::string& path, bool init,
+                                  PodFacts& facts) {
+  const Fields c(where, node, path);
+  cluster::Container out;
+  out.name = c.required_string("name");
+  if (!dns_label(out.name)) {
+    c.fail("name", fmt::format("'{}' is not a valid container name (lower-case letters, digits and '-', at most 63)",
+                               out.name));
+  }
+  const auto [it, inserted] = facts.container_names.emplace(out.name, where.line(node));
+  if (!inserted) c.fail("name", fmt::format("duplicate container name '{}' (first at line {})", out.name, it->second));
+  if (init && c.has("restartPolicy")) {
+    c.fail("restartPolicy", "sidecar init containers (restartPolicy Always) are not modelled");
+  }
+  const auto resources = c.map("resources");
+  const std::optional<Fields> limits = resources ? resources->map("limits") : std::nullopt;
+  const std::optional<Fields> requests = resources ? resources->map("requests") : std::nullopt;
+  bool cpu_limited = false;
+  bool cpu_equal = true;
+  bool memory_limited = false;
+  bool memory_equal = true;
+  out.cpu_milli = request_or_limit(requests, limits, "cpu", cpu_millicores, cpu_limited, cpu_equal);
+  out.memory_mib = request_or_limit(requests, limits, "memory", memory_mib, memory_limited, memory_equal);
+  facts.qos.any = facts.qos.any || out.cpu_milli > 0 || out.memory_mib > 0 || cpu_limited || memory_limited;
+  facts.qos.guaranteed = facts.qos.guaranteed && cpu_limited && memory_limited && cpu_equal && memory_equal;
+
+  bool asked_gpu_name = false;
+  for (const auto* map : {&limits, &requests}) {
+    if (!*map) continue;
+    for (const auto& kv : (*map)->node()) {
+      const std::string& name = kv.first.Scalar();
+      if (name == "cpu" || name == "memory") continue;
+      if (is_gpu_name(name)) {
+        if (asked_gpu_name) continue;
+        asked_gpu_name = true;
+        const std::string other = name == kNvidiaGpu ? kAlphaGpu : kNvidiaGpu;
+        if ((limits && limits->has(other)) || (requests && requests->has(other))) {
+          const Fields& holder = (limits && limits->has(other)) ? *limits : *requests;
+          holder.fail(other, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+        }
+        const std::int64_t gpus = gpu_ask(requests, limits, name);
+        out.gpus = static_cast<std::int32_t>(gpus);
+        if (gpus > 0) note_gpu_name(**map, name, facts);
+        continue;
+      }
+      must((*map)->where(), kv.second, (*map)->path(name), parse_quantity(quantity_text(**map, name)));
+      if (std::find(facts.unmodelled.begin(), facts.unmodelled.end(), name) == facts.unmodelled.end()) {
+        facts.unmodelled.push_back(name);
+      }
+    }
+  }
+  return out;
+}
+
+cluster::SelectorOperator selector_operator(const Fields& r) {
+  const std::string op = r.required_string("operator");
+  if (op == "In") return cluster::SelectorOperator::kIn;
+  if (op == "NotIn") return cluster::SelectorOperator::kNotIn;
+  if (op == "Exists") return cluster::SelectorOperator::kExists;
+  if (op == "DoesNotExist") return cluster::SelectorOperator::kDoesNotExist;
+  if (op == "Gt") return cluster::SelectorOperator::kGt;
+  if (op == "Lt") return cluster::SelectorOperator::kLt;
+  r.fail("operator", fmt::format("'{}' is not In, NotIn, Exists, DoesNotExist, Gt or Lt", op));
+}
+
+// One matchExpressions entry with Kubernetes' value rules.
+cluster::SelectorRequirement read_requirement(const Fields& r) {
+  cluster::SelectorRequirement req;
+  req.key = r.required_string("key");
+  req.op = selector_operator(r);
+  for (const auto& [node, path] : r.list("values")) {
+    if (!node.IsScalar()) r.where().fail(node, path, fmt::format("expected a string, found {}", shape(node)));
+    req.values.push_back(node.Scalar());
+  }
+  switch (req.op) {
+    case cluster::SelectorOperator::kIn:
+    case cluster::SelectorOperator::kNotIn:
+      if (req.values.empty()) r.fail("values", "In and NotIn need at least one value");
+      break;
+    case cluster::SelectorOperator::kExists:
+    case cluster::SelectorOperator::kDoesNotExist:
+      if (!req.values.empty()) r.fail("values", "Exists and DoesNotExist take no values");
+      break;
+    case cluster::SelectorOperator::kGt:
+    case cluster::SelectorOperator::kLt: {
+      if (req.values.size() != 1) r.fail("values", "Gt and Lt take exactly one value");
+      std::int64_t bound = 0;
+      const std::string& v = req.values.front();
+      const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), bound);
+      if (error != std::errc{} || end != v.data() + v.size()) {
+        r.fail("values", fmt::format("'{}' is not an integer (Gt and Lt compare integers)", v));
+      }
+      break;
+    }
+  }
+  return req;
+}
+
+struct AffinityFacts {
+  bool preferred = false;
+  bool pod_affinity = false;
+};
+
+// spec.affinity (or the 1.6 annotation's JSON, the same shape): the required node-affinity terms.
+std::vector<cluster::NodeSelectorTerm> read_affinity(const Fields& affinity, AffinityFacts& facts) {
+  std::vector<cluster::NodeSelectorTerm> terms;
+  facts.pod_affinity = facts.pod_affinity || affinity.has("podAffinity") || affinity.has("podAntiAffinity");
+  const auto node_affinity = affinity.map("nodeAffinity");
+  if (!node_affinity) return terms;
+  facts.preferred = facts.preferred || node_affinity->has("preferredDuringSchedulingIgnoredDuringExecution");
+  const auto required = node_affinity->map("requiredDuringSchedulingIgnoredDuringExecution");
+  if (!required) return terms;
+  const auto items = required->list("nodeSelectorTerms");
+  if (items.empty()) required->fail("nodeSelectorTerms", "at least one term is required");
+  for (const auto& [node, path] : items) {
+    const Fields term(affinity.where(), node, path);
+    if (term.has("matchFields")) {
+      term.fail("matchFields", "not modelled (gpusim reads matchExpressions on node labels)");
+    }
+    cluster::NodeSelectorTerm t;
+    for (const auto& [rnode, rpath] : term.list("matchExpressions")) {
+      t.match_expressions.push_back(read_requirement(Fields(affinity.where(), rnode, rpath)));
+    }
+    if (t.match_expressions.empty()) {
+      term.where().fail(node, path, "a term without matchExpressions matches no node in Kubernetes");
+    }
+    terms.push_back(std::move(t));
+  }
+  return terms;
+}
+
+// scheduler.alpha.kubernetes.io/affinity: Kubernetes 1.6's annotation, a JSON string.
+std::optional<std::vector<cluster::NodeSelectorTerm>> alpha_affinity(const Where& where, const Entries& annotations,
+                                                                     AffinityFacts& facts) {
+  const Entry* e = find(annotations, kAlphaAffinity);
+  if (e == nullptr) return std::nullopt;
+  Node doc;
+  try {
+    doc = YAML::Load(e->value);
+  } catch (const YAML::Exception& ex) {
+    where.fail(e->node, e->path, fmt::format("not valid JSON: {}", ex.msg));
+  }
+  const Where inside = where.inside_string_at(where.line(e->node));
+  return read_affinity(Fields(inside, doc, e->path), facts);
+}
+
+std::vector<cluster::Toleration> read_tolerations(const Fields& spec) {
+  std::vector<cluster::Toleration> out;
+  for (const auto& [node, path] : spec.list("tolerations")) {
+    const Fields t(spec.where(), node, path);
+    cluster::Toleration tol;
+    tol.key = t.string("key").value_or("");
+    const std::string op = t.string("operator").value_or("Equal");
+    if (op != "Equal" && op != "Exists") t.fail("operator", fmt::format("'{}' is not Equal or Exists", op));
+    tol.exists = op == "Exists";
+    tol.value = t.string("value").value_or("");
+    tol.effect = t.string("effect").value_or("");
+    if (tol.key.empty() && !tol.exists) t.fail("operator", "a toleration without a key must use Exists");
+    if (tol.exists && !tol.value.empty()) t.fail("value", "must be empty with operator Exists");
+    if (!tol.effect.empty() && tol.effect != "NoSchedule" && tol.effect != "PreferNoSchedule" &&
+        tol.effect != "NoExecute") {
+      t.fail("effect", fmt::format("'{}' is not NoSchedule, PreferNoSchedule or NoExecute", tol.effect));
+    }
+    tol.toleration_seconds = t.integer("tolerationSeconds", std::numeric_limits<std::int64_t>::min(),
+                                       std::numeric_limits<std::int64_t>::max());
+    if (tol.toleration_seconds && tol.effect != "NoExecute") t.fail("tolerationSeconds", "only with effect NoExecute");
+    out.push_back(std::move(tol));
+  }
+  return out;
+}
+
+std::int32_t pod_priority(const Fields& spec, const std::string& class_name, const PriorityClasses& classes) {
+  const auto explicit_value = spec.integer("priority", kInt32Min, kInt32Max);
+  const auto class_value = class_name.empty() ? std::nullopt : classes.value(class_name);
+  if (explicit_value) {
+    if (class_value && *class_value != *explicit_value) {
+      spec.fail("priority", fmt::format("{} differs from PriorityClass '{}' ({}); Kubernetes refuses the pod",
+                                        *explicit_value, class_name, *class_value));
+    }
+    return static_cast<std::int32_t>(*explicit_value);
+  }
+  if (!class_name.empty()) {
+    if (!class_value) {
+      spec.fail("priorityClassName",
+                fmt::format("unknown PriorityClass '{}' (not in this file; built in: system-cluster-critical, "
+                            "system-node-critical)",
+                            class_name));
+    }
+    return *class_value;
+  }
+  return classes.global_default ? classes.global_default->second : 0;
+}
+
+struct PodRead {
+  cluster::PodSpec pod;  // without its name
+  cluster::PodConstraints constraints;
+};
+
+std::int64_t checked_total(const Fields& spec, std::int64_t total, std::int64_t max, std::string_view what) {
+  if (total > max) {
+    spec.fail("containers", fmt::format("the pod's {} total {} is out of range (at most {})", what, total, max));
+  }
+  return total;
+}
+
+// A pod spec (a Pod's, or a Job's template's) with its annotations (for a Job, the Job's
+// overlaid by the template's).
+PodRead read_pod_spec(const Fields& spec, const Entries& annotations, const PriorityClasses& classes,
+                      WorkloadTally& tally) {
+  const Where& where = spec.where();
+  PodRead out;
+  cluster::PodConstraints& c = out.constraints;
+  PodFacts facts;
+  const auto containers = spec.list("containers");
+  if (containers.empty()) spec.fail("containers", "a pod needs at least one container");
+  for (const auto& [node, path] : spec.list("initContainers")) {
+    c.init_containers.push_back(read_container(where, node, path, true, facts));
+  }
+  for (const auto& [node, path] : containers) c.containers.push_back(read_container(where, node, path, false, facts));
+  c.gpu_resource = facts.gpu.resource;
+
+  // Kubernetes' effective request: init containers run one at a time before the others.
+  std::int64_t cpu = 0, memory = 0, gpus = 0;
+  for (const auto& k : c.containers) {
+    cpu += k.cpu_milli;
+    memory += k.memory_mib;
+    gpus += k.gpus;
+  }
+  for (const auto& k : c.init_containers) {
+    cpu = std::max(cpu, k.cpu_milli);
+    memory = std::max(memory, k.memory_mib);
+    gpus = std::max<std::int64_t>(gpus, k.gpus);
+  }
+  cluster::PodSpec& pod = out.pod;
+  pod.cpu_milli = checked_total(spec, cpu, kMaxQuantity, "cpu");
+  pod.memory_mib = checked_total(spec, memory, kMaxQuantity, "memory");
+  pod.gpu_count = static_cast<std::int32_t>(checked_total(spec, gpus, cluster::kMaxGpusPerNode, "GPU"));
+  pod.gpu_milli = pod.gpu_count > 0 ? cluster::kMilliPerGpu : 0;
+  pod.qos = !facts.qos.any         ? cluster::Qos::kBestEffort
+            : facts.qos.guaranteed ? cluster::Qos::kGuaranteed
+                                   : cluster::Qos::kBurstable;
+  for (const auto& name : facts.unmodelled) ++tally.unmodelled[name];
+
+  for (const Entry& e : string_map(spec, "nodeSelector")) c.node_selector.emplace_back(e.key, e.value);
+  AffinityFacts affinity;
+  if (const auto field = spec.map("affinity")) c.required_terms = read_affinity(*field, affinity);
+  if (auto alpha = alpha_affinity(where, annotations, affinity)) {
+    if (!c.required_terms.empty()) {
+      spec.fail("affinity", fmt::format("required node affinity is given both here and in annotation {}; give one",
+                                        kAlphaAffinity));
+    }
+    c.required_terms = std::move(*alpha);
+  }
+  tally.preferred_affinity += affinity.preferred ? 1 : 0;
+  tally.pod_affinity += affinity.pod_affinity ? 1 : 0;
+  c.tolerations = read_tolerations(spec);
+  c.scheduler_name = spec.string("schedulerName").value_or("default-scheduler");
+  if (c.scheduler_name.empty()) spec.fail("schedulerName", "empty");
+  c.priority_class = spec.string("priorityClassName").value_or("");
+  pod.priority = pod_priority(spec, c.priority_class, classes);
+  if (spec.has("nodeName")) ++tally.node_name;
+
+  // Times from gpusim's annotations.
+  core::Time arrival = core::Time::zero();
+  core::Time duration = core::Time::from_seconds(3600);
+  if (const Entry* e = find(annotations, "gpusim.io/arrival")) {
+    arrival = duration_entry(where, *e);
+  } else {
+    ++tally.default_arrival;
+  }
+  if (const Entry* e = find(annotations, "gpusim.io/duration")) {
+    duration = duration_entry(where, *e);
+  } else {
+    ++tally.default_duration;
+  }
+  pod.phase = cluster::TracePhase::kSucceeded;
+  pod.creation_time = arrival;
+  pod.duration = duration;
+  pod.deletion_time = arrival + duration;
+  return out;
+}
+
+constexpr std::array<std::string_view, 2> kPodAnnotations{"gpusim.io/arrival", "gpusim.io/duration"};
+
+struct WorkloadBuilder {
+  Workload workload;
+  WorkloadTally tally;
+  std::unordered_map<std::string, int> pod_names;  // a Job's pods share the Job's line
+  std::unordered_map<std::string, int> job_names;
+
+  void add_pod(const Object& object, const PriorityClasses& classes) {
+    const Fields& fields = object.fields;
+    const Meta meta = read_meta(fields);
+    check_gpusim_annotations(fields.where(), meta.annotations, kPodAnnotations, "Pod");
+    PodRead read = read_pod_spec(fields.required_map("spec"), meta.annotations, classes, tally);
+    read.pod.name = meta.name;
+    read.pod.constraints = std::make_shared<const cluster::PodConstraints>(std::move(read.constraints));
+    add(std::move(read.pod), fields);
+  }
+
+  void add_job(const Object& object, const PriorityClasses& classes) {
+    const Fields& fields = object.fields;
+    const Meta meta = read_meta(fields);
+    const auto [it, inserted] = job_names.emplace(meta.name, object.line);
+    if (!inserted) {
+      fields.required_map("metadata")
+          .fail("name", fmt::format("duplicate Job name '{}' (first at line {})", meta.name, it->second));
+    }
+    check_gpusim_annotations(fields.where(), meta.annotations, kPodAnnotations, "Job");
+    const Fields spec = fields.required_map("spec");
+    if (spec.boolean("suspend").value_or(false)) spec.fail("suspend", "suspended Jobs are not modelled");
+    JobSpec job;
+    job.name = meta.name;
+    job.parallelism = static_cast<std::int32_t>(spec.integer("parallelism", 1, kInt32Max).value_or(1));
+    if (const auto completions = spec.integer("completions", 1, kMaxPods)) {
+      job.completions = static_cast<std::int32_t>(*completions);
+    } else {
+      job.completions = job.parallelism;
+      ++tally.default_completions;
+    }
+    if (static_cast<std::int64_t>(workload.pods.size()) + job.completions > kMaxPods) {
+      spec.fail(spec.has("completions") ? "completions" : "parallelism",
+                fmt::format("more than {} pods in the workload", kMaxPods));
+    }
+    const Fields pod_template = spec.required_map("template");
+    // gpusim annotations may sit on the Job or on its template; the template's win.
+    Entries annotations = meta.annotations;
+    if (const auto template_meta = pod_template.map("metadata")) {
+      const Entries own = string_map(*template_meta, "annotations");
+      check_gpusim_annotations(fields.where(), own, kPodAnnotations, "Job's pod template");
+      for (const Entry& e : own) {
+        const auto same =
+            std::find_if(annotations.begin(), annotations.end(), [&](const Entry& a) { return a.key == e.key; });
+        if (same != annotations.end()) {
+          *same = e;
+        } else {
+          annotations.push_back(e);
+        }
+      }
+    }
+    WorkloadTally one;  // the template is read once; its tallies count every pod of the Job
+    PodRead read = read_pod_spec(pod_template.required_map("spec"), annotations, classes, one);
+    read.constraints.job = static_cast<std::int32_t>(workload.jobs.size());
+    scale_tally(one, job.completions);
+    const auto constraints = std::make_shared<const cluster::PodConstraints>(std::move(read.constraints));
+    for (std::int32_t k = 0; k < job.completions; ++k) {
+      cluster::PodSpec pod = read.pod;
+      pod.name = fmt::format("{}-{}", job.name, k);
+      pod.constraints = constraints;
+      add(std::move(pod), fields);
+    }
+    workload.jobs.push_back(std::move(job));
+  }
+
+  void add(cluster::PodSpec pod, const Fields& owner) {
+    check_unique(pod_names, pod.name, owner, "pod");
+    workload.pods.push_back(std::move(pod));
+  }
+
+  void scale_tally(const WorkloadTally& one, std::int64_t pods) {
+    tally.default_arrival += one.default_arrival * pods;
+    tally.default_duration += one.default_duration * pods;
+    for (const auto& [name, n] : one.unmodelled) tally.unmodelled[name] += n * pods;
+    tally.node_name += one.node_name * pods;
+    tally.preferred_affinity += one.preferred_affinity * pods;
+    tally.pod_affinity += one.pod_affinity * pods;
+  }
+};
+
+void workload_notes(const WorkloadTally& t, Workload& w) {
+  if (t.default_arrival > 0) {
+    w.notes.push_back(fmt::format("{} without gpusim.io/arrival: arrive at 0s (the simulation start)",
+                                  plural(t.default_arrival, "pod", "pods")));
+  }
+  if (t.default_duration > 0) {
+    w.notes.push_back(fmt::format("{} without gpusim.io/duration: run 1h", plural(t.default_duration, "pod", "pods")));
+  }
+  if (t.default_completions > 0) {
+    w.notes.push_back(fmt::format("{} without spec.completions: completions = parallelism (one pod per worker)",
+                                  plural(t.default_completions, "Job", "Jobs")));
+  }
+  if (!t.unmodelled.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [name, n] : t.unmodelled) parts.push_back(fmt::format("{} ({})", name, plural(n, "pod", "pods")));
+    w.notes.push_back(fmt::format("resources gpusim does not model (ignored): {}", fmt::join(parts, ", ")));
+  }
+  if (t.node_name > 0) {
+    w.notes.push_back(
+        fmt::format("spec.nodeName ignored (gpusim schedules the pod itself): {}", plural(t.node_name, "pod", "pods")));
+  }
+  if (t.preferred_affinity > 0) {
+    w.notes.push_back(
+        fmt::format("preferred node affinity not modelled (ignored): {}", plural(t.preferred_affinity, "pod", "pods")));
+  }
+  if (t.pod_affinity > 0) {
+    w.notes.push_back(fmt::format("pod affinity and anti-affinity not modelled (ignored): {}",
+                                  plural(t.pod_affinity, "pod", "pods")));
+  }
+}
+
+[[noreturn]] void nothing_read(const std::string& source, std::string_view what) {
+  throw core::InputError(fmt::format("{}:1: kind: no {} in the file", source, what));
+}
+
+}  // namespace
+
+ClusterSpec parse_k8s_nodes(const std::string& text, const std::string& source, const GpuCatalog& catalog) {
+  const std::vector<Object> objects = read_objects(Where(source), text);
+  ClusterSpec spec;
+  spec.source = source;
+  NodeTally tally;
+  std::unordered_map<std::string, int> names;
+  std::vector<const Object*> skipped;
+  for (const Object& object : objects) {
+    check_kind(object, {"Node"});
+    if (object.kind != "Node") {
+      skipped.push_back(&object);
+      continue;
+    }
+    auto [node, kube] = read_node(object, catalog, tally);
+    check_unique(names, node.name, object.fields, "node");
+    spec.nodes.push_back(std::move(node));
+    spec.kube.push_back(std::move(kube));
+  }
+  if (spec.nodes.empty()) nothing_read(source, "Node object");
+  node_notes(tally, spec);
+  if (!skipped.empty()) spec.notes.push_back(skipped_note(skipped, "Node"));
+  return spec;
+}
+
+Workload parse_k8s_workload(const std::string& text, const std::string& source, const GpuCatalog& /*catalog*/) {
+  const std::vector<Object> objects = read_objects(Where(source), text);
+  // PriorityClasses may come after the pods that name them.
+  PriorityClasses classes;
+  for (const Object& object : objects) {
+    check_kind(object, {"Pod", "Job", "PriorityClass"});
+    if (object.kind == "PriorityClass") read_priority_class(object, classes);
+  }
+  WorkloadBuilder b;
+  b.workload.source = source;
+  b.workload.has_times = true;
+  std::vector<const Object*> skipped;
+  for (const Object& object : objects) {
+    if (object.kind == "Pod") {
+      b.add_pod(object, classes);
+    } else if (object.kind == "Job") {
+      b.add_job(object, classes);
+    } else if (object.kind != "PriorityClass") {
+      skipped.push_back(&object);
+    }
+  }
+  if (b.workload.pods.empty()) nothing_read(source, "Pod or Job object");
+  workload_notes(b.tally, b.workload);
+  if (!skipped.empty()) b.workload.notes.push_back(skipped_note(skipped, "Pod, Job and PriorityClass"));
+  return std::move(b.workload);
+}
+
+ClusterSpec read_k8s_nodes(const std::filesystem::path& path, const GpuCatalog& catalog) {
+  return parse_k8s_nodes(io::read_file(path, "node manifest"), path.string(), catalog);
+}
+
+Workload read_k8s_workload(const std::filesystem::path& path, const GpuCatalog& catalog) {
+  return parse_k8s_workload(io::read_file(path, "workload manifest"), path.string(), catalog);
+}
+
+}  // namespace gpusim::traces
