@@ -40,6 +40,13 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   measure "gpusim compare, 6 policies x 3 seeds (replay, 100000x compression)" \
     ./build/gpusim compare --cluster openb --workload openb:default --mode replay --time-compression 100000 \
     --policies random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd --seeds 3 --out "$scratch/replay"
+  k8s=(--mode replay --cluster traces/synthetic/topology-cluster.csv --workload traces/synthetic/topology-jobs.csv --seed 42)
+  measure "gpusim run, Kubernetes layer defaults (synthetic topology cluster, 3,315 jobs, binpack)" \
+    ./build/gpusim run "${k8s[@]}" --policy binpack --out "$scratch/k8s-default"
+  measure "gpusim run, device-plugin preferred allocation (same workload)" \
+    ./build/gpusim run "${k8s[@]}" --policy binpack --kube traces/synthetic/kube-dc-preferred.yaml --out "$scratch/k8s-dp"
+  measure "gpusim run, stale status 60 s with GPU failures and plugin restarts (same workload)" \
+    ./build/gpusim run "${k8s[@]}" --policy binpack --kube traces/synthetic/kube-stale-60s.yaml --out "$scratch/k8s-stale"
   echo
   echo "## Google Benchmark (bench/, full JSON in bench.json)"
   echo
