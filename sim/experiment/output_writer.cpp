@@ -46,7 +46,7 @@ std::string gpu_list(std::uint64_t bits) {
 void write_pods(const fs::path& path, const RunResult& run, const OutputContext& ctx) {
   auto out = fmt::output_file(path.string());
   out.print("order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus,attempts,reason,"
-            "containers\n");
+            "containers,bound_s,admitted_s\n");
   for (std::size_t i = 0; i < run.pods.size(); ++i) {
     const PodRecord& r = run.pods[i];
     const auto& pod = ctx.workload->pods[r.source_index];
@@ -56,10 +56,10 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
       if (c > 0) containers.push_back('|');
       containers.append(gpu_list(r.container_gpus[c]));
     }
-    out.print("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i, name, pod.cpu_milli, pod.memory_mib,
+    out.print("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i, name, pod.cpu_milli, pod.memory_mib,
               pod.gpu_count, pod.gpu_milli, seconds(r.arrival_us), seconds(r.start_us), seconds(r.end_us),
               to_string(r.outcome), r.node >= 0 ? ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name : "",
-              gpu_list(r.gpus), r.attempts, r.reason, containers);
+              gpu_list(r.gpus), r.attempts, r.reason, containers, seconds(r.bound_us), seconds(r.admitted_us));
   }
   out.close();  // here, not in the destructor: a failed flush must throw, not terminate
 }

@@ -100,7 +100,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   bus.subscribe(Topic::kPodTerminated, driver);
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
                             Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
-                            Topic::kGpuEvent, Topic::kNodeLost}) {
+                            Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved}) {
     bus.subscribe(topic, metrics);
   }
   bus.run();

@@ -32,6 +32,8 @@ struct PodRecord {
   // one ended when not by itself ("" otherwise), and each container's GPUs (pods with container
   // detail only).
   std::uint32_t attempts = 1;
+  std::int64_t bound_us = -1;     // the last pod's binding and admission (replay)
+  std::int64_t admitted_us = -1;
   const char* reason = "";
   std::vector<std::uint64_t> container_gpus;
 };

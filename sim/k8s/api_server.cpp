@@ -50,6 +50,7 @@ void ApiServer::record(Message& message, core::Time now) {
       pod.phase = PodPhase::kAdmitted;
       pod.gpus = message.gpus;
       pod.admitted = now;
+      pod.was_admitted = true;
       break;
     case Topic::kPodRunning:
       pod.phase = PodPhase::kRunning;

@@ -11,7 +11,7 @@
 namespace gpusim::k8s {
 namespace {
 
-enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree };
+enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, kTerminate };
 
 bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin(), xids.end(), xid) != xids.end(); }
 
@@ -106,6 +106,14 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
   switch (tag) {
     case kAdmit: admit(static_cast<PodId>(payload), now); break;
     case kStart: start(static_cast<PodId>(payload), now); break;
+    case kTerminate: {
+      // The termination grace period after its node was removed is over.
+      const PodId pod = static_cast<PodId>(payload);
+      if (!residents_[pod].holds) break;  // it finished its work first
+      bus_.cancel_timer(residents_[pod].finish_timer);
+      end(pod, Reason::kNodeRemoved, now);
+      break;
+    }
     case kFinish: {
       const PodId pod = static_cast<PodId>(payload);
       Reason reason = Reason::kSucceeded;
@@ -158,10 +166,15 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
       break;
     case Topic::kNodeRemoved: {
       state_[n] = NodeState::kAbsent;
+      // Its pods get SIGTERM: they end when they finish or when the grace period is over.
       const std::vector<PodId> residents = on_node_[n];
       for (const PodId pod : residents) {
-        bus_.cancel_timer(residents_[pod].finish_timer);
-        end(pod, Reason::kNodeRemoved, now);
+        if (settings_.termination_grace_period > core::Time::zero()) {
+          bus_.set_timer(*this, kTerminate, pod, now + settings_.termination_grace_period);
+        } else {
+          bus_.cancel_timer(residents_[pod].finish_timer);
+          end(pod, Reason::kNodeRemoved, now);
+        }
       }
       for (const PodId pod : waiting_[n]) bus_.publish(pod_terminated(pod, api_.pod(pod).source, n, Reason::kNodeRemoved), now);
       waiting_[n].clear();

@@ -79,7 +79,7 @@ void MetricsCollector::on_message(const Message& message, core::Time now) {
         ++node_lost_pods_;
         evicted_ += message.reason == Reason::kEvicted;
         // Work done since it started is lost when the node went down (or now, if it was removed).
-        const core::Time lost_at = message.reason == Reason::kNodeRemoved ? now : node_lost_at_[message.node];
+        const core::Time lost_at = node_lost_at_[message.node];
         const PodObject& pod = api_.pod(message.pod);
         if (ran && lost_at > pod.running) {
           node_lost_gpu_seconds_ += pods_at(pod.source).gpu_count * (lost_at - pod.running).seconds();
@@ -88,6 +88,7 @@ void MetricsCollector::on_message(const Message& message, core::Time now) {
       break;
     }
     case Topic::kNodeLost:
+    case Topic::kNodeRemoved:
       node_lost_at_[message.node] = now;
       break;
     case Topic::kPodAdmitted:
@@ -159,7 +160,10 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     const PodId latest = api_.latest(s);
     records[s].attempts = latest == kNoPod ? 0 : api_.pod(latest).attempt + 1;
     if (latest == kNoPod) continue;
-    const Reason reason = api_.pod(latest).reason;
+    const PodObject& pod = api_.pod(latest);
+    if (pod.node >= 0) records[s].bound_us = pod.bound.micros();
+    if (pod.was_admitted) records[s].admitted_us = pod.admitted.micros();
+    const Reason reason = pod.reason;
     if (reason != Reason::kSucceeded && reason != Reason::kNone) records[s].reason = to_string(reason);
     for (const cluster::GpuSet gpus : containers(latest)) records[s].container_gpus.push_back(gpus.bits);
   }

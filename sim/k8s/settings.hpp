@@ -77,6 +77,8 @@ struct KubeSettings {
   core::Time bind_latency = core::Time::zero();                  // scheduler bind to kubelet admission
   core::Time container_start_latency = core::Time::zero();       // Allocate to containers running
   core::Time gpu_free_delay = core::Time::zero();                // accelerators-1.6 only
+  // A removed node's pods get this long to exit (Kubernetes' terminationGracePeriodSeconds default).
+  core::Time termination_grace_period = core::Time::from_seconds(30);
   // The Job controller's pod-failure backoff: base x 2^(failures - 1), capped; after
   // `backoff_limit` failures the owner gives up.
   core::Time backoff_base = core::Time::from_seconds(10);

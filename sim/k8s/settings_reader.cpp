@@ -105,7 +105,9 @@ class Reader {
 };
 
 void read_kubelet(const Reader& r, const YAML::Node& map, KubeSettings& s) {
-  r.only(map, "kubelet", {"nodeStatusUpdateFrequency", "bindLatency", "containerStartLatency", "gpuFreeDelay"});
+  r.only(map, "kubelet", {"nodeStatusUpdateFrequency", "bindLatency", "containerStartLatency", "gpuFreeDelay",
+                          "terminationGracePeriod"});
+  if (map["terminationGracePeriod"]) s.termination_grace_period = r.duration(map["terminationGracePeriod"], "kubelet.terminationGracePeriod");
   if (map["nodeStatusUpdateFrequency"]) s.node_status_period = r.duration(map["nodeStatusUpdateFrequency"], "kubelet.nodeStatusUpdateFrequency");
   if (map["bindLatency"]) s.bind_latency = r.duration(map["bindLatency"], "kubelet.bindLatency");
   if (map["containerStartLatency"]) s.container_start_latency = r.duration(map["containerStartLatency"], "kubelet.containerStartLatency");

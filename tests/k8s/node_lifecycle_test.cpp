@@ -63,17 +63,35 @@ TEST(K8sNodeLifecycle, RecoveredNodeReportsItsPodsFailed) {
   EXPECT_EQ(seconds(record(result, 0).end_us), 1210);
 }
 
-// A removed node ends its pods at once; A is recreated 10 s later on the other node.
-TEST(K8sNodeLifecycle, RemovedNodeEndsItsPods) {
+// A removed node's pods get the 30 s termination grace period: A ends at 130 s (its work lost
+// from 100 s), is recreated 10 s later and runs on the other node. B, which finishes its work
+// within the grace period (at 110 s), completes normally.
+TEST(K8sNodeLifecycle, RemovedNodeEndsItsPodsAfterTheGracePeriod) {
   K8sScenario s;
   s.node("n0", 2);
   s.node("n1", 2);
   s.kube.node_events.push_back({s_(100), 0, NodeEventKind::kRemove});
   s.pod("a", 1, 0, 1000);
+  s.pod("b", 1, 0, 110);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).node, 1);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 140);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_node_failures"), 100.0 / 3600, 1e-9);
+  EXPECT_EQ(record(result, 1).outcome, PodOutcome::kCompleted);
+  EXPECT_EQ(record(result, 1).node, 0);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 110);
+}
+
+TEST(K8sNodeLifecycle, RemovedNodeWithoutGracePeriod) {
+  K8sScenario s;
+  s.node("n0", 2);
+  s.node("n1", 2);
+  s.kube.termination_grace_period = core::Time::zero();
+  s.kube.node_events.push_back({s_(100), 0, NodeEventKind::kRemove});
+  s.pod("a", 1, 0, 1000);
   const auto result = s.run();
   EXPECT_EQ(record(result, 0).node, 1);
   EXPECT_EQ(seconds(record(result, 0).start_us), 110);
-  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_node_failures"), 100.0 / 3600, 1e-9);
 }
 
 // n1 joins at 500 s; A asks 2 GPUs, which only n1 has: it starts at 500 s.

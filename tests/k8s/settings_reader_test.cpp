@@ -70,7 +70,7 @@ TEST(KubeSettings, EmptyFileMeansDefaults) {
 TEST(KubeSettings, ErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("kubelet:\n  nodeStatusUpdateFrequncy: 10s\n"),
             "kube.yaml:2: kubelet.nodeStatusUpdateFrequncy: unknown field (known: nodeStatusUpdateFrequency, "
-            "bindLatency, containerStartLatency, gpuFreeDelay)");
+            "bindLatency, containerStartLatency, gpuFreeDelay, terminationGracePeriod)");
   EXPECT_NE(error_of("kubelet: {nodeStatusUpdateFrequency: ten}\n").find("kube.yaml:1: kubelet.nodeStatusUpdateFrequency:"),
             std::string::npos);
   EXPECT_EQ(error_of("devicePlugin: {model: nvidia}\n"),
