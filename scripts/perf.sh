@@ -26,7 +26,13 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo "# Performance"
   echo
   echo "Measured by \`bash scripts/perf.sh\` on $(date -u +%Y-%m-%d): $(nproc) cores,"
-  echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB."
+  echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB;"
+  echo "load average when it started: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the whole runs)."
+  echo
+  echo "The Kubernetes layer's cost is read from \\`BM_ReplayRun\\` (CPU time of one replay of the synthetic topology workload,"
+  echo "3,315 jobs on 256 GPUs): the default settings against NVIDIA's device plugin with first-fit or preferred device"
+  echo "choice, scheduler-assigned topology-aware placement, and the stale-status experiment's settings (714 GPU failures with seed 42,"
+  echo "128 plugin restarts and the admission failures and replacements they cause: more events, not a slower model)."
   echo
   echo "## Whole runs (wall time and peak resident memory, /usr/bin/time)"
   echo
