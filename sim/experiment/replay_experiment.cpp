@@ -81,10 +81,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                            present, lifecycle_events);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job}, present);
-  k8s::Controller owners(bus, settings, pods.size());
+  k8s::Controller owners(bus, settings, *inputs.workload);
   k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
-  k8s::FailureInjector failures(bus, settings, nodes, times, pods, config.seed);
-  k8s::MetricsCollector metrics(api, kubelets.truth(), *inputs.workload, times, config, settings, chooser);
+  k8s::FailureInjector failures(bus, settings, *inputs.catalog, nodes, times, pods, config.seed);
+  k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *inputs.workload, times, config, settings, chooser);
 
   using k8s::Topic;
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
@@ -100,7 +100,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   bus.subscribe(Topic::kPodTerminated, driver);
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
                             Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
-                            Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved}) {
+                            Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved, Topic::kNodeRecovered,
+                            Topic::kNodeJoined}) {
     bus.subscribe(topic, metrics);
   }
   bus.run();

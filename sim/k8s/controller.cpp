@@ -4,8 +4,19 @@
 
 namespace gpusim::k8s {
 
-Controller::Controller(Bus& bus, const KubeSettings& settings, std::size_t sources)
-    : bus_(bus), settings_(settings), failures_(sources, 0), deleted_(sources, 0) {}
+Controller::Controller(Bus& bus, const KubeSettings& settings, const traces::Workload& workload)
+    : bus_(bus),
+      settings_(settings),
+      workload_(workload),
+      failures_(workload.pods.size() + workload.jobs.size(), 0),
+      attempt_(workload.pods.size(), 0),
+      deleted_(workload.pods.size(), 0) {}
+
+std::size_t Controller::owner_of(std::uint32_t source) const {
+  const auto& constraints = workload_.pods[source].constraints;
+  if (constraints != nullptr && constraints->job >= 0) return workload_.pods.size() + static_cast<std::size_t>(constraints->job);
+  return source;
+}
 
 void Controller::on_message(const Message& message, core::Time now) {
   if (message.topic == Topic::kPodDeleted) {
@@ -23,7 +34,7 @@ void Controller::on_message(const Message& message, core::Time now) {
     default:
       return;  // it ran its course (or the trace says it failed)
   }
-  const std::int32_t failures = ++failures_[message.source];
+  const std::int32_t failures = ++failures_[owner_of(message.source)];
   if (failures > settings_.backoff_limit) {
     ++given_up_;
     return;
@@ -42,7 +53,7 @@ void Controller::on_timer(std::uint32_t, std::uint64_t source, core::Time now) {
   Message create;
   create.topic = Topic::kPodCreated;
   create.source = static_cast<std::uint32_t>(source);
-  create.value = failures_[source];
+  create.value = ++attempt_[source];
   ++recreated_;
   bus_.publish(create, now, core::Phase::kArrival);
 }

@@ -1,12 +1,17 @@
 #include "sim/k8s/failure_injector.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/rng.hpp"
+#include "sim/core/status.hpp"
 
 namespace gpusim::k8s {
 
-FailureInjector::FailureInjector(Bus& bus, const KubeSettings& settings, const std::vector<cluster::NodeSpec>& nodes,
+FailureInjector::FailureInjector(Bus& bus, const KubeSettings& settings, const cluster::GpuCatalog& catalog,
+                                 const std::vector<cluster::NodeSpec>& nodes,
                                  const WorkloadTimes& times, const std::vector<cluster::PodSpec>& pods,
                                  std::uint64_t seed) {
   for (const GpuFailure& failure : settings.gpu_failures) inject(bus, failure);
@@ -28,7 +33,17 @@ FailureInjector::FailureInjector(Bus& bus, const KubeSettings& settings, const s
     }
     bus.publish(message, event.at);
   }
-  if (!(settings.mtbf_hours > 0)) return;
+  // Each GPU model's mean time between failures (0: that model does not fail).
+  std::vector<double> mtbf_of_model(catalog.size(), settings.mtbf_hours);
+  for (const auto& [name, hours] : settings.mtbf_hours_by_model) {
+    const auto model = catalog.find(name);
+    if (!model) {
+      throw core::InputError(fmt::format("randomFailures.mtbfHoursByModel: unknown GPU model '{}' (catalog ids: {})", name,
+                                         catalog.ids()));
+    }
+    mtbf_of_model[*model] = hours;
+  }
+  if (std::none_of(mtbf_of_model.begin(), mtbf_of_model.end(), [](double h) { return h > 0; })) return;
   core::Time horizon = core::Time::zero();
   for (std::size_t i = 0; i < pods.size(); ++i) {
     horizon = std::max(horizon, times.arrival[i] + (pods[i].duration ? *pods[i].duration : core::Time::zero()));
@@ -36,8 +51,9 @@ FailureInjector::FailureInjector(Bus& bus, const KubeSettings& settings, const s
   // One stream for the whole process, drawn node by node and GPU by GPU: adding pods never
   // shifts the failures.
   core::Rng rng = core::Rng::stream(seed, "gpu-failures");
-  const double mean_us = settings.mtbf_hours * 3600.0 * 1e6;
   for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+    const double mean_us = nodes[n].gpu_count > 0 ? mtbf_of_model[nodes[n].gpu_model] * 3600.0 * 1e6 : 0;
+    if (!(mean_us > 0)) continue;
     for (int g = 0; g < nodes[n].gpu_count; ++g) {
       double at = 0;
       while (true) {

@@ -15,6 +15,14 @@ enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, 
 
 bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin(), xids.end(), xid) != xids.end(); }
 
+// The stand-in for a terminated 1.6 pod whose GPUs the GPU manager still holds.
+cluster::PodSpec ghost_spec(cluster::GpuSet gpus) {
+  cluster::PodSpec ghost;
+  ghost.gpu_count = gpus.size();
+  ghost.gpu_milli = cluster::kMilliPerGpu;
+  return ghost;
+}
+
 }  // namespace
 
 KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -93,6 +101,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
       }
       break;
     case Topic::kPluginRestart:
+      if (state_[message.node] != NodeState::kUp) break;  // nothing runs on a node that is down
       registered_[message.node] = 0;
       status_changed(message.node, now);
       bus_.set_timer(*this, kRegister, message.node, now + core::Time::from_micros(message.value));
@@ -110,12 +119,13 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
       // The termination grace period after its node was removed is over.
       const PodId pod = static_cast<PodId>(payload);
       if (!residents_[pod].holds) break;  // it finished its work first
-      bus_.cancel_timer(residents_[pod].finish_timer);
+      cancel_finish(pod);
       end(pod, Reason::kNodeRemoved, now);
       break;
     }
     case kFinish: {
       const PodId pod = static_cast<PodId>(payload);
+      residents_[pod].finish_timer = kNoTimer;
       Reason reason = Reason::kSucceeded;
       switch (pods_[api_.pod(pod).source].phase) {
         case cluster::TracePhase::kFailed: reason = Reason::kTraceFailed; break;
@@ -138,13 +148,14 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
     case kFree: {
       // The 1.6 GPU manager lets go of a terminated pod's GPUs.
       const PodId pod = static_cast<PodId>(payload);
-      const Resident& r = residents_[pod];
-      truth_.release(ghost_specs_[api_.pod(pod).source], {static_cast<cluster::NodeIndex>(r.node), r.gpus});
+      Resident& r = residents_[pod];
+      truth_.release(ghost_spec(r.ghost), {static_cast<cluster::NodeIndex>(r.node), r.ghost});
       Message freed;
       freed.topic = Topic::kGpusReleased;
       freed.pod = pod;
       freed.node = static_cast<std::uint32_t>(r.node);
-      freed.gpus = r.gpus;
+      freed.gpus = r.ghost;
+      r.ghost = {};
       bus_.publish(freed, now);
       break;
     }
@@ -157,14 +168,17 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
   const std::uint32_t n = message.node;
   switch (message.topic) {
     case Topic::kNodeJoined:
+      if (state_[n] != NodeState::kAbsent) return;  // it is there already
       state_[n] = NodeState::kUp;
       if (settings_.gpu_operator_delay() > core::Time::zero() && truth_.node(n).gpu_count > 0) {
+        // It registers without GPUs: its first status says so at once.
         registered_[n] = 0;
-        status_changed(n, now);
+        publish_status(n, now);
         bus_.set_timer(*this, kRegister, n, now + settings_.gpu_operator_delay());
       }
       break;
     case Topic::kNodeRemoved: {
+      if (state_[n] == NodeState::kAbsent) return;
       state_[n] = NodeState::kAbsent;
       // Its pods get SIGTERM: they end when they finish or when the grace period is over.
       const std::vector<PodId> residents = on_node_[n];
@@ -172,7 +186,7 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
         if (settings_.termination_grace_period > core::Time::zero()) {
           bus_.set_timer(*this, kTerminate, pod, now + settings_.termination_grace_period);
         } else {
-          bus_.cancel_timer(residents_[pod].finish_timer);
+          cancel_finish(pod);
           end(pod, Reason::kNodeRemoved, now);
         }
       }
@@ -181,11 +195,13 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
       break;
     }
     case Topic::kNodeLost:
+      if (state_[n] != NodeState::kUp) return;  // only a running node can be lost
       // The machine is down: its containers stop; nobody tells the API server.
       state_[n] = NodeState::kLost;
-      for (const PodId pod : on_node_[n]) bus_.cancel_timer(residents_[pod].finish_timer);
+      for (const PodId pod : on_node_[n]) cancel_finish(pod);
       break;
     case Topic::kNodeRecovered: {
+      if (state_[n] != NodeState::kLost) return;  // only a lost node can come back
       state_[n] = NodeState::kUp;
       // The kubelet restarts and reports the containers that died with the node.
       const std::vector<PodId> residents = on_node_[n];
@@ -200,9 +216,24 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
   }
 }
 
+void KubeletFleet::cancel_finish(PodId id) {
+  Resident& r = residents_[id];
+  if (r.finish_timer != kNoTimer) bus_.cancel_timer(r.finish_timer);
+  r.finish_timer = kNoTimer;
+}
+
 void KubeletFleet::admit(PodId id, core::Time now) {
   const PodObject& object = api_.pod(id);
   if (object.phase != PodPhase::kBound) return;  // evicted or deleted meanwhile
+  const auto bound_to = static_cast<std::uint32_t>(object.node);
+  if (state_[bound_to] == NodeState::kLost) {
+    waiting_[bound_to].push_back(id);  // bound while the bind was in flight; no kubelet answers
+    return;
+  }
+  if (state_[bound_to] == NodeState::kAbsent) {
+    bus_.publish(pod_terminated(id, object.source, bound_to, Reason::kNodeRemoved), now);
+    return;
+  }
   const cluster::PodSpec& pod = pods_[object.source];
   const auto n = static_cast<std::uint32_t>(object.node);
   const NodeSetup& setup = setup_[n];
@@ -302,34 +333,32 @@ void KubeletFleet::release(PodId id, core::Time now) {
   auto& list = on_node_[n];
   list.erase(std::find(list.begin(), list.end(), id));
   count_pods(n, r.gpus, -1);
-  if (setup_[n].model == DevicePluginModel::kAccelerators16 && settings_.gpu_free_delay > core::Time::zero() &&
-      !r.gpus.empty()) {
-    // The GPU manager still counts the pod as active: its GPUs stay taken for the delay.
-    if (ghost_specs_.empty()) ghost_specs_.resize(pods_.size());
-    cluster::PodSpec& ghost = ghost_specs_[object.source];
-    ghost.gpu_count = r.gpus.size();
-    ghost.gpu_milli = cluster::kMilliPerGpu;
-    truth_.allocate(ghost, placement);
-    bus_.set_timer(*this, kFree, id, now + settings_.gpu_free_delay);
+  if (setup_[n].model == DevicePluginModel::kAccelerators16 && settings_.gpu_free_delay > core::Time::zero()) {
+    // The GPU manager still counts the pod as active: its GPUs stay taken for the delay. A GPU
+    // that failed meanwhile is not advertised anyway, so only the healthy ones are held.
+    for (int g = 0; g < 64; ++g) {
+      if (r.gpus.contains(g) && truth_.gpu_healthy(n, g)) r.ghost.add(g);
+    }
+    if (!r.ghost.empty()) {
+      truth_.allocate(ghost_spec(r.ghost), {n, r.ghost});
+      bus_.set_timer(*this, kFree, id, now + settings_.gpu_free_delay);
+    }
   }
 }
 
 void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) {
   GPUSIM_CHECK(gpu < truth_.node(n).gpu_count, "GPU event for a GPU the node does not have");
-  if (xid == 0) {
-    truth_.set_gpu_healthy(n, gpu, true);
-    status_changed(n, now);
-    return;
-  }
-  if (listed(settings_.ignored_xids, xid)) return;
-  truth_.set_gpu_healthy(n, gpu, false);
+  if (xid != 0 && listed(settings_.ignored_xids, xid)) return;
+  truth_.set_gpu_healthy(n, gpu, xid == 0);
+  // A node that is down reports nothing; what it finds on its GPUs shows when it is back.
+  if (state_[n] != NodeState::kUp) return;
   status_changed(n, now);
-  if (!listed(settings_.fatal_xids, xid)) return;  // running pods are left alone
+  if (xid == 0 || !listed(settings_.fatal_xids, xid)) return;  // running pods are left alone
   // The GPU fell off the bus: every container using it dies.
   for (std::size_t i = 0; i < on_node_[n].size();) {
     const PodId id = on_node_[n][i];
     if (residents_[id].gpus.contains(gpu)) {
-      bus_.cancel_timer(residents_[id].finish_timer);
+      cancel_finish(id);
       end(id, Reason::kGpuLost, now);  // removes it from the list
     } else {
       ++i;

@@ -42,11 +42,13 @@ class KubeletFleet final : public Component {
   }
 
  private:
+  static constexpr core::EventId kNoTimer = UINT64_MAX;
   struct Resident {
     std::int32_t node = -1;
     cluster::GpuSet gpus;
     std::vector<cluster::GpuSet> containers;  // per container, for pods with container detail
-    core::EventId finish_timer = 0;
+    core::EventId finish_timer = kNoTimer;
+    cluster::GpuSet ghost;  // accelerators-1.6: GPUs still held after it ended
     bool holds = false;  // admitted and not yet ended
   };
 
@@ -55,6 +57,7 @@ class KubeletFleet final : public Component {
   void end(PodId pod, Reason reason, core::Time now);
   // Gives back what the pod holds on its node (and keeps the 1.6 GPUs for the delay).
   void release(PodId pod, core::Time now);
+  void cancel_finish(PodId pod);
   void node_event(const Message& message, core::Time now);
   void gpu_event(std::uint32_t node, int gpu, int xid, core::Time now);
   void status_changed(std::uint32_t node, core::Time now);
@@ -82,8 +85,7 @@ class KubeletFleet final : public Component {
   std::vector<std::uint8_t> publish_queued_;
   std::vector<std::size_t> gpu_offset_;
   std::vector<int> pods_on_gpu_;
-  // 1.6 freeing delay: GPUs a terminated pod still holds, by the pod that held them.
-  std::vector<cluster::PodSpec> ghost_specs_;
+
 };
 
 }  // namespace gpusim::k8s

@@ -35,11 +35,11 @@ PodOutcome outcome_of(const PodObject& pod) {
 
 }  // namespace
 
-MetricsCollector::MetricsCollector(const ApiServer& api, const cluster::ClusterState& truth,
+MetricsCollector::MetricsCollector(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth,
                                    const traces::Workload& workload, const WorkloadTimes& times,
                                    const experiment::RunConfig& config, const KubeSettings& settings,
                                    const DeviceChooser& devices)
-    : api_(api), truth_(truth), workload_(workload), times_(times), config_(config), settings_(settings), devices_(devices) {
+    : bus_(bus), api_(api), truth_(truth), workload_(workload), times_(times), config_(config), settings_(settings), devices_(devices) {
   ran_.reserve(workload.pods.size());
   gpu_offset_.push_back(0);
   for (cluster::NodeIndex n = 0; n < truth.node_count(); ++n) {
@@ -47,6 +47,7 @@ MetricsCollector::MetricsCollector(const ApiServer& api, const cluster::ClusterS
   }
   unhealthy_since_.assign(gpu_offset_.back(), -1);
   node_lost_at_.assign(truth.node_count(), core::Time::zero());
+  node_down_.assign(truth.node_count(), 0);
 }
 
 void MetricsCollector::on_message(const Message& message, core::Time now) {
@@ -88,10 +89,24 @@ void MetricsCollector::on_message(const Message& message, core::Time now) {
       break;
     }
     case Topic::kNodeLost:
+      if (!node_down_[message.node]) node_lost_at_[message.node] = now;
+      node_down_[message.node] = 1;
+      break;
     case Topic::kNodeRemoved:
-      node_lost_at_[message.node] = now;
+      // A node lost before its removal lost its pods' work when it went down.
+      if (!node_down_[message.node]) node_lost_at_[message.node] = now;
+      node_down_[message.node] = 1;
+      break;
+    case Topic::kNodeRecovered:
+    case Topic::kNodeJoined:
+      node_down_[message.node] = 0;
       break;
     case Topic::kPodAdmitted:
+      dirty_ = true;
+      if (sample_requested_at_ != now) {
+        sample_requested_at_ = now;
+        bus_.set_timer(*this, 0, 0, now, core::Phase::kMetrics);
+      }
       if (message.gpus.size() >= 2) {
         if (const topology::Topology* topology = devices_.topology_of(message.node)) {
           ++placements_by_link_[static_cast<std::size_t>(topology->worst_link(message.gpus))];
@@ -130,12 +145,28 @@ void MetricsCollector::gpu_event(const Message& message, core::Time now) {
   }
 }
 
+// The allocation integral from time 0 to `end`: samples after the makespan's end (GPUs a 1.6 kubelet
+// still held, pods killed before they ran) fall outside the mean.
+double MetricsCollector::integral_until(std::int64_t end) const {
+  const auto after = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), end,
+                                      [](std::int64_t t, const Checkpoint& c) { return t < c.time_us; });
+  if (after == checkpoints_.begin()) return 0;
+  const Checkpoint& last = *std::prev(after);
+  return last.integral + static_cast<double>(last.allocated) * static_cast<double>(end - last.time_us);
+}
+
+void MetricsCollector::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
+  if (dirty_) sample(now);
+}
+
 void MetricsCollector::sample(core::Time now) {
+  dirty_ = false;
   const std::int64_t allocated = truth_.allocated_gpu_milli();
   // Integrate allocation over time for the mean.
   allocation_integral_ += static_cast<double>(last_allocated_) * static_cast<double>((now - last_time_).micros());
   last_allocated_ = allocated;
   last_time_ = now;
+  checkpoints_.push_back({now.micros(), allocation_integral_, allocated});
   if (config_.record_series) series_.push_back({now.micros(), 0, allocated, truth_.gpus_in_use(), running_, pending_});
 }
 
@@ -179,8 +210,10 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     }
     const PodObject& pod = api_.pod(latest);
     record.outcome = outcome_of(pod);
+    const bool started = latest < ran_.size() && ran_[latest];
     if (record.outcome != PodOutcome::kPending && record.outcome != PodOutcome::kWithdrawn) {
-      record.start_us = pod.running.micros();
+      // A pod refused at admission or killed before its containers ran has no start.
+      if (started) record.start_us = pod.running.micros();
       record.node = pod.node;
       record.gpus = pod.gpus.bits;
     }
@@ -188,8 +221,8 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   }
   for (experiment::PodRecord& record : records) {
     first_arrival = std::min(first_arrival, record.arrival_us);
-    const bool ran = record.outcome == PodOutcome::kCompleted || record.outcome == PodOutcome::kFailed ||
-                     record.outcome == PodOutcome::kDeleted;
+    const bool ran = record.start_us >= 0 && (record.outcome == PodOutcome::kCompleted ||
+                                              record.outcome == PodOutcome::kFailed || record.outcome == PodOutcome::kDeleted);
     if (ran) {
       const double gpu_seconds = static_cast<double>(workload_.pods[record.source_index].total_gpu_milli()) /
                                  1000.0 * static_cast<double>(record.end_us - record.start_us) / 1e6;
@@ -230,7 +263,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   result.set("failed_gpu_hours", failed_gpu_seconds / 3600.0);
   if (truth_.total_gpu_milli() == 0) result.set_undefined("mean_gpu_allocation_pct", "the cluster has no GPUs");
   else if (!(span_us > 0)) result.set_undefined("mean_gpu_allocation_pct", "no pod ran for any time");
-  else result.set("mean_gpu_allocation_pct", allocation_integral_ * 100.0 / (span_us * static_cast<double>(truth_.total_gpu_milli())));
+  else result.set("mean_gpu_allocation_pct", integral_until(last_end) * 100.0 / (span_us * static_cast<double>(truth_.total_gpu_milli())));
   kubernetes_metrics(result, counts, any_ran ? core::Time::from_micros(last_end) : last_time_);
   if (config_.record_pods) result.pods = std::move(records);
   result.series = std::move(series_);
@@ -245,30 +278,38 @@ void MetricsCollector::kubernetes_metrics(experiment::RunResult& result, const C
   // Creation to Running, over pods that reached Running: time in the scheduling queue, from
   // binding to admission, waiting for a replacement after admission failures, and from admission
   // to the containers running. The parts add up to the whole.
-  std::vector<core::Time> first_created(workload_.pods.size(), core::Time::zero());
-  std::vector<core::Time> last_failed(workload_.pods.size(), core::Time::zero());
-  std::vector<std::uint8_t> reached(workload_.pods.size(), 0);
+  // Each row's parts are kept aside until it reaches Running, so that rows which never do (still
+  // pending, given up) count in neither the whole nor its parts.
+  struct Parts {
+    core::Time first_created, last_failed;
+    double queueing = 0, binding = 0, retries = 0;
+    bool reached = false;
+  };
+  std::vector<Parts> parts(workload_.pods.size());
   double queueing = 0, binding = 0, retries = 0, start = 0, total = 0;
   std::int64_t started = 0;
   for (PodId id = 0; id < api_.pod_count(); ++id) {
     const PodObject& pod = api_.pod(id);
-    if (reached[pod.source]) continue;
-    if (pod.attempt == 0) first_created[pod.source] = pod.created;
-    else retries += (pod.created - last_failed[pod.source]).seconds();
-    if (pod.node >= 0) queueing += (pod.bound - pod.created).seconds();
+    Parts& row = parts[pod.source];
+    if (row.reached) continue;
+    if (pod.attempt == 0) row.first_created = pod.created;
+    else row.retries += (pod.created - row.last_failed).seconds();
+    if (pod.node >= 0) row.queueing += (pod.bound - pod.created).seconds();
     const bool ran = id < ran_.size() && ran_[id];
     if (!ran) {
       if (pod.node >= 0 && pod.phase == PodPhase::kFailed) {
-        binding += (pod.ended - pod.bound).seconds();
-        last_failed[pod.source] = pod.ended;
+        row.binding += (pod.ended - pod.bound).seconds();
+        row.last_failed = pod.ended;
       }
       continue;
     }
-    reached[pod.source] = 1;
+    row.reached = true;
     ++started;
-    binding += (pod.admitted - pod.bound).seconds();
+    queueing += row.queueing;
+    binding += row.binding + (pod.admitted - pod.bound).seconds();
+    retries += row.retries;
     start += (pod.running - pod.admitted).seconds();
-    total += (pod.running - first_created[pod.source]).seconds();
+    total += (pod.running - row.first_created).seconds();
   }
   const auto per_pod = [&](const char* name, double sum) {
     if (started == 0) result.set_undefined(name, "no pod reached Running");

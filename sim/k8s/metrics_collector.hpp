@@ -19,10 +19,11 @@ namespace gpusim::k8s {
 
 class MetricsCollector final : public Component {
  public:
-  MetricsCollector(const ApiServer& api, const cluster::ClusterState& truth, const traces::Workload& workload,
+  MetricsCollector(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth, const traces::Workload& workload,
                    const WorkloadTimes& times, const experiment::RunConfig& config, const KubeSettings& settings,
                    const DeviceChooser& devices);
   void on_message(const Message& message, core::Time now) override;
+  void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
   // What other components counted.
   struct Counts {
@@ -37,11 +38,17 @@ class MetricsCollector final : public Component {
 
  private:
   void sample(core::Time now);
+  double integral_until(std::int64_t end) const;
   void gpu_event(const Message& message, core::Time now);
   void kubernetes_metrics(experiment::RunResult& result, const Counts& counts, core::Time end);
 
+  Bus& bus_;
   const ApiServer& api_;
   const cluster::ClusterState& truth_;
+  // An admission changed the truth: sample at the end of this instant unless a cycle's sample
+  // does (admissions outside cycles come with bind latency).
+  bool dirty_ = false;
+  core::Time sample_requested_at_ = core::Time::from_micros(-1);
   const traces::Workload& workload_;
   const WorkloadTimes& times_;
   experiment::RunConfig config_;
@@ -57,6 +64,7 @@ class MetricsCollector final : public Component {
   std::int64_t node_lost_pods_ = 0;       // evicted, failed with their node, or on a removed node
   double node_lost_gpu_seconds_ = 0;
   std::vector<core::Time> node_lost_at_;  // per node: when it last went down
+  std::vector<std::uint8_t> node_down_;
   const cluster::PodSpec& pods_at(std::uint32_t source) const { return workload_.pods[source]; }
   std::vector<std::size_t> gpu_offset_;
   std::vector<std::int64_t> unhealthy_since_;  // per GPU: -1 healthy, else since when (us)
@@ -69,6 +77,12 @@ class MetricsCollector final : public Component {
   std::int64_t last_allocated_ = 0;
   core::Time last_time_ = core::Time::zero();
   double allocation_integral_ = 0;
+  struct Checkpoint {
+    std::int64_t time_us;
+    double integral;  // up to time_us
+    std::int64_t allocated;
+  };
+  std::vector<Checkpoint> checkpoints_;  // one per sample
 };
 
 }  // namespace gpusim::k8s

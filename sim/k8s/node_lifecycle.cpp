@@ -21,6 +21,7 @@ void NodeLifecycleController::on_message(const Message& message, core::Time now)
   const std::uint32_t n = message.node;
   switch (message.topic) {
     case Topic::kNodeLost:
+      if (lost_[n]) return;
       lost_[n] = 1;
       ++epoch_[n];
       bus_.set_timer(*this, kMarkUnreachable, (std::uint64_t{epoch_[n]} << kEpochShift) | n,

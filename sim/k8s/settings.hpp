@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/time.hpp"
@@ -119,6 +120,8 @@ struct KubeSettings {
   // Seeded failures: each GPU fails after an exponential time with this mean (0: none), with
   // `random_failure_xid`, and is repaired `repair_time` later.
   double mtbf_hours = 0;
+  // Per GPU model (catalog id or alias), overriding mtbf_hours for that model's GPUs.
+  std::vector<std::pair<std::string, double>> mtbf_hours_by_model;
   int random_failure_xid = 79;
   core::Time repair_time = core::Time::from_seconds(4 * 3600);
 };

@@ -260,9 +260,16 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     }
     if (doc["failures"]) read_failures(r, doc["failures"], s);
     if (const YAML::Node f = doc["randomFailures"]) {
-      r.only(f, "randomFailures", {"mtbfHours", "xid", "repairTime"});
-      if (!f["mtbfHours"]) r.fail(f, "randomFailures.mtbfHours", "missing");
-      s.mtbf_hours = r.number(f["mtbfHours"], "randomFailures.mtbfHours", 1e-3, 1e9);
+      r.only(f, "randomFailures", {"mtbfHours", "mtbfHoursByModel", "xid", "repairTime"});
+      if (!f["mtbfHours"] && !f["mtbfHoursByModel"]) r.fail(f, "randomFailures.mtbfHours", "missing (or give mtbfHoursByModel)");
+      if (f["mtbfHours"]) s.mtbf_hours = r.number(f["mtbfHours"], "randomFailures.mtbfHours", 1e-3, 1e9);
+      if (const YAML::Node by_model = f["mtbfHoursByModel"]) {
+        if (!by_model.IsMap()) r.fail(by_model, "randomFailures.mtbfHoursByModel", "expected a mapping of GPU model to hours");
+        for (const auto& entry : by_model) {
+          const std::string model = entry.first.as<std::string>();
+          s.mtbf_hours_by_model.emplace_back(model, r.number(entry.second, "randomFailures.mtbfHoursByModel." + model, 1e-3, 1e9));
+        }
+      }
       if (f["xid"]) s.random_failure_xid = static_cast<int>(r.integer(f["xid"], "randomFailures.xid", 1, 1'000'000));
       if (f["repairTime"]) s.repair_time = r.duration(f["repairTime"], "randomFailures.repairTime");
     }

@@ -38,7 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const k8s::KubeSettings settings = k8s::parse_kube_settings(fuzz::as_text(data, size), "fuzz.yaml", cluster.nodes);
     // Keep the replay short: a failure process with a tiny MTBF would flood it.
-    if (settings.mtbf_hours < 1) return 0;
+    if (settings.mtbf_hours > 0 && settings.mtbf_hours < 1) return 0;
+    for (const auto& [model, hours] : settings.mtbf_hours_by_model) {
+      if (hours < 1) return 0;
+    }
     const experiment::RunInputs inputs{&fuzz::bundled_catalog(), &cluster, &workload, &registry, nullptr, {}, &settings};
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
