@@ -29,7 +29,7 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB;"
   echo "load average when it started: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the whole runs)."
   echo
-  echo "The Kubernetes layer's cost is read from \\`BM_ReplayRun\\` (CPU time of one replay of the synthetic topology workload,"
+  echo 'The Kubernetes layer'"'"'s cost is read from `BM_ReplayRun` (CPU time of one replay of the synthetic topology workload,'
   echo "3,315 jobs on 256 GPUs): the default settings against NVIDIA's device plugin with first-fit or preferred device"
   echo "choice, scheduler-assigned topology-aware placement, and the stale-status experiment's settings (714 GPU failures with seed 42,"
   echo "128 plugin restarts and the admission failures and replacements they cause: more events, not a slower model)."
