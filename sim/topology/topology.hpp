@@ -35,7 +35,7 @@ class Topology {
   // NVLink links between a and b, direct or through NVSwitches (0: none).
   int nvlinks(int a, int b) const { return nvlinks_[index(a, b)]; }
   // go-gpuallocator's pair score: the PCIe class's points plus 100 per NVLink it detects. It
-  // detects direct NVLinks only: on NVSwitch systems it sees PCIe alone (its NVSwitch TODO).
+  // detects direct NVLinks only: on NVSwitch systems it sees PCIe alone (upstream does not yet handle NVSwitches).
   int pair_score(int a, int b) const { return scores_[index(a, b)]; }
   // The slowest connection inside a set of two or more GPUs.
   LinkClass worst_link(cluster::GpuSet gpus) const;

@@ -54,6 +54,9 @@ inline const experiment::PodRecord& record(const experiment::RunResult& result, 
 
 inline double seconds(std::int64_t us) { return static_cast<double>(us) / 1e6; }
 
+// A simulated time of `seconds` (for settings and events in the scenarios).
+inline core::Time s_(std::int64_t seconds) { return core::Time::from_seconds(seconds); }
+
 inline std::uint64_t gpus(std::initializer_list<int> indices) {
   std::uint64_t bits = 0;
   for (const int g : indices) bits |= std::uint64_t{1} << g;

@@ -10,8 +10,6 @@ namespace {
 using experiment::PodOutcome;
 using k8s::NodeEventKind;
 
-core::Time s_(std::int64_t seconds) { return core::Time::from_seconds(seconds); }
-
 // n0 crashes at 100 s with A (0..1000 s) on it. B arrives at 120 s and binpack sends it to n0 too:
 // nothing says the node is gone until the grace period ends (150 s), when it is tainted
 // unreachable. Both pods are evicted 300 s later (450 s), recreated after 10 s and run on n1.

@@ -10,8 +10,6 @@ using experiment::PodOutcome;
 using k8s::DevicePluginModel;
 using k8s::NodeEventKind;
 
-core::Time s_(std::int64_t seconds) { return core::Time::from_seconds(seconds); }
-
 // 1.6 with a freeing delay and XID 48 on the GPU a pod holds: the failed GPU is not held after the
 // pod ends (it is not advertised anyway); no internal error.
 TEST(K8sReview, FreeingDelayWithAFailedGpu) {
