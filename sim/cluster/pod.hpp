@@ -28,6 +28,9 @@ struct PodSpec {
   std::int64_t memory_mib = 0;
   std::int32_t gpu_count = 0;   // GPUs requested
   std::int32_t gpu_milli = 0;   // share of each requested GPU, 1..1000; 0 when gpu_count is 0
+  // The share of each GPU it keeps busy when it runs alone (the speed model of shared GPUs);
+  // 0: its gpu_milli. Differs when a fraction was turned into a request for a whole device.
+  std::int32_t gpu_demand_milli = 0;
   GpuModelSet allowed_models;   // empty = any model
   Qos qos = Qos::kUnspecified;
   std::int32_t priority = 0;    // higher first; from QoS unless the trace says otherwise
@@ -42,6 +45,7 @@ struct PodSpec {
 
   std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
   bool wants_gpu() const { return gpu_count > 0; }
+  double gpu_demand() const { return (gpu_demand_milli > 0 ? gpu_demand_milli : gpu_milli) / double{kMilliPerGpu}; }
   // A fraction of one GPU (gpushare-style); such a pod lands on exactly one GPU.
   bool shares_gpu() const { return gpu_count == 1 && gpu_milli < kMilliPerGpu; }
 };

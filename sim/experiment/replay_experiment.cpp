@@ -50,11 +50,27 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   const k8s::KubeSettings settings = with_node_objects(inputs.kube != nullptr ? *inputs.kube : defaults, *inputs.cluster, present);
   const bool lifecycle_events = std::any_of(settings.node_events.begin(), settings.node_events.end(),
                                             [](const k8s::NodeEvent& e) { return e.kind == k8s::NodeEventKind::kLost; });
-  const auto& nodes = inputs.cluster->nodes;
-  const auto& pods = inputs.workload->pods;
   const topology::Library topologies;
   const std::vector<k8s::NodeSetup> setup = k8s::resolve_node_setup(settings, *inputs.cluster, *inputs.catalog, topologies);
-  const k8s::WorkloadTimes times = k8s::workload_times(*inputs.workload, config.time_compression);
+  // On time-slicing and MPS nodes every replica is a device: the scheduler and the kubelet see
+  // GPUs x replicas of them (the failure injector still names physical GPUs).
+  const std::vector<cluster::NodeSpec>& physical_nodes = inputs.cluster->nodes;
+  std::vector<cluster::NodeSpec> nodes = physical_nodes;
+  for (std::size_t n = 0; n < nodes.size(); ++n) nodes[n].gpu_count *= setup[n].replicas();
+  // Fractions of a GPU as requests for one device (the fraction stays the pod's GPU demand).
+  const traces::Workload* workload = inputs.workload;
+  traces::Workload one_device;
+  if (settings.fraction_as_one_device) {
+    one_device = *inputs.workload;
+    for (cluster::PodSpec& pod : one_device.pods) {
+      if (!pod.shares_gpu()) continue;
+      pod.gpu_demand_milli = pod.gpu_milli;
+      pod.gpu_milli = cluster::kMilliPerGpu;
+    }
+    workload = &one_device;
+  }
+  const auto& pods = workload->pods;
+  const k8s::WorkloadTimes times = k8s::workload_times(*workload, config.time_compression);
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
   std::vector<cluster::NodeSpec> scheduler_nodes = nodes;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -72,7 +88,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   bus.reserve(pods.size() * 2);
   k8s::ApiServer api(nodes, pods.size());
   bus.set_store(api);
-  k8s::WorkloadDriver driver(bus, api, *inputs.workload, times);
+  k8s::WorkloadDriver driver(bus, api, *workload, times);
   std::vector<const topology::Topology*> node_topologies(nodes.size(), nullptr);
   for (std::size_t n = 0; n < nodes.size(); ++n) node_topologies[n] = chooser.topology_of(static_cast<std::uint32_t>(n));
   sched::PluginContext context = inputs.plugin_context(config.seed);
@@ -81,10 +97,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                            present, lifecycle_events);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job}, present);
-  k8s::Controller owners(bus, settings, *inputs.workload);
+  k8s::Controller owners(bus, settings, *workload);
   k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
-  k8s::FailureInjector failures(bus, settings, *inputs.catalog, nodes, times, pods, config.seed);
-  k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *inputs.workload, times, config, settings, chooser);
+  k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
+  k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
 
   using k8s::Topic;
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
@@ -107,8 +123,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   bus.run();
   kubelets.truth().check_invariants();
   scheduler.cache().check_invariants();
-  return metrics.finish(profile.name, {scheduler.attempts(), owners.recreated(), owners.given_up()},
-                        [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
+  experiment::RunResult result = metrics.finish(profile.name, {scheduler.attempts(), owners.recreated(), owners.given_up()},
+                                                [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
+  k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(bus.now()));
+  return result;
 }
 
 }  // namespace gpusim::experiment

@@ -1,6 +1,7 @@
 #include "sim/k8s/device_plugin.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace gpusim::k8s {
 
@@ -10,8 +11,14 @@ const char* to_string(DevicePluginModel model) {
     case DevicePluginModel::kDevicePlugin: return "device-plugin";
     case DevicePluginModel::kAccelerators16: return "accelerators-1.6";
     case DevicePluginModel::kAlpha13: return "alpha-1.3";
+    case DevicePluginModel::kTimeSlicing: return "time-slicing";
+    case DevicePluginModel::kMps: return "mps";
   }
   return "?";
+}
+
+const char* to_string(ReplicaPolicy policy) {
+  return policy == ReplicaPolicy::kPacked ? "packed" : "distributed";
 }
 
 const char* to_string(DeviceChoice choice) {
@@ -43,6 +50,7 @@ Advertisement advertise(DevicePluginModel model, int gpu_count, cluster::GpuSet 
 std::optional<cluster::GpuSet> DeviceChooser::choose(std::uint32_t n, int count, cluster::GpuSet available) const {
   if (available.size() < count) return std::nullopt;
   const NodeSetup& node = setup_[n];
+  if (is_shared(node.model)) return choose_replicas(node, count, available);
   if (node.model == DevicePluginModel::kDevicePlugin && node.choice == DeviceChoice::kPreferred) {
     if (const topology::Topology* topology = topology_of(n)) {
       const cluster::GpuSet preferred = topology::best_effort(*topology, available, count);
@@ -53,6 +61,35 @@ std::optional<cluster::GpuSet> DeviceChooser::choose(std::uint32_t n, int count,
   cluster::GpuSet chosen;
   for (int g = 0; g < 64 && chosen.size() < count; ++g) {
     if (available.contains(g)) chosen.add(g);
+  }
+  return chosen;
+}
+
+// NVIDIA's greedy allocators for replicas (internal/rm/allocate.go): one replica at a time, from
+// the GPU with the fewest (distributed) or most (packed) replicas allocated or not available,
+// counting those picked for this request. Equal GPUs go to the lowest device index (the plugin's
+// unstable sort leaves that order open).
+cluster::GpuSet DeviceChooser::choose_replicas(const NodeSetup& node, int count, cluster::GpuSet available) {
+  const int replicas = node.sharing.replicas;
+  std::array<int, cluster::kMaxGpusPerNode> taken{};  // per GPU: replicas not available
+  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+    if (!available.contains(d)) ++taken[static_cast<std::size_t>(d / replicas)];
+  }
+  cluster::GpuSet chosen;
+  for (int picked = 0; picked < count; ++picked) {
+    int best = -1;
+    for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+      if (!available.contains(d) || chosen.contains(d)) continue;
+      if (best < 0) {
+        best = d;
+        continue;
+      }
+      const int mine = taken[static_cast<std::size_t>(d / replicas)];
+      const int theirs = taken[static_cast<std::size_t>(best / replicas)];
+      if (node.sharing.policy == ReplicaPolicy::kDistributed ? mine < theirs : mine > theirs) best = d;
+    }
+    chosen.add(best);
+    ++taken[static_cast<std::size_t>(best / replicas)];
   }
   return chosen;
 }

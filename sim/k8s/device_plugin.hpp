@@ -49,6 +49,8 @@ class DeviceChooser {
   }
 
  private:
+  static cluster::GpuSet choose_replicas(const NodeSetup& node, int count, cluster::GpuSet available);
+
   const std::vector<NodeSetup>& setup_;
   const topology::Library& topologies_;
 };

@@ -15,6 +15,35 @@ enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, 
 
 bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin(), xids.end(), xid) != xids.end(); }
 
+// Whether a pod (or one of its containers) asks more than one device.
+bool asks_several(const cluster::PodSpec& pod) {
+  if (pod.constraints == nullptr || pod.constraints->containers.empty()) return pod.gpu_count > 1;
+  return std::any_of(pod.constraints->containers.begin(), pod.constraints->containers.end(),
+                     [](const cluster::Container& c) { return c.gpus > 1; });
+}
+
+// Per physical GPU of every node: how its pods share it (only sharing nodes' entries are used).
+// Parameters come from the performance model (calibration files) when there is one, else from
+// the defaults: no context-switch overhead, no overlap gain under MPS.
+std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpec>& nodes,
+                                              const std::vector<NodeSetup>& setup, const perf::PerformanceModel* performance) {
+  std::vector<SharedGpuModel> models;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    const int replicas = setup[n].replicas();
+    SharedGpuModel model;
+    model.mps = setup[n].model == DevicePluginModel::kMps;
+    if (performance != nullptr && nodes[n].gpu_count > 0) {
+      const perf::GpuSpeed& speed = performance->speed(nodes[n].gpu_model);
+      model.time_slice_overhead = speed.time_slice_overhead.value;
+      if (speed.stream_capacity.value > 0) model.stream_capacity = speed.stream_capacity.value;
+    }
+    const double percentage = setup[n].sharing.mps_active_thread_percentage;
+    model.thread_fraction = percentage > 0 ? percentage / 100.0 : 1.0 / replicas;
+    models.insert(models.end(), static_cast<std::size_t>(nodes[n].gpu_count / replicas), model);
+  }
+  return models;
+}
+
 // The stand-in for a terminated 1.6 pod whose GPUs the GPU manager still holds.
 cluster::PodSpec ghost_spec(cluster::GpuSet gpus) {
   cluster::PodSpec ghost;
@@ -43,8 +72,22 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
       registered_(nodes.size(), 1),
       state_(nodes.size(), NodeState::kUp),
       waiting_(nodes.size()),
-      publish_queued_(nodes.size(), 0) {
+      publish_queued_(nodes.size(), 0),
+      progress_(shared_gpu_models(nodes, setup, run_time.performance)) {
   residents_.reserve(pods.size());
+  physical_offset_.push_back(0);
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    physical_offset_.push_back(physical_offset_.back() + static_cast<std::size_t>(nodes[n].gpu_count / setup[n].replicas()));
+    if (shared_node(static_cast<std::uint32_t>(n))) {
+      sharing_.any = true;
+      if (run_time.performance != nullptr && nodes[n].gpu_count > 0) {
+        const perf::GpuSpeed& speed = run_time.performance->speed(nodes[n].gpu_model);
+        sharing_.time_slice_overhead = std::max(sharing_.time_slice_overhead, speed.time_slice_overhead.value);
+        sharing_.stream_capacity = std::max(sharing_.stream_capacity, speed.stream_capacity.value);
+      }
+      sharing_.physical_gpus += nodes[n].gpu_count / setup[n].replicas();
+    }
+  }
   gpu_offset_.push_back(0);
   for (const auto& node : nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
   pods_on_gpu_.assign(gpu_offset_.back(), 0);
@@ -126,6 +169,10 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
     case kFinish: {
       const PodId pod = static_cast<PodId>(payload);
       residents_[pod].finish_timer = kNoTimer;
+      if (progress_.holds(pod) && pods_[api_.pod(pod).source].phase != cluster::TracePhase::kPending) {
+        sharing_.slowdowns.push_back(progress_.slowdown(pod, now));
+        sharing_.pods_with_corunners += progress_.had_corunner(pod);
+      }
       Reason reason = Reason::kSucceeded;
       switch (pods_[api_.pod(pod).source].phase) {
         case cluster::TracePhase::kFailed: reason = Reason::kTraceFailed; break;
@@ -198,7 +245,10 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
       if (state_[n] != NodeState::kUp) return;  // only a running node can be lost
       // The machine is down: its containers stop; nobody tells the API server.
       state_[n] = NodeState::kLost;
-      for (const PodId pod : on_node_[n]) cancel_finish(pod);
+      for (const PodId pod : on_node_[n]) {
+        cancel_finish(pod);
+        stop_shared(pod, now);
+      }
       break;
     case Topic::kNodeRecovered: {
       if (state_[n] != NodeState::kLost) return;  // only a lost node can come back
@@ -260,9 +310,15 @@ void KubeletFleet::admit(PodId id, core::Time now) {
       }
       auto chosen = chooser_.allocate(n, pod, available);
       ok = chosen.has_value() && pod.gpu_milli == cluster::kMilliPerGpu && chosen->all.size() == pod.gpu_count;
+      if (ok && shared_node(n) && setup.sharing.fail_requests_greater_than_one && asks_several(pod)) {
+        // The plugin's Allocate refuses a container asking more than one replica.
+        ok = false;
+        ++sharing_.refused_multi_replica;
+      }
       if (ok) {
         placement.gpus = chosen->all;
         containers = std::move(chosen->containers);
+        if (shared_node(n)) count_replica_spread(placement.gpus, setup.sharing.replicas);
       }
     }
   }
@@ -311,7 +367,64 @@ void KubeletFleet::start(PodId id, core::Time now) {
     throw core::InputError(fmt::format("pod {} would end past the simulated time range ({} us)",
                                        pods_[running.source].name, kMaxSimulatedMicros));
   }
+  if (shared_node(running.node) && pods_[running.source].wants_gpu()) {
+    start_shared(id, duration, now);
+    return;
+  }
   r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
+}
+
+void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
+  Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  const int replicas = setup_[n].replicas();
+  scratch_gpus_.clear();
+  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+    if (r.gpus.contains(d)) scratch_gpus_.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
+  }
+  const cluster::PodSpec& pod = pods_[api_.pod(id).source];
+  const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
+  // A trace-Pending pod runs until its owner deletes it, whatever its speed.
+  const bool fixed_end = pod.phase == cluster::TracePhase::kPending;
+  progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now);
+  if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
+  retime(now);
+}
+
+void KubeletFleet::stop_shared(PodId id, core::Time now) {
+  if (!progress_.holds(id)) return;
+  progress_.remove(id, now);
+  retime(now);
+}
+
+// Moves the finish events of the pods whose speed the last change altered.
+void KubeletFleet::retime(core::Time now) {
+  for (const SharedProgress::Finish& finish : progress_.moved()) {
+    cancel_finish(finish.pod);
+    if (static_cast<double>(finish.at.micros()) > kMaxSimulatedMicros) {
+      throw core::InputError(fmt::format("pod {} would end past the simulated time range ({} us) at its shared GPU's speed",
+                                         pods_[api_.pod(finish.pod).source].name, kMaxSimulatedMicros));
+    }
+    residents_[finish.pod].finish_timer = bus_.set_timer(*this, kFinish, finish.pod, finish.at);
+  }
+  (void)now;
+}
+
+void KubeletFleet::count_replica_spread(cluster::GpuSet devices, int replicas) {
+  if (devices.size() < 2) return;
+  cluster::GpuSet physical;
+  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+    if (devices.contains(d)) physical.add(d / replicas);
+  }
+  sharing_.split_across_gpus += physical.size() > 1;
+  sharing_.stacked_on_one_gpu += physical.size() < devices.size();
+}
+
+SharingReport KubeletFleet::sharing_report(core::Time end) {
+  sharing_.totals = progress_.totals(end);
+  SharingReport report = sharing_;
+  if (report.stream_capacity <= 0) report.stream_capacity = 1;
+  return report;
 }
 
 void KubeletFleet::end(PodId id, Reason reason, core::Time now) {
@@ -330,6 +443,7 @@ void KubeletFleet::release(PodId id, core::Time now) {
   const cluster::Placement placement{n, r.gpus};
   truth_.release(pod, placement);
   r.holds = false;
+  stop_shared(id, now);
   auto& list = on_node_[n];
   list.erase(std::find(list.begin(), list.end(), id));
   count_pods(n, r.gpus, -1);
@@ -347,9 +461,15 @@ void KubeletFleet::release(PodId id, core::Time now) {
 }
 
 void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) {
-  GPUSIM_CHECK(gpu < truth_.node(n).gpu_count, "GPU event for a GPU the node does not have");
+  // On a sharing node the GPU's replicas are its devices: they fail together.
+  const int replicas = setup_[n].replicas();
+  GPUSIM_CHECK((gpu + 1) * replicas <= truth_.node(n).gpu_count, "GPU event for a GPU the node does not have");
   if (xid != 0 && listed(settings_.ignored_xids, xid)) return;
-  truth_.set_gpu_healthy(n, gpu, xid == 0);
+  cluster::GpuSet devices;
+  for (int d = gpu * replicas; d < (gpu + 1) * replicas; ++d) {
+    devices.add(d);
+    truth_.set_gpu_healthy(n, d, xid == 0);
+  }
   // A node that is down reports nothing; what it finds on its GPUs shows when it is back.
   if (state_[n] != NodeState::kUp) return;
   status_changed(n, now);
@@ -357,7 +477,7 @@ void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) 
   // The GPU fell off the bus: every container using it dies.
   for (std::size_t i = 0; i < on_node_[n].size();) {
     const PodId id = on_node_[n][i];
-    if (residents_[id].gpus.contains(gpu)) {
+    if ((residents_[id].gpus.bits & devices.bits) != 0) {
       cancel_finish(id);
       end(id, Reason::kGpuLost, now);  // removes it from the list
     } else {
@@ -420,7 +540,8 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) const {
   }
   const cluster::GpuModelId model = truth_.node(n).gpu_model;
   int sharing = 1;
-  for (int g = 0; g < 64; ++g) {
+  // Sharing nodes: the shared-GPU model sets the speed as co-runners come and go.
+  for (int g = 0; g < 64 && !shared_node(n); ++g) {
     if (r.gpus.contains(g)) sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)]);
   }
   const double factor = run_time_.performance->time_factor(run_time_.job, model) *

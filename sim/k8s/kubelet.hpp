@@ -15,6 +15,7 @@
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/settings.hpp"
+#include "sim/k8s/shared_progress.hpp"
 #include "sim/k8s/workload_times.hpp"
 #include "sim/perf/performance_model.hpp"
 
@@ -35,6 +36,8 @@ class KubeletFleet final : public Component {
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
   const cluster::ClusterState& truth() const { return truth_; }
+  // Shared GPUs (time-slicing, MPS): what the speed model saw, for the metrics.
+  SharingReport sharing_report(core::Time end);
   // The devices each container of pod object `pod` got (empty: no container detail or never
   // admitted).
   std::vector<cluster::GpuSet> container_devices(PodId pod) const {
@@ -65,6 +68,12 @@ class KubeletFleet final : public Component {
   core::Time run_time(PodId pod, core::Time now) const;
   static core::Time scaled_duration(const cluster::PodSpec& pod, double factor);
   void count_pods(std::uint32_t node, cluster::GpuSet gpus, int delta);
+  // Shared GPUs: starts, stops and re-times pods whose speed follows their co-runners.
+  void start_shared(PodId pod, core::Time duration, core::Time now);
+  void stop_shared(PodId pod, core::Time now);
+  void retime(core::Time now);
+  void count_replica_spread(cluster::GpuSet devices, int replicas);
+  bool shared_node(std::uint32_t node) const { return is_shared(setup_[node].model); }
   Resident& resident(PodId pod);
 
   Bus& bus_;
@@ -85,6 +94,10 @@ class KubeletFleet final : public Component {
   std::vector<std::uint8_t> publish_queued_;
   std::vector<std::size_t> gpu_offset_;
   std::vector<int> pods_on_gpu_;
+  std::vector<std::size_t> physical_offset_;  // per node: index of its first physical GPU
+  SharedProgress progress_;
+  std::vector<std::uint32_t> scratch_gpus_;
+  SharingReport sharing_;
 
 };
 

@@ -1,5 +1,7 @@
 #include "sim/k8s/metrics_collector.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -344,6 +346,38 @@ void MetricsCollector::kubernetes_metrics(experiment::RunResult& result, const C
   } else {
     result.set("cross_cpu_placement_pct", 100.0 * static_cast<double>(placements_by_link_[0]) / static_cast<double>(multi));
   }
+}
+
+void MetricsCollector::add_sharing_metrics(experiment::RunResult& result, const SharingReport& report) {
+  if (!report.any) return;
+  const SharedProgress::Totals& t = report.totals;
+  double gpu_s = 0;
+  for (const double s : t.gpu_s_by_pods) gpu_s += s;
+  result.set("shared_physical_gpus", static_cast<double>(report.physical_gpus));
+  result.set("shared_busy_gpu_hours", t.busy_gpu_s / 3600.0);
+  if (gpu_s > 0) result.set("shared_busy_pct", t.busy_gpu_s * 100.0 / gpu_s);
+  else result.set_undefined("shared_busy_pct", "no time passed");
+  result.set("context_switch_gpu_hours", t.switch_gpu_s / 3600.0);
+  for (int k = 0; k < SharedProgress::kCorunnerBuckets; ++k) {
+    const std::string name = k + 1 == SharedProgress::kCorunnerBuckets ? fmt::format("shared_gpu_hours_{}plus_pods", k)
+                                                                        : fmt::format("shared_gpu_hours_{}_pods", k);
+    result.set(name, t.gpu_s_by_pods[static_cast<std::size_t>(k)] / 3600.0);
+  }
+  const std::vector<double>& slow = report.slowdowns;
+  result.set("shared_pods_finished", static_cast<double>(slow.size()));
+  result.set("shared_pods_with_corunners", static_cast<double>(report.pods_with_corunners));
+  if (slow.empty()) {
+    for (const char* name : {"mean_slowdown", "p95_slowdown", "max_slowdown"}) result.set_undefined(name, "no pod finished on a shared GPU");
+  } else {
+    result.set("mean_slowdown", mean(slow));
+    result.set("p95_slowdown", percentile(slow, 0.95));
+    result.set("max_slowdown", *std::max_element(slow.begin(), slow.end()));
+  }
+  result.set("multi_replica_refused", static_cast<double>(report.refused_multi_replica));
+  result.set("multi_replica_split_across_gpus", static_cast<double>(report.split_across_gpus));
+  result.set("multi_replica_on_one_gpu", static_cast<double>(report.stacked_on_one_gpu));
+  result.set("sharing_time_slice_overhead", report.time_slice_overhead);
+  result.set("sharing_stream_capacity", report.stream_capacity);
 }
 
 }  // namespace gpusim::k8s

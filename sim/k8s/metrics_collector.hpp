@@ -12,6 +12,7 @@
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/settings.hpp"
+#include "sim/k8s/shared_progress.hpp"
 #include "sim/k8s/workload_times.hpp"
 #include "traces/workload.hpp"
 
@@ -35,6 +36,8 @@ class MetricsCollector final : public Component {
   // `containers`: each container's devices of a pod object (empty without container detail).
   experiment::RunResult finish(std::string policy, const Counts& counts,
                                const std::function<std::vector<cluster::GpuSet>(PodId)>& containers);
+  // Shared GPUs' metrics (runs with time-slicing or MPS nodes only; results/README.md).
+  static void add_sharing_metrics(experiment::RunResult& result, const SharingReport& report);
 
  private:
   void sample(core::Time now);

@@ -38,7 +38,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     pools.push_back(resolved);
   }
   const NodeSetup fallback{settings.default_model, settings.default_choice,
-                           topology_id(settings.default_topology, "defaults", topologies)};
+                           topology_id(settings.default_topology, "defaults", topologies), settings.default_sharing};
   std::vector<NodeSetup> setup;
   setup.reserve(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -49,7 +49,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       const bool name_ok = node.name.starts_with(pool.pool->match.name_prefix);
       const bool model_ok = !pool.model || (node.gpu_count > 0 && node.gpu_model == *pool.model);
       if (name_ok && model_ok) {
-        chosen = {pool.pool->model, pool.pool->choice, pool.topology};
+        chosen = {pool.pool->model, pool.pool->choice, pool.topology, pool.pool->sharing};
         from = "pool " + pool.pool->name;
         break;
       }
@@ -78,6 +78,20 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       throw core::InputError(fmt::format("node {}: {} gives it topology '{}' of {} GPUs, but the node has {}", node.name,
                                          from, topologies.at(chosen.topology).name(),
                                          topologies.at(chosen.topology).gpu_count(), node.gpu_count));
+    }
+    if (is_shared(chosen.model)) {
+      // Replicas are devices of their own; gpusim models a node's topology for whole GPUs only.
+      if (chosen.topology >= 0) {
+        throw core::InputError(fmt::format("node {}: {} gives it {} with topology '{}'; topologies apply to whole GPUs only",
+                                           node.name, from, to_string(chosen.model), topologies.at(chosen.topology).name()));
+      }
+      if (node.gpu_count * chosen.sharing.replicas > cluster::kMaxGpusPerNode) {
+        throw core::InputError(fmt::format("node {}: {} GPUs x {} replicas ({}) is more than the {} devices a node may have",
+                                           node.name, node.gpu_count, chosen.sharing.replicas,
+                                           node.gpu_count * chosen.sharing.replicas, cluster::kMaxGpusPerNode));
+      }
+      // NVIDIA's plugin sets it for MPS whatever the config says (v0.15.0).
+      if (chosen.model == DevicePluginModel::kMps) chosen.sharing.fail_requests_greater_than_one = true;
     }
     setup.push_back(chosen);
   }

@@ -26,6 +26,33 @@ enum class DevicePluginModel : std::uint8_t {
   // Kubernetes 1.3: alpha.kubernetes.io/nvidia-gpu set by a kubelet flag; at most one GPU per
   // node, the first.
   kAlpha13,
+  // NVIDIA's device plugin with sharing.timeSlicing: each GPU advertised as `replicas` devices
+  // that CUDA time-slices; no memory or fault isolation.
+  kTimeSlicing,
+  // NVIDIA's device plugin with sharing.mps: `replicas` devices per GPU, each an MPS client
+  // limited to an equal share of the SMs; a pod may ask one replica only.
+  kMps,
+};
+
+// Whether a model's devices are replicas of shared GPUs.
+inline bool is_shared(DevicePluginModel model) {
+  return model == DevicePluginModel::kTimeSlicing || model == DevicePluginModel::kMps;
+}
+
+// Which replicas the plugin's GetPreferredAllocation picks (NVIDIA's greedy allocators).
+enum class ReplicaPolicy : std::uint8_t {
+  kDistributed,  // the GPU with the fewest allocated replicas first (the plugin's default)
+  kPacked,       // the GPU with the most allocated replicas first
+};
+
+// sharing.timeSlicing / sharing.mps of NVIDIA's device plugin.
+struct SharingConfig {
+  int replicas = 1;
+  // Allocate fails for a container asking more than one replica. The plugin forces it on for MPS.
+  bool fail_requests_greater_than_one = false;
+  ReplicaPolicy policy = ReplicaPolicy::kDistributed;
+  // MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of each client; 0: the plugin's 100 / replicas.
+  double mps_active_thread_percentage = 0;
 };
 
 // device-plugin nodes: how the kubelet's device manager picks devices.
@@ -36,6 +63,7 @@ enum class DeviceChoice : std::uint8_t {
 
 const char* to_string(DevicePluginModel model);
 const char* to_string(DeviceChoice choice);
+const char* to_string(ReplicaPolicy policy);
 
 // Nodes a pool applies to: every condition given must hold (an empty one always does).
 struct NodeSelector {
@@ -49,6 +77,7 @@ struct NodePool {
   DevicePluginModel model = DevicePluginModel::kSchedulerAssigned;
   DeviceChoice choice = DeviceChoice::kFirstFit;
   std::string topology;  // a template of sim/topology ("" = none known)
+  SharingConfig sharing;  // time-slicing and mps
 };
 
 // A failure read from a file or drawn by the seeded process.
@@ -109,6 +138,7 @@ struct KubeSettings {
   DevicePluginModel default_model = DevicePluginModel::kSchedulerAssigned;
   DeviceChoice default_choice = DeviceChoice::kFirstFit;
   std::string default_topology;
+  SharingConfig default_sharing;
   std::vector<NodePool> pools;  // the first pool that matches a node wins
 
   // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
@@ -124,6 +154,11 @@ struct KubeSettings {
   std::vector<std::pair<std::string, double>> mtbf_hours_by_model;
   int random_failure_xid = 79;
   core::Time repair_time = core::Time::from_seconds(4 * 3600);
+
+  // A trace pod asking a fraction of one GPU (gpu-milli): kept as it is (it runs only where the
+  // scheduler assigns GPUs), or turned into a request for one device, as a user of a sharing
+  // plugin writes it; its fraction stays its GPU demand in the speed model.
+  bool fraction_as_one_device = false;
 };
 
 // Per node, after pools are matched.
@@ -131,6 +166,8 @@ struct NodeSetup {
   DevicePluginModel model = DevicePluginModel::kSchedulerAssigned;
   DeviceChoice choice = DeviceChoice::kFirstFit;
   int topology = -1;  // index into the topology templates, -1: none
+  SharingConfig sharing;  // time-slicing and mps: device d is replica d % replicas of GPU d / replicas
+  int replicas() const { return is_shared(model) ? sharing.replicas : 1; }
 };
 
 }  // namespace gpusim::k8s

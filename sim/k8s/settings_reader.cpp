@@ -87,7 +87,9 @@ class Reader {
 
   DevicePluginModel model(const YAML::Node& node, const std::string& field) const {
     const auto model = device_plugin_model(text(node, field));
-    if (!model) fail(node, field, "expected scheduler-assigned, device-plugin, accelerators-1.6 or alpha-1.3");
+    if (!model) {
+      fail(node, field, "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing or mps");
+    }
     return *model;
   }
 
@@ -95,6 +97,34 @@ class Reader {
     const auto choice = device_choice(text(node, field));
     if (!choice) fail(node, field, "expected first-fit or preferred");
     return *choice;
+  }
+
+  bool boolean(const YAML::Node& node, const std::string& field) const {
+    const std::string value = text(node, field);
+    if (value == "true") return true;
+    if (value == "false") return false;
+    fail(node, field, fmt::format("'{}' is not true or false", value));
+  }
+
+  // NVIDIA's sharing.timeSlicing / sharing.mps options (one resource, so no resources list).
+  SharingConfig sharing(const YAML::Node& map, const std::string& field) const {
+    // renameByDefault (nvidia.com/gpu.shared) is not modelled: pods ask nvidia.com/gpu.
+    only(map, field, {"replicas", "failRequestsGreaterThanOne", "allocationPolicy", "mpsActiveThreadPercentage"});
+    SharingConfig c;
+    // A node's devices are its GPUs times the replicas, at most 64 (checked per node later).
+    if (map["replicas"]) c.replicas = static_cast<int>(integer(map["replicas"], field + ".replicas", 1, 64));
+    if (map["failRequestsGreaterThanOne"]) {
+      c.fail_requests_greater_than_one = boolean(map["failRequestsGreaterThanOne"], field + ".failRequestsGreaterThanOne");
+    }
+    if (map["allocationPolicy"]) {
+      const std::string policy = text(map["allocationPolicy"], field + ".allocationPolicy");
+      if (policy == "packed") c.policy = ReplicaPolicy::kPacked;
+      else if (policy != "distributed") fail(map["allocationPolicy"], field + ".allocationPolicy", "expected distributed or packed");
+    }
+    if (map["mpsActiveThreadPercentage"]) {
+      c.mps_active_thread_percentage = number(map["mpsActiveThreadPercentage"], field + ".mpsActiveThreadPercentage", 1, 100);
+    }
+    return c;
   }
 
   const std::vector<cluster::NodeSpec>& nodes() const { return nodes_; }
@@ -127,7 +157,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string field = fmt::format("pools[{}]", i);
-    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology"});
+    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology", "sharing"});
     NodePool pool;
     pool.name = item["name"] ? r.text(item["name"], field + ".name") : fmt::format("pool-{}", i);
     if (const YAML::Node match = item["match"]) {
@@ -138,6 +168,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["devicePlugin"]) pool.model = r.model(item["devicePlugin"], field + ".devicePlugin");
     if (item["deviceChoice"]) pool.choice = r.choice(item["deviceChoice"], field + ".deviceChoice");
     if (item["topology"]) pool.topology = r.text(item["topology"], field + ".topology");
+    if (item["sharing"]) pool.sharing = r.sharing(item["sharing"], field + ".sharing");
     s.pools.push_back(pool);
   }
 }
@@ -196,7 +227,8 @@ void read_node_events(const Reader& r, const YAML::Node& list, KubeSettings& s) 
 
 std::optional<DevicePluginModel> device_plugin_model(std::string_view name) {
   for (const auto model : {DevicePluginModel::kSchedulerAssigned, DevicePluginModel::kDevicePlugin,
-                           DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13}) {
+                           DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13,
+                           DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps}) {
     if (name == to_string(model)) return model;
   }
   return std::nullopt;
@@ -221,7 +253,12 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     const YAML::Node doc = YAML::Load(text);
     if (!doc || doc.IsNull()) return s;  // an empty file: every default
     r.only(doc, "", {"kubelet", "owners", "nodeLifecycle", "gpuOperator", "devicePlugin", "pools", "health", "failures",
-                     "nodeEvents", "randomFailures", "linkSlowdown"});
+                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests"});
+    if (const YAML::Node f = doc["fractionalGpuRequests"]) {
+      const std::string how = r.text(f, "fractionalGpuRequests");
+      if (how == "one-device") s.fraction_as_one_device = true;
+      else if (how != "keep") r.fail(f, "fractionalGpuRequests", "expected keep or one-device");
+    }
     if (const YAML::Node l = doc["linkSlowdown"]) {
       r.only(l, "linkSlowdown", {"cross-cpu", "same-cpu", "host-bridge", "multi-switch", "single-switch", "same-board", "nvlink"});
       for (std::size_t c = 0; c < s.link_slowdown.size(); ++c) {
@@ -247,10 +284,11 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     if (doc["kubelet"]) read_kubelet(r, doc["kubelet"], s);
     if (doc["owners"]) read_owners(r, doc["owners"], s);
     if (const YAML::Node d = doc["devicePlugin"]) {
-      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology"});
+      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing"});
       if (d["model"]) s.default_model = r.model(d["model"], "devicePlugin.model");
       if (d["deviceChoice"]) s.default_choice = r.choice(d["deviceChoice"], "devicePlugin.deviceChoice");
       if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
+      if (d["sharing"]) s.default_sharing = r.sharing(d["sharing"], "devicePlugin.sharing");
     }
     if (doc["pools"]) read_pools(r, doc["pools"], s);
     if (const YAML::Node h = doc["health"]) {

@@ -74,7 +74,8 @@ TEST(KubeSettings, ErrorsNameFileLineAndField) {
   EXPECT_NE(error_of("kubelet: {nodeStatusUpdateFrequency: ten}\n").find("kube.yaml:1: kubelet.nodeStatusUpdateFrequency:"),
             std::string::npos);
   EXPECT_EQ(error_of("devicePlugin: {model: nvidia}\n"),
-            "kube.yaml:1: devicePlugin.model: expected scheduler-assigned, device-plugin, accelerators-1.6 or alpha-1.3");
+            "kube.yaml:1: devicePlugin.model: expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, "
+            "time-slicing or mps");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n9, gpu: 0, xid: 79}\n"),
             "kube.yaml:2: failures[0].node: no node named 'n9' in the cluster");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n0, gpu: 2, xid: 79}\n"),
@@ -89,6 +90,36 @@ TEST(KubeSettings, ErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("randomFailures: {mtbfHours: -1}\n"),
             "kube.yaml:1: randomFailures.mtbfHours: '-1' is not a number from 0.001 to 1000000000");
   EXPECT_NE(error_of("kubelet: [1, 2\n").find("kube.yaml:"), std::string::npos);
+}
+
+TEST(KubeSettings, SharingOptions) {
+  const KubeSettings s = parse_kube_settings(
+      "fractionalGpuRequests: one-device\n"
+      "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed, failRequestsGreaterThanOne: true}\n"
+      "pools:\n  - name: m\n    match: {namePrefix: n1}\n    devicePlugin: mps\n    sharing: {replicas: 2, mpsActiveThreadPercentage: 30}\n",
+      "kube.yaml", nodes());
+  EXPECT_TRUE(s.fraction_as_one_device);
+  EXPECT_EQ(s.default_model, DevicePluginModel::kTimeSlicing);
+  EXPECT_EQ(s.default_sharing.replicas, 4);
+  EXPECT_EQ(s.default_sharing.policy, ReplicaPolicy::kPacked);
+  EXPECT_TRUE(s.default_sharing.fail_requests_greater_than_one);
+  ASSERT_EQ(s.pools.size(), 1U);
+  EXPECT_EQ(s.pools[0].model, DevicePluginModel::kMps);
+  EXPECT_EQ(s.pools[0].sharing.replicas, 2);
+  EXPECT_EQ(s.pools[0].sharing.mps_active_thread_percentage, 30);
+}
+
+TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
+  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {replicas: 0}\n"),
+            "kube.yaml:2: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 64");
+  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {allocationPolicy: spread}\n"),
+            "kube.yaml:2: devicePlugin.sharing.allocationPolicy: expected distributed or packed");
+  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {renameByDefault: true}\n"),
+            "kube.yaml:2: devicePlugin.sharing.renameByDefault: unknown field (known: replicas, "
+            "failRequestsGreaterThanOne, allocationPolicy, mpsActiveThreadPercentage)");
+  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {failRequestsGreaterThanOne: yes}\n"),
+            "kube.yaml:2: devicePlugin.sharing.failRequestsGreaterThanOne: 'yes' is not true or false");
+  EXPECT_EQ(error_of("fractionalGpuRequests: split\n"), "kube.yaml:1: fractionalGpuRequests: expected keep or one-device");
 }
 
 }  // namespace

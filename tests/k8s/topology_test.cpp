@@ -87,9 +87,9 @@ TEST(BestEffort, PcieServerKeepsTheSocket) {
 
 TEST(DeviceChooser, FirstFitAndPreferred) {
   const Library library;
-  const std::vector<k8s::NodeSetup> setup{{k8s::DevicePluginModel::kDevicePlugin, k8s::DeviceChoice::kFirstFit, *library.find("dgx1-v100")},
-                                          {k8s::DevicePluginModel::kDevicePlugin, k8s::DeviceChoice::kPreferred, *library.find("dgx1-v100")},
-                                          {k8s::DevicePluginModel::kDevicePlugin, k8s::DeviceChoice::kPreferred, -1}};
+  const std::vector<k8s::NodeSetup> setup{{k8s::DevicePluginModel::kDevicePlugin, k8s::DeviceChoice::kFirstFit, *library.find("dgx1-v100"), {}},
+                                          {k8s::DevicePluginModel::kDevicePlugin, k8s::DeviceChoice::kPreferred, *library.find("dgx1-v100"), {}},
+                                          {k8s::DevicePluginModel::kDevicePlugin, k8s::DeviceChoice::kPreferred, -1, {}}};
   const k8s::DeviceChooser chooser(setup, library);
   EXPECT_EQ(*chooser.choose(0, 2, all(8)), set({0, 1}));
   EXPECT_EQ(*chooser.choose(1, 2, all(8)), set({0, 3}));
@@ -101,7 +101,7 @@ TEST(DeviceChooser, FirstFitAndPreferred) {
 // init container's devices are reused by the app containers.
 TEST(DeviceChooser, ContainersGetDistinctDevices) {
   const Library library;
-  const std::vector<k8s::NodeSetup> setup{{k8s::DevicePluginModel::kAccelerators16, k8s::DeviceChoice::kFirstFit, -1}};
+  const std::vector<k8s::NodeSetup> setup{{k8s::DevicePluginModel::kAccelerators16, k8s::DeviceChoice::kFirstFit, -1, {}}};
   const k8s::DeviceChooser chooser(setup, library);
   auto constraints = std::make_shared<cluster::PodConstraints>();
   constraints->containers = {{"gpu-container-1", 0, 0, 2}, {"gpu-container-2", 0, 0, 3}};

@@ -1,0 +1,169 @@
+#include "sim/k8s/shared_progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sim/core/check.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+// Whether list[i] appeared earlier in the list (a pod's GPUs are few: a scan beats a set).
+bool seen_before(const std::vector<std::uint32_t>& list, std::size_t i) {
+  return std::find(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(i), list[i]) !=
+         list.begin() + static_cast<std::ptrdiff_t>(i);
+}
+
+}  // namespace
+
+SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus) {
+  gpus_.resize(gpus.size());
+  for (std::size_t g = 0; g < gpus.size(); ++g) gpus_[g].model = gpus[g];
+}
+
+void SharedProgress::advance(PodState& pod, core::Time now) {
+  if (!pod.active || pod.fixed_end) return;
+  pod.remaining_us -= pod.rate * static_cast<double>((now - pod.updated).micros());
+  pod.updated = now;
+}
+
+void SharedProgress::integrate(Gpu& gpu, core::Time now) {
+  const auto dt = static_cast<double>((now - gpu.since).micros()) / 1e6;
+  totals_.busy_gpu_s += gpu.busy * dt;
+  totals_.switch_gpu_s += gpu.switching * dt;
+  totals_.gpu_s_by_pods[static_cast<std::size_t>(std::min(gpu.pods, kCorunnerBuckets - 1))] += dt;
+  gpu.since = now;
+}
+
+void SharedProgress::recompute(Gpu& gpu) {
+  const std::size_t n = gpu.processes.size();
+  gpu.pods = 0;
+  for (std::size_t i = 0; i < n; ++i) gpu.pods += i == 0 || gpu.processes[i].pod != gpu.processes[i - 1].pod;
+  gpu.busy = 0;
+  gpu.switching = 0;
+  if (n == 0) return;
+  double demand = 0;
+  for (const Process& p : gpu.processes) demand += p.demand;
+  const SharedGpuModel& m = gpu.model;
+  if (m.mps) {
+    const double shared = m.stream_capacity / std::max(1.0, demand);
+    for (Process& p : gpu.processes) {
+      p.rate = std::min({1.0, m.thread_fraction / p.demand, shared});
+      gpu.busy += p.demand * p.rate;
+    }
+    return;
+  }
+  // Time-slicing: capacity after context switches, shared max-min fair over the demands.
+  const double nd = static_cast<double>(n);
+  const double capacity = n > 1 ? 1.0 / (1.0 + m.time_slice_overhead * (nd - 1.0) / nd) : 1.0;
+  gpu.switching = 1.0 - capacity;
+  scratch_.clear();
+  for (const Process& p : gpu.processes) scratch_.push_back(p.demand);
+  std::sort(scratch_.begin(), scratch_.end());
+  double level = std::numeric_limits<double>::infinity();  // every demand met
+  double left = capacity;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double fair = left / static_cast<double>(n - i);
+    if (scratch_[i] > fair) {
+      level = fair;
+      break;
+    }
+    left -= scratch_[i];
+  }
+  for (Process& p : gpu.processes) {
+    p.rate = std::min(1.0, level / p.demand);
+    gpu.busy += p.demand * p.rate;
+  }
+}
+
+double SharedProgress::pod_rate(const PodState& pod, std::uint32_t id) const {
+  double rate = std::numeric_limits<double>::infinity();
+  for (const std::uint32_t g : pod.gpus) {
+    for (const Process& p : gpus_[g].processes) {
+      if (p.pod == id) rate = std::min(rate, p.rate);
+    }
+  }
+  return rate;
+}
+
+template <typename Change>
+void SharedProgress::update(const std::vector<std::uint32_t>& touched, core::Time now, Change change) {
+  for (std::size_t i = 0; i < touched.size(); ++i) {
+    if (seen_before(touched, i)) continue;
+    Gpu& gpu = gpus_[touched[i]];
+    integrate(gpu, now);
+    for (const Process& p : gpu.processes) advance(pods_[p.pod], now);
+  }
+  change();
+  touched_pods_.clear();
+  for (std::size_t i = 0; i < touched.size(); ++i) {
+    if (seen_before(touched, i)) continue;
+    Gpu& gpu = gpus_[touched[i]];
+    recompute(gpu);
+    for (const Process& p : gpu.processes) {
+      touched_pods_.push_back(p.pod);
+      if (gpu.pods > 1) pods_[p.pod].had_corunner = true;
+    }
+  }
+  std::sort(touched_pods_.begin(), touched_pods_.end());
+  touched_pods_.erase(std::unique(touched_pods_.begin(), touched_pods_.end()), touched_pods_.end());
+  for (const std::uint32_t id : touched_pods_) {
+    PodState& pod = pods_[id];
+    if (pod.fixed_end) continue;
+    const double rate = pod_rate(pod, id);
+    if (rate == pod.rate) continue;  // a pod just added has rate 0 until here
+    pod.rate = rate;
+    const double left = std::max(0.0, pod.remaining_us) / rate;
+    // Finish times are whole microseconds, rounded up so that the work is done by then.
+    moved_.push_back({id, now + core::Time::from_micros(static_cast<std::int64_t>(std::min(std::ceil(left), 9.2e18)))});
+  }
+}
+
+void SharedProgress::add(std::uint32_t pod, const std::vector<std::uint32_t>& gpus, double demand, double work_us,
+                         bool fixed_end, core::Time now) {
+  GPUSIM_CHECK(demand > 0 && demand <= 1, "a shared pod's GPU demand is in (0, 1]");
+  if (pods_.size() <= pod) pods_.resize(pod + 1);
+  moved_.clear();
+  PodState& state = pods_[pod];
+  GPUSIM_CHECK(!state.active, "a pod added twice to the shared-GPU model");
+  update(gpus, now, [&] {
+    state = PodState{};
+    state.active = true;
+    state.fixed_end = fixed_end;
+    state.remaining_us = work_us;
+    state.work_us = work_us;
+    state.rate = 0;  // not yet known: the first recompute sets it
+    state.updated = now;
+    state.started = now;
+    state.gpus = gpus;
+    for (const std::uint32_t g : gpus) gpus_[g].processes.push_back({pod, demand});
+  });
+}
+
+void SharedProgress::remove(std::uint32_t pod, core::Time now) {
+  moved_.clear();
+  if (!holds(pod)) return;
+  std::vector<std::uint32_t>& gpus = removed_gpus_;
+  gpus.assign(pods_[pod].gpus.begin(), pods_[pod].gpus.end());
+  update(gpus, now, [&] {
+    for (const std::uint32_t g : gpus) {
+      auto& list = gpus_[g].processes;
+      list.erase(std::remove_if(list.begin(), list.end(), [&](const Process& p) { return p.pod == pod; }), list.end());
+    }
+    pods_[pod].active = false;
+  });
+}
+
+double SharedProgress::slowdown(std::uint32_t pod, core::Time now) const {
+  const PodState& state = pods_[pod];
+  if (!(state.work_us > 0)) return 1;
+  return static_cast<double>((now - state.started).micros()) / state.work_us;
+}
+
+SharedProgress::Totals SharedProgress::totals(core::Time now) {
+  for (Gpu& gpu : gpus_) integrate(gpu, now);
+  return totals_;
+}
+
+}  // namespace gpusim::k8s

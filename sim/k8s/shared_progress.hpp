@@ -1,0 +1,127 @@
+#pragma once
+// How fast pods run on GPUs they share (time-slicing, MPS). A pod's progress is work done at a
+// rate: it holds `work` microseconds of solo run time and advances at `rate` (solo = 1) between
+// changes. When the set of processes on a GPU changes, the pods there are brought up to date, their
+// rates recomputed and their finish times moved; the cost is proportional to the processes on the
+// GPUs the change touches, never to the cluster.
+//
+// Rates (calibration design §3.4 and §5.7), for processes with GPU demand d_j (the share of the
+// GPU each would use alone; 1 for a whole-GPU request):
+//   time-slicing: the GPU's time, less a context-switch overhead when several processes are
+//     resident (capacity C_N = 1 / (1 + d_inf (N - 1) / N), the calibration's time-slice term),
+//     is shared max-min fair over the demands; a process runs at its share / d_j (1 when the
+//     demands fit).
+//   MPS: spatial sharing; a client is capped at its active-thread fraction a and all clients share
+//     the GPU's stream capacity c: min(1, a / d_j, c / max(1, sum d)).
+// A pod with processes on several GPUs (or several replicas of one) runs at its slowest process.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/time.hpp"
+
+namespace gpusim::k8s {
+
+struct SharedGpuModel {
+  bool mps = false;
+  double time_slice_overhead = 0;  // d_inf
+  double stream_capacity = 1;      // c
+  double thread_fraction = 1;      // a (MPS)
+};
+
+class SharedProgress {
+ public:
+  static constexpr int kCorunnerBuckets = 9;  // GPU time with 0, 1, ..., 7 and 8 or more pods
+
+  explicit SharedProgress(std::vector<SharedGpuModel> gpus);
+
+  // Pod `pod` starts with `work_us` of solo run time and one process of demand `demand` on each
+  // GPU listed (a GPU listed twice holds two of its processes). `fixed_end`: it ends at a set
+  // time whatever its speed (a trace-Pending pod deleted at its deadline); it still takes its
+  // share of the GPU.
+  void add(std::uint32_t pod, const std::vector<std::uint32_t>& gpus, double demand, double work_us, bool fixed_end,
+           core::Time now);
+  // The pod stops (ended, or its node went down); its co-runners speed up.
+  void remove(std::uint32_t pod, core::Time now);
+  bool holds(std::uint32_t pod) const { return pod < pods_.size() && pods_[pod].active; }
+
+  // Pods whose finish time the last add or remove changed (the added pod included), with the new
+  // time. Valid until the next call.
+  struct Finish {
+    std::uint32_t pod;
+    core::Time at;
+  };
+  const std::vector<Finish>& moved() const { return moved_; }
+
+  // The pod's run so far against running alone: elapsed / work done (1 without co-runners).
+  double slowdown(std::uint32_t pod, core::Time now) const;
+  // Whether it ever ran beside another pod on one of its GPUs.
+  bool had_corunner(std::uint32_t pod) const { return pods_[pod].had_corunner; }
+
+  // Integrals up to `now` (call once at the end): GPU-seconds busy (the speed model's
+  // utilisation), GPU-seconds lost to context switches, GPU-seconds by number of pods.
+  struct Totals {
+    double busy_gpu_s = 0;
+    double switch_gpu_s = 0;
+    std::array<double, kCorunnerBuckets> gpu_s_by_pods{};
+  };
+  Totals totals(core::Time now);
+
+ private:
+  struct Process {
+    std::uint32_t pod;
+    double demand;
+    double rate = 1;  // of this process, on its GPU
+  };
+  struct Gpu {
+    SharedGpuModel model;
+    std::vector<Process> processes;
+    int pods = 0;  // distinct pods
+    double busy = 0;
+    double switching = 0;
+    core::Time since = core::Time::zero();
+  };
+  struct PodState {
+    bool active = false;
+    bool fixed_end = false;
+    bool had_corunner = false;
+    double remaining_us = 0;
+    double rate = 1;
+    core::Time updated = core::Time::zero();
+    core::Time started = core::Time::zero();
+    double work_us = 0;
+    std::vector<std::uint32_t> gpus;  // one entry per process
+  };
+
+  void advance(PodState& pod, core::Time now);
+  void integrate(Gpu& gpu, core::Time now);
+  void recompute(Gpu& gpu);
+  // Brings every pod on the touched GPUs up to `now`, lets `change` edit the GPUs, recomputes.
+  template <typename Change>
+  void update(const std::vector<std::uint32_t>& touched, core::Time now, Change change);
+  double pod_rate(const PodState& pod, std::uint32_t id) const;
+
+  std::vector<Gpu> gpus_;
+  std::vector<PodState> pods_;
+  std::vector<Finish> moved_;
+  Totals totals_;
+  std::vector<std::uint32_t> removed_gpus_;  // scratch
+  std::vector<std::uint32_t> touched_pods_;  // scratch
+  std::vector<double> scratch_;
+};
+
+// What the kubelets saw of shared GPUs during a run, for the metrics.
+struct SharingReport {
+  bool any = false;                        // some node shares its GPUs
+  std::int64_t physical_gpus = 0;          // on sharing nodes
+  std::vector<double> slowdowns;           // per pod that finished its work on a sharing node
+  std::int64_t pods_with_corunners = 0;    // of those, pods that ever had a co-runner
+  std::int64_t refused_multi_replica = 0;  // failRequestsGreaterThanOne refusals
+  std::int64_t split_across_gpus = 0;      // pods given replicas of several GPUs
+  std::int64_t stacked_on_one_gpu = 0;     // pods given several replicas of one GPU
+  double time_slice_overhead = 0;          // the largest d_inf and c in use (c: 1 when none known)
+  double stream_capacity = 0;
+  SharedProgress::Totals totals;
+};
+
+}  // namespace gpusim::k8s

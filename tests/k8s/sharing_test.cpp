@@ -1,0 +1,287 @@
+// GPU sharing through NVIDIA's device plugin (time-slicing and MPS): which replicas a pod gets,
+// how fast pods run as co-runners come and go, and what the plugin refuses. Every outcome is
+// worked out by hand in the comments; times are seconds.
+#include <gtest/gtest.h>
+
+#include "sim/core/status.hpp"
+#include "sim/k8s/shared_progress.hpp"
+#include "tests/k8s/k8s_harness.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+using experiment::PodOutcome;
+using k8s::DevicePluginModel;
+
+void share(K8sScenario& s, DevicePluginModel model, int replicas,
+           k8s::ReplicaPolicy policy = k8s::ReplicaPolicy::kDistributed) {
+  s.kube.default_model = model;
+  s.kube.default_sharing.replicas = replicas;
+  s.kube.default_sharing.policy = policy;
+}
+
+// One GPU time-sliced into 2 replicas. A (100 s of work) runs alone from 0 at full speed; B (100 s)
+// arrives at 50 and from then both get half the GPU. A has 50 s of work left: it ends at
+// 50 + 50 / 0.5 = 150. B has done 50 by then and runs alone: it ends at 150 + 50 = 200.
+TEST(K8sTimeSlicing, CoRunnerArrivesAndLeavesExactFinishTimes) {
+  K8sScenario s;
+  s.node("ts", 1);
+  share(s, DevicePluginModel::kTimeSlicing, 2);
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 1, 50, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));  // replica 0 of GPU 0
+  EXPECT_EQ(record(result, 1).gpus, gpus({1}));  // replica 1 of GPU 0
+  EXPECT_EQ(seconds(record(result, 0).start_us), 0);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 150);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 50);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 200);
+  // Each ran 150 s for 100 s of work.
+  EXPECT_DOUBLE_EQ(metric(result, "mean_slowdown"), 1.5);
+  EXPECT_DOUBLE_EQ(metric(result, "max_slowdown"), 1.5);
+  EXPECT_EQ(metric(result, "shared_pods_with_corunners"), 2);
+  // The GPU held one pod for 100 s (0..50, 150..200) and two for 100 s (50..150), busy throughout.
+  EXPECT_NEAR(metric(result, "shared_gpu_hours_1_pods"), 100.0 / 3600, 1e-12);
+  EXPECT_NEAR(metric(result, "shared_gpu_hours_2_pods"), 100.0 / 3600, 1e-12);
+  EXPECT_NEAR(metric(result, "shared_busy_gpu_hours"), 200.0 / 3600, 1e-12);
+  EXPECT_EQ(metric(result, "context_switch_gpu_hours"), 0);
+  // Allocation counts replicas: one of two for 100 s, both for 100 s, over 200 s: 75 %.
+  EXPECT_DOUBLE_EQ(metric(result, "mean_gpu_allocation_pct"), 75);
+}
+
+// Pods that use part of a GPU (openb fractions, asked as one device each) fit together: demands
+// 0.5 + 0.5 do not exceed the GPU, so neither slows down.
+TEST(K8sTimeSlicing, FractionsThatFitRunAtFullSpeed) {
+  K8sScenario s;
+  s.node("ts", 1);
+  share(s, DevicePluginModel::kTimeSlicing, 4);
+  s.kube.fraction_as_one_device = true;
+  s.pod("a", 1, 0, 100).gpu_milli = 500;
+  s.pod("b", 1, 50, 100).gpu_milli = 500;
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 100);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 150);
+  EXPECT_DOUBLE_EQ(metric(result, "mean_slowdown"), 1);
+  // Busy half the GPU while one runs, all of it while both do: (0.5 * 100 + 1 * 50) s.
+  EXPECT_NEAR(metric(result, "shared_busy_gpu_hours"), 100.0 / 3600, 1e-12);
+}
+
+// Without the one-device setting a fraction cannot run on a count-only node.
+TEST(K8sTimeSlicing, FractionsStayUnscheduledUnlessAskedAsOneDevice) {
+  K8sScenario s;
+  s.node("ts", 1);
+  share(s, DevicePluginModel::kTimeSlicing, 2);
+  s.pod("a", 1, 0, 100).gpu_milli = 500;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).outcome, PodOutcome::kPending);
+}
+
+// Max-min fair time shares: demands 0.3 and 1 on one GPU. The 0.3 pod is met in full (rate 1, it
+// ends at 100); the other gets the remaining 0.7 (rate 0.7): at 100 s it has 30 s of work left and
+// then runs alone, ending at 130.
+TEST(K8sTimeSlicing, UnequalDemandsShareMaxMinFair) {
+  K8sScenario s;
+  s.node("ts", 1);
+  share(s, DevicePluginModel::kTimeSlicing, 2);
+  s.kube.fraction_as_one_device = true;
+  s.pod("small", 1, 0, 100).gpu_milli = 300;
+  s.pod("big", 1, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 100);
+  EXPECT_NEAR(seconds(record(result, 1).end_us), 130, 1e-5);
+}
+
+// NVIDIA's replica choice for a pod asking two replicas of an empty 2-GPU node (2 replicas each;
+// devices 0,1 are GPU 0 and 2,3 GPU 1). distributed: device 0, then the GPU with fewer taken
+// (GPU 1): devices 0 and 2, two GPUs. packed: device 0, then the GPU with more taken: devices 0
+// and 1, both on GPU 0, where its two processes halve each other: 100 s of work take 200 s.
+TEST(K8sTimeSlicing, SeveralReplicasDistributedAcrossGpusOrPackedOnOne) {
+  for (const auto policy : {k8s::ReplicaPolicy::kDistributed, k8s::ReplicaPolicy::kPacked}) {
+    K8sScenario s;
+    s.node("ts", 2);
+    share(s, DevicePluginModel::kTimeSlicing, 2, policy);
+    s.pod("two", 2, 0, 100);
+    const auto result = s.run();
+    const bool packed = policy == k8s::ReplicaPolicy::kPacked;
+    EXPECT_EQ(record(result, 0).gpus, packed ? gpus({0, 1}) : gpus({0, 2}));
+    EXPECT_EQ(seconds(record(result, 0).end_us), packed ? 200 : 100);
+    EXPECT_EQ(metric(result, "multi_replica_split_across_gpus"), packed ? 0 : 1);
+    EXPECT_EQ(metric(result, "multi_replica_on_one_gpu"), packed ? 1 : 0);
+  }
+}
+
+// distributed with a GPU already busy: A takes device 0 (GPU 0); B, asking two, gets device 2 (GPU
+// 1 has fewer taken), then device 1 (a tie, lowest index): one replica of each GPU, so it shares
+// GPU 0 with A, as NVIDIA's device plugin issue #443 describes. A and B each get half of GPU 0:
+// A (100 s) ends at 200; B runs at its slowest process (0.5) until then, 100 s done: it ends at 200.
+TEST(K8sTimeSlicing, MultiReplicaPodSpreadOverGpusSharesWithNeighbours) {
+  K8sScenario s;
+  s.node("ts", 2);
+  share(s, DevicePluginModel::kTimeSlicing, 2);
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 2, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));
+  EXPECT_EQ(record(result, 1).gpus, gpus({1, 2}));
+  EXPECT_EQ(seconds(record(result, 0).end_us), 200);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 200);
+  EXPECT_EQ(metric(result, "multi_replica_split_across_gpus"), 1);
+}
+
+// failRequestsGreaterThanOne: the plugin's Allocate refuses a pod asking two replicas; its owner
+// recreates it after the Job backoff until the backoffLimit (6), then gives up.
+TEST(K8sTimeSlicing, FailRequestsGreaterThanOneRefusesAtAdmission) {
+  K8sScenario s;
+  s.node("ts", 2);
+  share(s, DevicePluginModel::kTimeSlicing, 2);
+  s.kube.default_sharing.fail_requests_greater_than_one = true;
+  s.pod("one", 1, 0, 100);
+  s.pod("two", 2, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
+  EXPECT_EQ(record(result, 1).outcome, PodOutcome::kFailed);
+  EXPECT_STREQ(record(result, 1).reason, "UnexpectedAdmissionError");
+  EXPECT_EQ(metric(result, "multi_replica_refused"), 7);  // the first try and 6 replacements
+  EXPECT_EQ(metric(result, "pods_given_up"), 1);
+}
+
+// MPS always refuses a request for several replicas (the plugin forces failRequestsGreaterThanOne
+// since v0.15.0), even when the settings say otherwise.
+TEST(K8sMps, RequestsForSeveralReplicasAlwaysFail) {
+  K8sScenario s;
+  s.node("mps", 2);
+  share(s, DevicePluginModel::kMps, 2);
+  s.kube.default_sharing.fail_requests_greater_than_one = false;
+  s.pod("two", 2, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).outcome, PodOutcome::kFailed);
+  EXPECT_GE(metric(result, "multi_replica_refused"), 1);
+}
+
+// MPS with 2 replicas: each client may use 50 % of the SMs. A whole-GPU job alone runs at
+// min(1, 0.5 / 1) = 0.5 (100 s of work take 200 s); two half-GPU jobs side by side each run at
+// min(1, 0.5 / 0.5, 1 / max(1, 1)) = 1.
+TEST(K8sMps, ActiveThreadCapAndSpatialSharing) {
+  {
+    K8sScenario s;
+    s.node("mps", 1);
+    share(s, DevicePluginModel::kMps, 2);
+    s.pod("whole", 1, 0, 100);
+    const auto result = s.run();
+    EXPECT_EQ(seconds(record(result, 0).end_us), 200);
+    EXPECT_DOUBLE_EQ(metric(result, "mean_slowdown"), 2);
+  }
+  {
+    K8sScenario s;
+    s.node("mps", 1);
+    share(s, DevicePluginModel::kMps, 2);
+    s.kube.fraction_as_one_device = true;
+    s.pod("a", 1, 0, 100).gpu_milli = 500;
+    s.pod("b", 1, 0, 100).gpu_milli = 500;
+    const auto result = s.run();
+    EXPECT_EQ(seconds(record(result, 0).end_us), 100);
+    EXPECT_EQ(seconds(record(result, 1).end_us), 100);
+  }
+  {
+    // mpsActiveThreadPercentage 100: a whole-GPU client may use every SM; two of them share the
+    // GPU's stream capacity (1): 0.5 each, 100 s of work take 200 s.
+    K8sScenario s;
+    s.node("mps", 1);
+    share(s, DevicePluginModel::kMps, 2);
+    s.kube.default_sharing.mps_active_thread_percentage = 100;
+    s.pod("a", 1, 0, 100);
+    s.pod("b", 1, 0, 100);
+    const auto result = s.run();
+    EXPECT_EQ(seconds(record(result, 0).end_us), 200);
+    EXPECT_EQ(seconds(record(result, 1).end_us), 200);
+  }
+}
+
+// A fatal XID takes the physical GPU, so every replica of it: both pods on GPU 0 die, and the
+// status advertises the other GPU's two replicas only.
+TEST(K8sTimeSlicing, FatalXidKillsEveryReplicaOfTheGpu) {
+  K8sScenario s;
+  s.node("ts", 2);
+  share(s, DevicePluginModel::kTimeSlicing, 2, k8s::ReplicaPolicy::kPacked);
+  s.kube.backoff_limit = 0;
+  s.kube.gpu_failures.push_back({s_(20), 0, 0, 79});
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 1, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));
+  EXPECT_EQ(record(result, 1).gpus, gpus({1}));
+  EXPECT_STREQ(record(result, 0).reason, "GpuLost");
+  EXPECT_STREQ(record(result, 1).reason, "GpuLost");
+  EXPECT_EQ(seconds(record(result, 0).end_us), 20);
+}
+
+// A node lost while its pod runs on a shared GPU: the pod stops progressing (alone it would have
+// ended at 100 s). The node is tainted unreachable at 50 + 50 s and the pod evicted 300 s later.
+TEST(K8sTimeSlicing, LostNodeFreezesSharedPods) {
+  K8sScenario s;
+  s.node("ts", 1);
+  share(s, DevicePluginModel::kTimeSlicing, 2);
+  s.kube.backoff_limit = 0;
+  s.kube.node_events.push_back({s_(50), 0, k8s::NodeEventKind::kLost});
+  s.kube.node_events.push_back({s_(1000), 0, k8s::NodeEventKind::kRecovered});
+  s.pod("a", 1, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).outcome, PodOutcome::kFailed);
+  EXPECT_STREQ(record(result, 0).reason, "Evicted");
+  EXPECT_EQ(seconds(record(result, 0).end_us), 400);
+}
+
+// A node has at most 64 devices; replicas apply to whole GPUs, not to a node's topology.
+TEST(K8sTimeSlicing, ImpossibleSetupsAreInputErrors) {
+  K8sScenario s;
+  s.node("big", 8);
+  share(s, DevicePluginModel::kTimeSlicing, 16);
+  s.pod("a", 1, 0, 100);
+  try {
+    s.run();
+    FAIL() << "expected an input error";
+  } catch (const core::InputError& e) {
+    EXPECT_STREQ(e.what(), "node big: 8 GPUs x 16 replicas (128) is more than the 64 devices a node may have");
+  }
+  s.kube.default_sharing.replicas = 2;
+  s.kube.default_topology = "dgx1-v100";
+  try {
+    s.run();
+    FAIL() << "expected an input error";
+  } catch (const core::InputError& e) {
+    EXPECT_STREQ(e.what(), "node big: the defaults gives it time-slicing with topology 'dgx1-v100'; topologies apply to whole GPUs only");
+  }
+}
+
+// The speed model alone, with a context-switch overhead d_inf = 0.2: two saturating processes
+// share capacity 1 / (1 + 0.2 * 1/2) = 1/1.1, so each runs at 1/2.2. 110 s of work take 242 s;
+// the GPU loses 1 - 1/1.1 of its time to switches while both are there.
+TEST(SharedProgress, ContextSwitchOverheadSlowsEveryone) {
+  k8s::SharedProgress progress({k8s::SharedGpuModel{false, 0.2, 1, 1}});
+  progress.add(0, {0}, 1.0, 110e6, false, core::Time::zero());
+  progress.add(1, {0}, 1.0, 110e6, false, core::Time::zero());
+  ASSERT_EQ(progress.moved().size(), 2U);
+  EXPECT_NEAR(seconds(progress.moved()[0].at.micros()), 242, 1e-5);
+  EXPECT_NEAR(seconds(progress.moved()[1].at.micros()), 242, 1e-5);
+  const auto totals = progress.totals(core::Time::from_seconds(242));
+  EXPECT_NEAR(totals.switch_gpu_s, 242 * (1 - 1 / 1.1), 1e-6);
+  EXPECT_NEAR(totals.busy_gpu_s, 242 / 1.1, 1e-6);
+}
+
+// A change touches only the pods on the GPUs it concerns: pods elsewhere keep their finish times.
+TEST(SharedProgress, ChangesStayOnTheirGpu) {
+  k8s::SharedProgress progress(std::vector<k8s::SharedGpuModel>(3));
+  progress.add(0, {0}, 1.0, 100e6, false, core::Time::zero());
+  progress.add(1, {1}, 1.0, 100e6, false, core::Time::zero());
+  progress.add(2, {1}, 1.0, 100e6, false, core::Time::from_seconds(10));
+  // Pods 1 and 2 moved (GPU 1); pod 0 on GPU 0 did not.
+  ASSERT_EQ(progress.moved().size(), 2U);
+  EXPECT_EQ(progress.moved()[0].pod, 1U);
+  EXPECT_EQ(progress.moved()[1].pod, 2U);
+  // Pod 1: 10 s done, 90 left at 0.5 -> 190 s; pod 2: 100 at 0.5 -> 210 s.
+  EXPECT_EQ(seconds(progress.moved()[0].at.micros()), 190);
+  EXPECT_EQ(seconds(progress.moved()[1].at.micros()), 210);
+}
+
+}  // namespace
+}  // namespace gpusim::testing
