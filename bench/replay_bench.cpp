@@ -2,7 +2,9 @@
 // the default settings (scheduler-assigned devices, no failures) against NVIDIA's device plugin
 // with first-fit or preferred (topology) device choice, and against the stale-status experiment's
 // settings (GPU failures, plugin restarts, 60 s status). The bound: device-plugin replay
-// at most 2x the default replay of the same workload.
+// at most 2x the default replay of the same workload. The sharing variants (traces/sharing/) run
+// the same workload on time-sliced and MPS replicas, against whole GPUs through the same plugin:
+// a sharing replay may cost at most 2x the whole-GPU replay.
 #include <benchmark/benchmark.h>
 
 #include "policies/register_builtin.hpp"
@@ -21,9 +23,7 @@ struct Synthetic {
   traces::ClusterSpec nodes = traces::read_openb_nodes(root / "traces/synthetic/topology-cluster.csv", catalog);
   traces::Workload pods = traces::read_openb_pods(root / "traces/synthetic/topology-jobs.csv", catalog);
   sched::Registry registry = policy::builtin_registry();
-  k8s::KubeSettings settings(const char* file) const {
-    return k8s::load_kube_settings(root / "traces/synthetic" / file, nodes.nodes);
-  }
+  k8s::KubeSettings settings(const char* file) const { return k8s::load_kube_settings(root / file, nodes.nodes); }
 };
 
 const Synthetic& synthetic() {
@@ -38,10 +38,14 @@ struct Variant {
 };
 const Variant kVariants[] = {
     {"default (scheduler-assigned)", nullptr, "binpack"},
-    {"device-plugin first-fit", "kube-dc-first-fit.yaml", "binpack"},
-    {"device-plugin preferred", "kube-dc-preferred.yaml", "binpack"},
-    {"scheduler-assigned topology-aware", "kube-dc-topology-aware.yaml", "topology-aware"},
-    {"stale status 60 s, failures", "kube-stale-60s.yaml", "binpack"},
+    {"device-plugin first-fit", "traces/synthetic/kube-dc-first-fit.yaml", "binpack"},
+    {"device-plugin preferred", "traces/synthetic/kube-dc-preferred.yaml", "binpack"},
+    {"scheduler-assigned topology-aware", "traces/synthetic/kube-dc-topology-aware.yaml", "topology-aware"},
+    {"stale status 60 s, failures", "traces/synthetic/kube-stale-60s.yaml", "binpack"},
+    {"whole GPUs (device plugin, no topology)", "traces/sharing/whole-gpu.yaml", "binpack"},
+    {"time-slicing, 2 replicas", "traces/sharing/time-slicing-2.yaml", "binpack"},
+    {"time-slicing, 4 replicas packed", "traces/sharing/time-slicing-4-packed.yaml", "binpack"},
+    {"MPS, 2 replicas", "traces/sharing/mps-2.yaml", "binpack"},
 };
 
 void BM_ReplayRun(benchmark::State& state) {
@@ -59,6 +63,6 @@ void BM_ReplayRun(benchmark::State& state) {
   }
   state.SetLabel(variant.label);
 }
-BENCHMARK(BM_ReplayRun)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_ReplayRun)->DenseRange(0, 8)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace

@@ -357,6 +357,10 @@ void MetricsCollector::add_sharing_metrics(experiment::RunResult& result, const 
   result.set("shared_busy_gpu_hours", t.busy_gpu_s / 3600.0);
   if (gpu_s > 0) result.set("shared_busy_pct", t.busy_gpu_s * 100.0 / gpu_s);
   else result.set_undefined("shared_busy_pct", "no time passed");
+  // Physical GPUs holding at least one pod, as a share of the sharing GPUs' time (allocation
+  // counts replicas, so it cannot be compared with whole GPUs).
+  if (gpu_s > 0) result.set("shared_gpus_in_use_pct", (gpu_s - t.gpu_s_by_pods[0]) * 100.0 / gpu_s);
+  else result.set_undefined("shared_gpus_in_use_pct", "no time passed");
   result.set("context_switch_gpu_hours", t.switch_gpu_s / 3600.0);
   for (int k = 0; k < SharedProgress::kCorunnerBuckets; ++k) {
     const std::string name = k + 1 == SharedProgress::kCorunnerBuckets ? fmt::format("shared_gpu_hours_{}plus_pods", k)

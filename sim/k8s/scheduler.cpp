@@ -65,7 +65,11 @@ void Scheduler::on_message(const Message& message, core::Time now) {
           constraints->scheduler_name != profile_name_) {
         return;
       }
-      pending_.push_back(message.pod);
+      // The queue stays in QueueSort order (ties by pod id), so a cycle need not sort it: a pod's
+      // sort key is fixed, and sorting a long queue every cycle was the replay's main cost.
+      pending_.insert(std::upper_bound(pending_.begin(), pending_.end(), message.pod,
+                                       [&](PodId a, PodId b) { return queued_before(a, b); }),
+                      message.pod);
       break;
     }
     case Topic::kPodDeleted:
@@ -119,14 +123,15 @@ void Scheduler::request_cycle(core::Time now) {
   cycle_queued_ = true;
 }
 
-void Scheduler::run_cycle(core::Time now) {
+bool Scheduler::queued_before(PodId a, PodId b) const {
   const auto& sort = framework_.queue_sort();
+  const cluster::PodSpec& pa = pods_[api_.pod(a).source];
+  const cluster::PodSpec& pb = pods_[api_.pod(b).source];
+  return sort.less(pa, pb) || (!sort.less(pb, pa) && a < b);
+}
+
+void Scheduler::run_cycle(core::Time now) {
   const auto source_of = [&](PodId id) { return api_.pod(id).source; };
-  std::stable_sort(pending_.begin(), pending_.end(), [&](PodId a, PodId b) {
-    const cluster::PodSpec& pa = pods_[source_of(a)];
-    const cluster::PodSpec& pb = pods_[source_of(b)];
-    return sort.less(pa, pb) || (!sort.less(pb, pa) && a < b);
-  });
   std::size_t kept = 0;
   // Within one cycle free resources only shrink, so a shape that failed once fails again:
   // later pods of that shape skip the (costly) filter pass.

@@ -31,6 +31,8 @@ class Scheduler final : public Component {
   std::uint64_t attempts() const { return attempts_; }
 
  private:
+  // QueueSort's order, ties by pod id (the queue is kept in it).
+  bool queued_before(PodId a, PodId b) const;
   void request_cycle(core::Time now);
   void run_cycle(core::Time now);
   // Makes node n's cache show the published status: on count-only nodes, as many GPUs
