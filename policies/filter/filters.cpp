@@ -41,6 +41,9 @@ class GpuFit final : public sched::FilterPlugin {
         node.gpu_resource != cluster::GpuResource::kAny && pod.constraints->gpu_resource != node.gpu_resource) {
       return Status::unschedulable("node advertises another GPU resource", "gpu-fit");
     }
+    if (node.one_gpu_per_pod && pod.gpu_count > 1) {
+      return Status::unschedulable("node's device plugin gives a pod one GPU only", "gpu-fit");
+    }
     if (node.whole_gpus_only && pod.gpu_milli < cluster::kMilliPerGpu) {
       return Status::unschedulable("node's device plugin hands out whole GPUs only", "gpu-fit");
     }

@@ -33,6 +33,8 @@ struct NodeSpec {
   bool whole_gpus_only = false;
   // The GPU resource its device plugin advertises (replay); kAny serves any GPU pod.
   GpuResource gpu_resource = GpuResource::kAny;
+  // A pod gets at most one of its GPUs (gpushare: one GPU index per pod).
+  bool one_gpu_per_pod = false;
 };
 
 // A set of GPU indices on one node.

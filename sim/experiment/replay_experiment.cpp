@@ -74,7 +74,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
   std::vector<cluster::NodeSpec> scheduler_nodes = nodes;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    scheduler_nodes[n].whole_gpus_only = setup[n].model != k8s::DevicePluginModel::kSchedulerAssigned;
+    scheduler_nodes[n].whole_gpus_only = !k8s::scheduler_picks_gpus(setup[n].model);
+    scheduler_nodes[n].one_gpu_per_pod = setup[n].model == k8s::DevicePluginModel::kGpushare;
     if (nodes[n].gpu_count > 0) {
       scheduler_nodes[n].gpu_resource = setup[n].model == k8s::DevicePluginModel::kAccelerators16 ||
                                                 setup[n].model == k8s::DevicePluginModel::kAlpha13
@@ -93,6 +94,14 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (std::size_t n = 0; n < nodes.size(); ++n) node_topologies[n] = chooser.topology_of(static_cast<std::uint32_t>(n));
   sched::PluginContext context = inputs.plugin_context(config.seed);
   context.topologies = node_topologies;
+  // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy.
+  std::vector<std::string> node_gpu_selection(nodes.size());
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (setup[n].model == k8s::DevicePluginModel::kGpushare) node_gpu_selection[n] = "best";
+  }
+  if (std::any_of(node_gpu_selection.begin(), node_gpu_selection.end(), [](const std::string& s) { return !s.empty(); })) {
+    context.node_gpu_selection = node_gpu_selection;
+  }
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,

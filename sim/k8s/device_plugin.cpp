@@ -13,6 +13,7 @@ const char* to_string(DevicePluginModel model) {
     case DevicePluginModel::kAlpha13: return "alpha-1.3";
     case DevicePluginModel::kTimeSlicing: return "time-slicing";
     case DevicePluginModel::kMps: return "mps";
+    case DevicePluginModel::kGpushare: return "gpushare";
   }
   return "?";
 }

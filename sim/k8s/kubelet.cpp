@@ -31,7 +31,7 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const int replicas = setup[n].replicas();
     SharedGpuModel model;
-    model.mps = setup[n].model == DevicePluginModel::kMps;
+    model.mps = setup[n].model == DevicePluginModel::kMps;  // gpushare's pods time-slice
     if (performance != nullptr && nodes[n].gpu_count > 0) {
       const perf::GpuSpeed& speed = performance->speed(nodes[n].gpu_model);
       model.time_slice_overhead = speed.time_slice_overhead.value;
@@ -297,7 +297,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
       if (!truth_.gpu_healthy(n, g)) unhealthy.add(g);
     }
     const Advertisement ad = advertise(setup.model, node.gpu_count, unhealthy, registered_[n] != 0);
-    if (setup.model == DevicePluginModel::kSchedulerAssigned) {
+    if (scheduler_picks_gpus(setup.model)) {
       // Allocate honours the annotation, if those devices are advertised and have room.
       placement.gpus = object.gpus;
       ok = (placement.gpus.bits & ad.unadvertised.bits) == 0 && truth_.fits(pod, placement);

@@ -73,7 +73,7 @@ class KubeletFleet final : public Component {
   void stop_shared(PodId pod, core::Time now);
   void retime(core::Time now);
   void count_replica_spread(cluster::GpuSet devices, int replicas);
-  bool shared_node(std::uint32_t node) const { return is_shared(setup_[node].model); }
+  bool shared_node(std::uint32_t node) const { return shares_speed(setup_[node].model); }
   Resident& resident(PodId pod);
 
   Bus& bus_;

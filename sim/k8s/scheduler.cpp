@@ -167,7 +167,7 @@ void Scheduler::apply_status(cluster::NodeIndex n) {
   const cluster::NodeSpec& node = cache_.node(n);
   if (node.gpu_count == 0) return;
   const NodeStatus& status = api_.node_status(n);
-  if (setup_[n].model == DevicePluginModel::kSchedulerAssigned) {
+  if (scheduler_picks_gpus(setup_[n].model)) {
     // The extender knows device ids: exactly the published unhealthy devices are unavailable.
     for (int g = 0; g < node.gpu_count; ++g) {
       const bool available = !status.unadvertised.contains(g);

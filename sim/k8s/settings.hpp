@@ -32,11 +32,21 @@ enum class DevicePluginModel : std::uint8_t {
   // NVIDIA's device plugin with sharing.mps: `replicas` devices per GPU, each an MPS client
   // limited to an equal share of the SMs; a pod may ask one replica only.
   kMps,
+  // Alibaba's gpushare: pods ask a share of one GPU's memory (aliyun.com/gpu-mem); the scheduler
+  // extender's bind puts each on the GPU that fits it most tightly, one GPU per pod; no isolation,
+  // so co-located pods time-slice the GPU.
+  kGpushare,
 };
 
 // Whether a model's devices are replicas of shared GPUs.
 inline bool is_shared(DevicePluginModel model) {
   return model == DevicePluginModel::kTimeSlicing || model == DevicePluginModel::kMps;
+}
+// Whether pods on one GPU slow each other down (the shared-GPU speed model applies).
+inline bool shares_speed(DevicePluginModel model) { return is_shared(model) || model == DevicePluginModel::kGpushare; }
+// Whether the scheduler (or its extender) names the GPUs and the plugin honours them.
+inline bool scheduler_picks_gpus(DevicePluginModel model) {
+  return model == DevicePluginModel::kSchedulerAssigned || model == DevicePluginModel::kGpushare;
 }
 
 // Which replicas the plugin's GetPreferredAllocation picks (NVIDIA's greedy allocators).

@@ -88,7 +88,7 @@ class Reader {
   DevicePluginModel model(const YAML::Node& node, const std::string& field) const {
     const auto model = device_plugin_model(text(node, field));
     if (!model) {
-      fail(node, field, "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing or mps");
+      fail(node, field, "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing, mps or gpushare");
     }
     return *model;
   }
@@ -228,7 +228,7 @@ void read_node_events(const Reader& r, const YAML::Node& list, KubeSettings& s) 
 std::optional<DevicePluginModel> device_plugin_model(std::string_view name) {
   for (const auto model : {DevicePluginModel::kSchedulerAssigned, DevicePluginModel::kDevicePlugin,
                            DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13,
-                           DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps}) {
+                           DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps, DevicePluginModel::kGpushare}) {
     if (name == to_string(model)) return model;
   }
   return std::nullopt;

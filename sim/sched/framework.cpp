@@ -87,6 +87,20 @@ Framework::Framework(const Profile& profile, const Registry& registry,
     scorers_.emplace_back(build<ScorePlugin>(name, "score", registry, context, owned_), weight);
   }
   gpu_selector_ = build<GpuSelector>(profile.gpu_selection, "gpu-selection", registry, context, owned_);
+  if (!context.node_gpu_selection.empty()) {
+    node_gpu_selectors_.assign(context.node_gpu_selection.size(), gpu_selector_);
+    std::vector<std::pair<std::string, GpuSelector*>> built;  // one plugin per name, in first-use order
+    for (std::size_t n = 0; n < context.node_gpu_selection.size(); ++n) {
+      const std::string& name = context.node_gpu_selection[n];
+      if (name.empty()) continue;
+      auto it = std::find_if(built.begin(), built.end(), [&](const auto& b) { return b.first == name; });
+      if (it == built.end()) {
+        built.emplace_back(name, build<GpuSelector>(name, "gpu-selection", registry, context, owned_));
+        it = built.end() - 1;
+      }
+      node_gpu_selectors_[n] = it->second;
+    }
+  }
   for (const auto& name : profile.reserve) {
     reservers_.push_back(build<ReservePlugin>(name, "reserve", registry, context, owned_));
   }
@@ -158,7 +172,10 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
   // As kube-scheduler: a single feasible node is taken without scoring.
   const NodeIndex chosen = feasible_.size() == 1 ? feasible_.front() : select_host(pod);
   cluster::Placement placement{chosen, {}};
-  if (pod.wants_gpu()) placement.gpus = gpu_selector_->select(pod, chosen, cluster_, cycle_);
+  if (pod.wants_gpu()) {
+    GpuSelector* selector = node_gpu_selectors_.empty() ? gpu_selector_ : node_gpu_selectors_[chosen];
+    placement.gpus = selector->select(pod, chosen, cluster_, cycle_);
+  }
   std::size_t reserved = 0;
   bool ok = true;
   for (; reserved < reservers_.size() && ok; ++reserved) {

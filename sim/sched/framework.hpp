@@ -55,6 +55,7 @@ class Framework {
   std::vector<PostFilterPlugin*> post_filters_;
   std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
   GpuSelector* gpu_selector_ = nullptr;
+  std::vector<GpuSelector*> node_gpu_selectors_;  // per node, when the context overrides some
   std::vector<ReservePlugin*> reservers_;
   std::vector<PermitPlugin*> permits_;
   BindPlugin* binder_ = nullptr;

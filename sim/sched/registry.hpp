@@ -29,6 +29,9 @@ struct PluginContext {
   std::size_t node_count = 0;
   // Replay: each node's GPU interconnect (null where unknown); empty in fill mode.
   std::span<const topology::Topology* const> topologies = {};
+  // Replay: per node, a GPU selection that overrides the profile's there (an extender that binds
+  // GPUs, e.g. gpushare's); an empty name or an empty span: the profile's.
+  std::span<const std::string> node_gpu_selection = {};
 };
 
 class Registry {

@@ -253,6 +253,43 @@ TEST(K8sTimeSlicing, ImpossibleSetupsAreInputErrors) {
   }
 }
 
+// gpushare: the extender binds each pod to the GPU that fits it most tightly (whatever the
+// profile's own GPU choice: binpack's is first fit). A (0.5) takes GPU 0; C (0.6) does not fit
+// there and takes GPU 1; B (0.3) fits both and goes to GPU 1, the tighter (0.4 free against 0.5).
+// Demands on GPU 1 add up to 0.9: no slowdown. D asks two GPUs: gpushare gives one GPU per pod.
+TEST(K8sGpushare, ExtenderBinpacksOneGpuPerPod) {
+  K8sScenario s;
+  s.node("gs", 2);
+  s.kube.default_model = DevicePluginModel::kGpushare;
+  s.pod("a", 1, 0, 100).gpu_milli = 500;
+  s.pod("c", 1, 1, 100).gpu_milli = 600;
+  s.pod("b", 1, 2, 100).gpu_milli = 300;
+  s.pod("d", 2, 3, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));
+  EXPECT_EQ(record(result, 1).gpus, gpus({1}));
+  EXPECT_EQ(record(result, 2).gpus, gpus({1}));
+  EXPECT_EQ(seconds(record(result, 2).end_us), 102);
+  EXPECT_EQ(record(result, 3).outcome, PodOutcome::kPending);
+  EXPECT_DOUBLE_EQ(metric(result, "mean_slowdown"), 1);
+}
+
+// gpushare without isolation: pods whose compute demands exceed the GPU time-slice it. Memory
+// shares 0.4 + 0.6 fit one GPU; compute demands 0.8 and 0.6 do not: max-min fair shares of 0.5 each,
+// rates 0.625 and 0.833..; the 0.6 pod (100 s of work) ends at 120 s, then the other runs alone
+// with 100 - 0.625 * 120 = 25 s of work left, ending at 145 s.
+TEST(K8sGpushare, OverlappingDemandsTimeSlice) {
+  K8sScenario s;
+  s.node("gs", 1);
+  s.kube.default_model = DevicePluginModel::kGpushare;
+  s.pod("big", 1, 0, 100).gpu_milli = 400;
+  s.pod("small", 1, 0, 100).gpu_milli = 600;
+  s.workload.pods[0].gpu_demand_milli = 800;  // it uses more of the GPU's time than its memory share
+  const auto result = s.run();
+  EXPECT_NEAR(seconds(record(result, 1).end_us), 120, 1e-5);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 145, 1e-5);
+}
+
 // The speed model alone, with a context-switch overhead d_inf = 0.2: two saturating processes
 // share capacity 1 / (1 + 0.2 * 1/2) = 1/1.1, so each runs at 1/2.2. 110 s of work take 242 s;
 // the GPU loses 1 - 1/1.1 of its time to switches while both are there.
