@@ -16,7 +16,8 @@ read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 bash scripts/setup.sh
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
   -DGPUSIM_BUILD_TESTS=OFF -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF > /dev/null
-cmake --build build-fuzz --parallel "$(nproc)"
+# Only the targets this run fuzzes (a campaign on another target may be running its binary).
+cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 case $mode in
   smoke) limit=(-max_total_time="${2:-20}" -timeout=10) ;;

@@ -93,6 +93,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   std::vector<const topology::Topology*> node_topologies(nodes.size(), nullptr);
   for (std::size_t n = 0; n < nodes.size(); ++n) node_topologies[n] = chooser.topology_of(static_cast<std::uint32_t>(n));
   sched::PluginContext context = inputs.plugin_context(config.seed);
+  context.workload = pods;  // as the scheduler sees them (fractions as one device, if so)
   context.topologies = node_topologies;
   // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy.
   std::vector<std::string> node_gpu_selection(nodes.size());
@@ -105,7 +106,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
-                             {inputs.performance, inputs.job}, present);
+                             {inputs.performance, inputs.job, config.seed}, present);
   k8s::Controller owners(bus, settings, *workload);
   k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
   k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
@@ -134,7 +135,12 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   scheduler.cache().check_invariants();
   experiment::RunResult result = metrics.finish(profile.name, {scheduler.attempts(), owners.recreated(), owners.given_up()},
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
-  k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(bus.now()));
+  // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
+  std::int64_t last_end = 0;
+  for (const experiment::PodRecord& record : result.pods) {
+    if (record.start_us >= 0) last_end = std::max(last_end, record.end_us);
+  }
+  k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(core::Time::from_micros(last_end)));
   return result;
 }
 

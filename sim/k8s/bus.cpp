@@ -26,6 +26,7 @@ const char* to_string(Reason reason) {
     case Reason::kEvicted: return "Evicted";
     case Reason::kNodeLost: return "NodeLost";
     case Reason::kNodeRemoved: return "NodeRemoved";
+    case Reason::kOomKilled: return "OOMKilled";
   }
   return "?";
 }

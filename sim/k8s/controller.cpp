@@ -30,6 +30,7 @@ void Controller::on_message(const Message& message, core::Time now) {
     case Reason::kEvicted:
     case Reason::kNodeLost:
     case Reason::kNodeRemoved:
+    case Reason::kOomKilled:  // the Job controller replaces a failed pod (restartPolicy Never)
       break;
     default:
       return;  // it ran its course (or the trace says it failed)

@@ -22,13 +22,14 @@ bool asks_several(const cluster::PodSpec& pod) {
                      [](const cluster::Container& c) { return c.gpus > 1; });
 }
 
-// Per physical GPU of every node: how its pods share it (only sharing nodes' entries are used).
+// Per physical GPU of the sharing nodes, in node order: how its pods share it.
 // Parameters come from the performance model (calibration files) when there is one, else from
 // the defaults: no context-switch overhead, no overlap gain under MPS.
 std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpec>& nodes,
                                               const std::vector<NodeSetup>& setup, const perf::PerformanceModel* performance) {
   std::vector<SharedGpuModel> models;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (!shares_speed(setup[n].model)) continue;
     const int replicas = setup[n].replicas();
     SharedGpuModel model;
     model.mps = setup[n].model == DevicePluginModel::kMps;  // gpushare's pods time-slice
@@ -73,12 +74,18 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
       state_(nodes.size(), NodeState::kUp),
       waiting_(nodes.size()),
       publish_queued_(nodes.size(), 0),
-      progress_(shared_gpu_models(nodes, setup, run_time.performance)) {
+      progress_(shared_gpu_models(nodes, setup, run_time.performance),
+                times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end())),
+      oom_rng_(core::Rng::stream(run_time.seed, "oom-victims")) {
+  sharing_.memory_model = settings.memory_model;
   residents_.reserve(pods.size());
+  // Index of each sharing node's first GPU in the shared-GPU model (others have none there).
   physical_offset_.push_back(0);
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    physical_offset_.push_back(physical_offset_.back() + static_cast<std::size_t>(nodes[n].gpu_count / setup[n].replicas()));
-    if (shared_node(static_cast<std::uint32_t>(n))) {
+    const bool shared = shared_node(static_cast<std::uint32_t>(n));
+    physical_offset_.push_back(physical_offset_.back() + (shared ? static_cast<std::size_t>(nodes[n].gpu_count / setup[n].replicas()) : 0));
+    if (shared && !present[n]) set_gpus_present(static_cast<std::uint32_t>(n), false, core::Time::zero());
+    if (shared) {
       sharing_.any = true;
       if (run_time.performance != nullptr && nodes[n].gpu_count > 0) {
         const perf::GpuSpeed& speed = run_time.performance->speed(nodes[n].gpu_model);
@@ -91,6 +98,13 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   gpu_offset_.push_back(0);
   for (const auto& node : nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
   pods_on_gpu_.assign(gpu_offset_.back(), 0);
+  gpu_memory_.assign(physical_offset_.back(), 0);
+  always_overruns_.assign(pods.size(), 0);
+  for (const std::string& name : settings.overrun_pods) {
+    const auto it = std::find_if(pods.begin(), pods.end(), [&](const cluster::PodSpec& p) { return p.name == name; });
+    if (it == pods.end()) throw core::InputError(fmt::format("--kube gpuMemory.overrunPods: no pod named '{}' in the workload", name));
+    always_overruns_[static_cast<std::size_t>(it - pods.begin())] = 1;
+  }
   // Every kubelet of a node present from the start registers it at time 0 with the status its
   // plugin advertises (none until the GPU Operator is done, if it takes time).
   const core::Time operator_delay = settings_.gpu_operator_delay();
@@ -217,6 +231,7 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
     case Topic::kNodeJoined:
       if (state_[n] != NodeState::kAbsent) return;  // it is there already
       state_[n] = NodeState::kUp;
+      set_gpus_present(n, true, now);
       if (settings_.gpu_operator_delay() > core::Time::zero() && truth_.node(n).gpu_count > 0) {
         // It registers without GPUs: its first status says so at once.
         registered_[n] = 0;
@@ -227,6 +242,7 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
     case Topic::kNodeRemoved: {
       if (state_[n] == NodeState::kAbsent) return;
       state_[n] = NodeState::kAbsent;
+      set_gpus_present(n, false, now);
       // Its pods get SIGTERM: they end when they finish or when the grace period is over.
       const std::vector<PodId> residents = on_node_[n];
       for (const PodId pod : residents) {
@@ -374,14 +390,18 @@ void KubeletFleet::start(PodId id, core::Time now) {
   r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
 }
 
-void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
-  Resident& r = residents_[id];
+void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const {
   const auto n = static_cast<std::uint32_t>(r.node);
   const int replicas = setup_[n].replicas();
-  scratch_gpus_.clear();
+  out.clear();
   for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-    if (r.gpus.contains(d)) scratch_gpus_.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
+    if (r.gpus.contains(d)) out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
   }
+}
+
+void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
+  Resident& r = residents_[id];
+  physical_gpus(r, scratch_gpus_);
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
   // A trace-Pending pod runs until its owner deletes it, whatever its speed.
@@ -389,10 +409,71 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now);
   if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
   retime(now);
+  if (settings_.memory_model) check_memory(id, now);
+}
+
+void KubeletFleet::charge_memory(PodId id, int sign) {
+  physical_gpus(residents_[id], scratch_memory_gpus_);
+  for (const std::uint32_t g : scratch_memory_gpus_) gpu_memory_[g] += sign * residents_[id].memory;
+}
+
+// The pod has just started on a shared GPU: it uses its request, or more if it overruns (a seeded
+// draw per pod object, so the same pods overrun whatever the order of events).
+void KubeletFleet::check_memory(PodId id, core::Time now) {
+  Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  const NodeSetup& setup = setup_[n];
+  const cluster::PodSpec& pod = pods_[api_.pod(id).source];
+  const double request = setup.model == DevicePluginModel::kGpushare ? pod.gpu_milli / double{cluster::kMilliPerGpu}
+                         : pod.gpu_demand() < 1                      ? pod.gpu_demand()
+                                                                     : 1.0 / setup.replicas();
+  std::uint64_t state = run_time_.seed ^ (0x9E3779B97F4A7C15ULL * (std::uint64_t{id} + 1));
+  r.overruns = core::Rng(core::splitmix64(state)).uniform_unit() < settings_.memory_overrun_probability ||
+               always_overruns_[api_.pod(id).source] != 0;
+  r.memory = request * (r.overruns ? settings_.memory_overrun_factor : 1.0);
+  sharing_.overrunning_pods += r.overruns;
+  charge_memory(id, +1);
+  constexpr double kSlack = 1e-9;  // sums of shares are not exact
+  if (setup.model == DevicePluginModel::kMps) {
+    // Each MPS client is limited to its replica's share: only a pod past it fails.
+    if (r.memory > 1.0 / setup.replicas() + kSlack) oom_kill(id, now);
+    return;
+  }
+  // No isolation: an allocation fails in whichever process asks when the GPU is full, so pods on
+  // it die at random (the newcomer or a neighbour) until the rest fit.
+  physical_gpus(r, scratch_memory_gpus_);
+  std::array<std::uint32_t, cluster::kMaxGpusPerNode> gpus{};
+  const std::size_t count = scratch_memory_gpus_.size();
+  std::copy(scratch_memory_gpus_.begin(), scratch_memory_gpus_.end(), gpus.begin());
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t g = gpus[i];
+    while (gpu_memory_[g] > 1 + kSlack) {
+      progress_.pods_on(g, scratch_victims_);
+      GPUSIM_CHECK(!scratch_victims_.empty(), "GPU memory in use on a GPU without pods");
+      const PodId victim = scratch_victims_[static_cast<std::size_t>(oom_rng_.uniform_below(scratch_victims_.size()))];
+      oom_kill(victim, now);
+    }
+  }
+}
+
+void KubeletFleet::oom_kill(PodId id, core::Time now) {
+  const Resident& r = residents_[id];
+  ++sharing_.oom_kills;
+  sharing_.oom_neighbours += !r.overruns;
+  sharing_.oom_run_hours_lost += static_cast<double>((now - api_.pod(id).running).micros()) / 3.6e9;
+  cancel_finish(id);
+  end(id, Reason::kOomKilled, now);
+}
+
+void KubeletFleet::set_gpus_present(std::uint32_t n, bool present, core::Time now) {
+  if (!shared_node(n)) return;
+  progress_.set_present(static_cast<std::uint32_t>(physical_offset_[n]),
+                        static_cast<std::uint32_t>(physical_offset_[n + 1] - physical_offset_[n]), present, now);
 }
 
 void KubeletFleet::stop_shared(PodId id, core::Time now) {
   if (!progress_.holds(id)) return;
+  if (settings_.memory_model) charge_memory(id, -1);
   progress_.remove(id, now);
   retime(now);
 }

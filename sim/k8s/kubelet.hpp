@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
+#include "sim/core/rng.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/device_plugin.hpp"
@@ -26,6 +27,7 @@ class KubeletFleet final : public Component {
   struct RunTimeModel {
     const perf::PerformanceModel* performance = nullptr;  // null: trace durations as they are
     perf::JobProfile job;
+    std::uint64_t seed = 0;  // the run's seed: memory overruns and OOM victims
   };
 
   KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -53,6 +55,8 @@ class KubeletFleet final : public Component {
     core::EventId finish_timer = kNoTimer;
     cluster::GpuSet ghost;  // accelerators-1.6: GPUs still held after it ended
     bool holds = false;  // admitted and not yet ended
+    double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
+    bool overruns = false;
   };
 
   void admit(PodId pod, core::Time now);
@@ -73,6 +77,13 @@ class KubeletFleet final : public Component {
   void stop_shared(PodId pod, core::Time now);
   void retime(core::Time now);
   void count_replica_spread(cluster::GpuSet devices, int replicas);
+  // Shared GPUs' memory: charges the pod's use and fails pods as the mode does when it runs out.
+  void charge_memory(PodId pod, int sign);
+  void check_memory(PodId pod, core::Time now);
+  void oom_kill(PodId pod, core::Time now);
+  // The physical GPUs (one entry per device) of a resident on a sharing node.
+  void physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const;
+  void set_gpus_present(std::uint32_t node, bool present, core::Time now);
   bool shared_node(std::uint32_t node) const { return shares_speed(setup_[node].model); }
   Resident& resident(PodId pod);
 
@@ -97,6 +108,11 @@ class KubeletFleet final : public Component {
   std::vector<std::size_t> physical_offset_;  // per node: index of its first physical GPU
   SharedProgress progress_;
   std::vector<std::uint32_t> scratch_gpus_;
+  std::vector<std::uint32_t> scratch_victims_;
+  std::vector<std::uint32_t> scratch_memory_gpus_;
+  std::vector<double> gpu_memory_;  // per physical GPU: memory in use, as a share
+  core::Rng oom_rng_;
+  std::vector<std::uint8_t> always_overruns_;  // per trace row: named in gpuMemory.overrunPods
   SharingReport sharing_;
 
 };

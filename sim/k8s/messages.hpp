@@ -45,6 +45,7 @@ enum class Reason : std::uint8_t {
   kEvicted,                   // its node was unreachable past its toleration (taint manager)
   kNodeLost,                  // its node crashed and came back: the kubelet reports it failed
   kNodeRemoved,               // its node was removed from the cluster
+  kOomKilled,                 // its GPU memory ran out (a co-runner's overrun, or its own past an MPS limit)
 };
 
 // Taints the node lifecycle controller manages, as bits of kNodeTaints' value.

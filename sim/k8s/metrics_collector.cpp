@@ -380,6 +380,12 @@ void MetricsCollector::add_sharing_metrics(experiment::RunResult& result, const 
   result.set("multi_replica_refused", static_cast<double>(report.refused_multi_replica));
   result.set("multi_replica_split_across_gpus", static_cast<double>(report.split_across_gpus));
   result.set("multi_replica_on_one_gpu", static_cast<double>(report.stacked_on_one_gpu));
+  if (report.memory_model) {
+    result.set("overrunning_pods", static_cast<double>(report.overrunning_pods));
+    result.set("oom_kills", static_cast<double>(report.oom_kills));
+    result.set("oom_neighbours_killed", static_cast<double>(report.oom_neighbours));
+    result.set("oom_run_hours_lost", report.oom_run_hours_lost);
+  }
   result.set("sharing_time_slice_overhead", report.time_slice_overhead);
   result.set("sharing_stream_capacity", report.stream_capacity);
 }

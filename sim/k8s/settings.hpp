@@ -169,6 +169,17 @@ struct KubeSettings {
   // scheduler assigns GPUs), or turned into a request for one device, as a user of a sharing
   // plugin writes it; its fraction stays its GPU demand in the speed model.
   bool fraction_as_one_device = false;
+
+  // GPU memory on shared GPUs (time-slicing, MPS, gpushare); off unless the settings ask for it.
+  // A pod uses its request (gpushare: its memory share; time-slicing and MPS: its fraction, or
+  // 1 / replicas for a whole device); with this seeded probability it uses `overrun_factor` times
+  // that. Without isolation (time-slicing, gpushare) an over-full GPU fails random pods on it until
+  // the rest fit; MPS limits each client to 1 / replicas of the memory, so only a pod past its
+  // limit fails.
+  bool memory_model = false;
+  double memory_overrun_probability = 0;
+  double memory_overrun_factor = 1.5;
+  std::vector<std::string> overrun_pods;  // pods (trace names) that always overrun
 };
 
 // Per node, after pools are matched.

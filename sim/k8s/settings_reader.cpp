@@ -168,7 +168,10 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["devicePlugin"]) pool.model = r.model(item["devicePlugin"], field + ".devicePlugin");
     if (item["deviceChoice"]) pool.choice = r.choice(item["deviceChoice"], field + ".deviceChoice");
     if (item["topology"]) pool.topology = r.text(item["topology"], field + ".topology");
-    if (item["sharing"]) pool.sharing = r.sharing(item["sharing"], field + ".sharing");
+    if (item["sharing"]) {
+      if (!is_shared(pool.model)) r.fail(item["sharing"], field + ".sharing", "applies to devicePlugin time-slicing or mps only");
+      pool.sharing = r.sharing(item["sharing"], field + ".sharing");
+    }
     s.pools.push_back(pool);
   }
 }
@@ -253,7 +256,19 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     const YAML::Node doc = YAML::Load(text);
     if (!doc || doc.IsNull()) return s;  // an empty file: every default
     r.only(doc, "", {"kubelet", "owners", "nodeLifecycle", "gpuOperator", "devicePlugin", "pools", "health", "failures",
-                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests"});
+                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests", "gpuMemory"});
+    if (const YAML::Node m = doc["gpuMemory"]) {
+      r.only(m, "gpuMemory", {"overrunProbability", "overrunFactor", "overrunPods"});
+      if (const YAML::Node names = m["overrunPods"]) {
+        if (!names.IsSequence()) r.fail(names, "gpuMemory.overrunPods", "expected a list of pod names");
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          s.overrun_pods.push_back(r.text(names[i], fmt::format("gpuMemory.overrunPods[{}]", i)));
+        }
+      }
+      s.memory_model = true;
+      if (m["overrunProbability"]) s.memory_overrun_probability = r.number(m["overrunProbability"], "gpuMemory.overrunProbability", 0, 1);
+      if (m["overrunFactor"]) s.memory_overrun_factor = r.number(m["overrunFactor"], "gpuMemory.overrunFactor", 1, 100);
+    }
     if (const YAML::Node f = doc["fractionalGpuRequests"]) {
       const std::string how = r.text(f, "fractionalGpuRequests");
       if (how == "one-device") s.fraction_as_one_device = true;
@@ -288,7 +303,10 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (d["model"]) s.default_model = r.model(d["model"], "devicePlugin.model");
       if (d["deviceChoice"]) s.default_choice = r.choice(d["deviceChoice"], "devicePlugin.deviceChoice");
       if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
-      if (d["sharing"]) s.default_sharing = r.sharing(d["sharing"], "devicePlugin.sharing");
+      if (d["sharing"]) {
+        if (!is_shared(s.default_model)) r.fail(d["sharing"], "devicePlugin.sharing", "applies to model time-slicing or mps only");
+        s.default_sharing = r.sharing(d["sharing"], "devicePlugin.sharing");
+      }
     }
     if (doc["pools"]) read_pools(r, doc["pools"], s);
     if (const YAML::Node h = doc["health"]) {

@@ -17,9 +17,19 @@ bool seen_before(const std::vector<std::uint32_t>& list, std::size_t i) {
 
 }  // namespace
 
-SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus) {
+SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus, core::Time start) {
   gpus_.resize(gpus.size());
-  for (std::size_t g = 0; g < gpus.size(); ++g) gpus_[g].model = gpus[g];
+  for (std::size_t g = 0; g < gpus.size(); ++g) {
+    gpus_[g].model = gpus[g];
+    gpus_[g].since = start;
+  }
+}
+
+void SharedProgress::set_present(std::uint32_t first, std::uint32_t count, bool present, core::Time now) {
+  for (std::uint32_t g = first; g < first + count; ++g) {
+    integrate(gpus_[g], now);
+    gpus_[g].present = present;
+  }
 }
 
 void SharedProgress::advance(PodState& pod, core::Time now) {
@@ -29,11 +39,13 @@ void SharedProgress::advance(PodState& pod, core::Time now) {
 }
 
 void SharedProgress::integrate(Gpu& gpu, core::Time now) {
+  if (now <= gpu.since) return;  // nothing new (or before the first arrival)
   const auto dt = static_cast<double>((now - gpu.since).micros()) / 1e6;
+  gpu.since = now;
+  if (!gpu.present) return;
   totals_.busy_gpu_s += gpu.busy * dt;
   totals_.switch_gpu_s += gpu.switching * dt;
   totals_.gpu_s_by_pods[static_cast<std::size_t>(std::min(gpu.pods, kCorunnerBuckets - 1))] += dt;
-  gpu.since = now;
 }
 
 void SharedProgress::recompute(Gpu& gpu) {
@@ -48,10 +60,7 @@ void SharedProgress::recompute(Gpu& gpu) {
   const SharedGpuModel& m = gpu.model;
   if (m.mps) {
     const double shared = m.stream_capacity / std::max(1.0, demand);
-    for (Process& p : gpu.processes) {
-      p.rate = std::min({1.0, m.thread_fraction / p.demand, shared});
-      gpu.busy += p.demand * p.rate;
-    }
+    for (Process& p : gpu.processes) p.rate = std::min({1.0, m.thread_fraction / p.demand, shared});
     return;
   }
   // Time-slicing: capacity after context switches, shared max-min fair over the demands.
@@ -71,9 +80,14 @@ void SharedProgress::recompute(Gpu& gpu) {
     }
     left -= scratch_[i];
   }
-  for (Process& p : gpu.processes) {
-    p.rate = std::min(1.0, level / p.demand);
-    gpu.busy += p.demand * p.rate;
+  for (Process& p : gpu.processes) p.rate = std::min(1.0, level / p.demand);
+}
+
+void SharedProgress::recompute_busy(Gpu& gpu) {
+  gpu.busy = 0;
+  for (const Process& p : gpu.processes) {
+    const PodState& pod = pods_[p.pod];
+    gpu.busy += p.demand * (pod.fixed_end ? p.rate : std::min(p.rate, pod.rate));
   }
 }
 
@@ -115,8 +129,22 @@ void SharedProgress::update(const std::vector<std::uint32_t>& touched, core::Tim
     if (rate == pod.rate) continue;  // a pod just added has rate 0 until here
     pod.rate = rate;
     const double left = std::max(0.0, pod.remaining_us) / rate;
-    // Finish times are whole microseconds, rounded up so that the work is done by then.
-    moved_.push_back({id, now + core::Time::from_micros(static_cast<std::int64_t>(std::min(std::ceil(left), 9.2e18)))});
+    // Finish times are whole microseconds, rounded up so that the work is done by then; one past
+    // any simulated time is capped (kFinishOutOfRange) for the caller to refuse, never wrapped.
+    const double at = static_cast<double>(now.micros()) + std::ceil(left);
+    moved_.push_back({id, at < kFinishOutOfRange ? core::Time::from_micros(static_cast<std::int64_t>(at))
+                                                 : core::Time::from_micros(static_cast<std::int64_t>(kFinishOutOfRange))});
+  }
+  // Busy shares follow the pods' rates: on the touched GPUs and on the other GPUs of their pods
+  // (one hop), each integrated up to now first.
+  busy_gpus_.clear();
+  for (const std::uint32_t id : touched_pods_) busy_gpus_.insert(busy_gpus_.end(), pods_[id].gpus.begin(), pods_[id].gpus.end());
+  busy_gpus_.insert(busy_gpus_.end(), touched.begin(), touched.end());
+  std::sort(busy_gpus_.begin(), busy_gpus_.end());
+  busy_gpus_.erase(std::unique(busy_gpus_.begin(), busy_gpus_.end()), busy_gpus_.end());
+  for (const std::uint32_t g : busy_gpus_) {
+    integrate(gpus_[g], now);
+    recompute_busy(gpus_[g]);
   }
 }
 
@@ -153,6 +181,13 @@ void SharedProgress::remove(std::uint32_t pod, core::Time now) {
     }
     pods_[pod].active = false;
   });
+}
+
+void SharedProgress::pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out) const {
+  out.clear();
+  for (const Process& p : gpus_[gpu].processes) out.push_back(p.pod);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
 double SharedProgress::slowdown(std::uint32_t pod, core::Time now) const {

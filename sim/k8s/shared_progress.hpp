@@ -32,8 +32,14 @@ struct SharedGpuModel {
 class SharedProgress {
  public:
   static constexpr int kCorunnerBuckets = 9;  // GPU time with 0, 1, ..., 7 and 8 or more pods
+  // A finish time past every simulated time (4e18 us) is reported as this.
+  static constexpr double kFinishOutOfRange = 8e18;
 
-  explicit SharedProgress(std::vector<SharedGpuModel> gpus);
+  // Time is integrated for the metrics from `start` (the first arrival).
+  explicit SharedProgress(std::vector<SharedGpuModel> gpus, core::Time start = core::Time::zero());
+  // GPUs [first, first + count) are there or not (their node joined or was removed); time is
+  // integrated only while they are.
+  void set_present(std::uint32_t first, std::uint32_t count, bool present, core::Time now);
 
   // Pod `pod` starts with `work_us` of solo run time and one process of demand `demand` on each
   // GPU listed (a GPU listed twice holds two of its processes). `fixed_end`: it ends at a set
@@ -55,11 +61,14 @@ class SharedProgress {
 
   // The pod's run so far against running alone: elapsed / work done (1 without co-runners).
   double slowdown(std::uint32_t pod, core::Time now) const;
+  // The pods with processes on `gpu`, ascending, each once (into `out`).
+  void pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out) const;
   // Whether it ever ran beside another pod on one of its GPUs.
   bool had_corunner(std::uint32_t pod) const { return pods_[pod].had_corunner; }
 
   // Integrals up to `now` (call once at the end): GPU-seconds busy (the speed model's
-  // utilisation), GPU-seconds lost to context switches, GPU-seconds by number of pods.
+  // utilisation: demand x the pod's rate), GPU-seconds lost to context switches, GPU-seconds by
+  // number of pods; each GPU counted while it is present.
   struct Totals {
     double busy_gpu_s = 0;
     double switch_gpu_s = 0;
@@ -77,6 +86,7 @@ class SharedProgress {
     SharedGpuModel model;
     std::vector<Process> processes;
     int pods = 0;  // distinct pods
+    bool present = true;
     double busy = 0;
     double switching = 0;
     core::Time since = core::Time::zero();
@@ -96,6 +106,9 @@ class SharedProgress {
   void advance(PodState& pod, core::Time now);
   void integrate(Gpu& gpu, core::Time now);
   void recompute(Gpu& gpu);
+  // Busy share of a GPU from its processes' demands and their pods' rates (a pod runs at its
+  // slowest process, so a process held back elsewhere keeps its GPU busy less).
+  void recompute_busy(Gpu& gpu);
   // Brings every pod on the touched GPUs up to `now`, lets `change` edit the GPUs, recomputes.
   template <typename Change>
   void update(const std::vector<std::uint32_t>& touched, core::Time now, Change change);
@@ -106,6 +119,7 @@ class SharedProgress {
   std::vector<Finish> moved_;
   Totals totals_;
   std::vector<std::uint32_t> removed_gpus_;  // scratch
+  std::vector<std::uint32_t> busy_gpus_;     // scratch
   std::vector<std::uint32_t> touched_pods_;  // scratch
   std::vector<double> scratch_;
 };
@@ -119,6 +133,11 @@ struct SharingReport {
   std::int64_t refused_multi_replica = 0;  // failRequestsGreaterThanOne refusals
   std::int64_t split_across_gpus = 0;      // pods given replicas of several GPUs
   std::int64_t stacked_on_one_gpu = 0;     // pods given several replicas of one GPU
+  bool memory_model = false;
+  std::int64_t overrunning_pods = 0;       // pods started that use more GPU memory than asked
+  std::int64_t oom_kills = 0;              // pods failed for GPU memory
+  std::int64_t oom_neighbours = 0;         // of those, pods that used no more than they asked
+  double oom_run_hours_lost = 0;           // the killed pods' run time so far
   double time_slice_overhead = 0;          // the largest d_inf and c in use (c: 1 when none known)
   double stream_capacity = 0;
   SharedProgress::Totals totals;

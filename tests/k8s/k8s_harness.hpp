@@ -19,6 +19,7 @@ struct K8sScenario {
   traces::Workload workload;
   k8s::KubeSettings kube;
   sched::Registry registry = policy::builtin_registry();
+  std::uint64_t seed = 42;
 
   K8sScenario() { workload.has_times = true; }
 
@@ -43,6 +44,7 @@ struct K8sScenario {
     profile.tie_break = sched::TieBreak::kNodeIndex;
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
+    config.seed = seed;
     const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, &kube};
     return experiment::run_replay(inputs, profile, config);
   }

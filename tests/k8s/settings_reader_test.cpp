@@ -75,7 +75,7 @@ TEST(KubeSettings, ErrorsNameFileLineAndField) {
             std::string::npos);
   EXPECT_EQ(error_of("devicePlugin: {model: nvidia}\n"),
             "kube.yaml:1: devicePlugin.model: expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, "
-            "time-slicing or mps");
+            "time-slicing, mps or gpushare");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n9, gpu: 0, xid: 79}\n"),
             "kube.yaml:2: failures[0].node: no node named 'n9' in the cluster");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n0, gpu: 2, xid: 79}\n"),
@@ -107,19 +107,31 @@ TEST(KubeSettings, SharingOptions) {
   EXPECT_EQ(s.pools[0].model, DevicePluginModel::kMps);
   EXPECT_EQ(s.pools[0].sharing.replicas, 2);
   EXPECT_EQ(s.pools[0].sharing.mps_active_thread_percentage, 30);
+  const KubeSettings m = parse_kube_settings("gpuMemory: {overrunProbability: 0.05, overrunFactor: 2, overrunPods: [a, b]}\n",
+                                             "kube.yaml", nodes());
+  EXPECT_TRUE(m.memory_model);
+  EXPECT_EQ(m.memory_overrun_probability, 0.05);
+  EXPECT_EQ(m.memory_overrun_factor, 2);
+  EXPECT_EQ(m.overrun_pods, (std::vector<std::string>{"a", "b"}));
 }
 
 TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
-  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {replicas: 0}\n"),
-            "kube.yaml:2: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 64");
-  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {allocationPolicy: spread}\n"),
-            "kube.yaml:2: devicePlugin.sharing.allocationPolicy: expected distributed or packed");
-  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {renameByDefault: true}\n"),
-            "kube.yaml:2: devicePlugin.sharing.renameByDefault: unknown field (known: replicas, "
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {replicas: 0}\n"),
+            "kube.yaml:3: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 64");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {allocationPolicy: spread}\n"),
+            "kube.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {renameByDefault: true}\n"),
+            "kube.yaml:3: devicePlugin.sharing.renameByDefault: unknown field (known: replicas, "
             "failRequestsGreaterThanOne, allocationPolicy, mpsActiveThreadPercentage)");
-  EXPECT_EQ(error_of("devicePlugin:\n  sharing: {failRequestsGreaterThanOne: yes}\n"),
-            "kube.yaml:2: devicePlugin.sharing.failRequestsGreaterThanOne: 'yes' is not true or false");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {failRequestsGreaterThanOne: yes}\n"),
+            "kube.yaml:3: devicePlugin.sharing.failRequestsGreaterThanOne: 'yes' is not true or false");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: device-plugin\n  sharing: {replicas: 2}\n"),
+            "kube.yaml:3: devicePlugin.sharing: applies to model time-slicing or mps only");
   EXPECT_EQ(error_of("fractionalGpuRequests: split\n"), "kube.yaml:1: fractionalGpuRequests: expected keep or one-device");
+  EXPECT_EQ(error_of("gpuMemory: {overrunProbability: 2}\n"),
+            "kube.yaml:1: gpuMemory.overrunProbability: '2' is not a number from 0 to 1");
+  EXPECT_EQ(error_of("gpuMemory: {overrunFactor: 0.5}\n"), "kube.yaml:1: gpuMemory.overrunFactor: '0.5' is not a number from 1 to 100");
+  EXPECT_EQ(error_of("gpuMemory: {overrunPods: b}\n"), "kube.yaml:1: gpuMemory.overrunPods: expected a list of pod names");
 }
 
 }  // namespace

@@ -126,6 +126,33 @@ TEST(K8sTimeSlicing, MultiReplicaPodSpreadOverGpusSharesWithNeighbours) {
   EXPECT_EQ(seconds(record(result, 0).end_us), 200);
   EXPECT_EQ(seconds(record(result, 1).end_us), 200);
   EXPECT_EQ(metric(result, "multi_replica_split_across_gpus"), 1);
+  // Busy: GPU 0 fully (A 0.5 + B 0.5) for 200 s; GPU 1 holds B's other process, which runs at B's
+  // rate, 0.5: 100 GPU-s. 300 of 400 GPU-s.
+  EXPECT_NEAR(metric(result, "shared_busy_gpu_hours"), 300.0 / 3600, 1e-12);
+  EXPECT_DOUBLE_EQ(metric(result, "shared_busy_pct"), 75);
+}
+
+// Shared-GPU metrics cover the sharing nodes' GPUs only, over the makespan. Node ts (1 GPU, 2
+// replicas) and node plain (1 GPU, scheduler-assigned). A and B (binpack) share ts's GPU and end at
+// 200 s; C runs on plain. The shared GPU held two pods throughout: busy 100 %, never idle.
+TEST(K8sTimeSlicing, SharedMetricsCoverSharingGpusOverTheMakespan) {
+  K8sScenario s;
+  s.node("ts", 1);
+  s.node("plain", 1);
+  s.kube.pools.push_back({"ts", {"ts", ""}, DevicePluginModel::kTimeSlicing, k8s::DeviceChoice::kFirstFit, "", {2}});
+  s.pod("a", 1, 1000, 100);
+  s.pod("b", 1, 1000, 100);
+  s.pod("c", 1, 1000, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).node, 0);
+  EXPECT_EQ(record(result, 1).node, 0);
+  EXPECT_EQ(record(result, 2).node, 1);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 1200);
+  EXPECT_EQ(metric(result, "shared_physical_gpus"), 1);
+  EXPECT_DOUBLE_EQ(metric(result, "shared_busy_pct"), 100);
+  EXPECT_DOUBLE_EQ(metric(result, "shared_gpus_in_use_pct"), 100);
+  EXPECT_EQ(metric(result, "shared_gpu_hours_0_pods"), 0);
+  EXPECT_NEAR(metric(result, "shared_gpu_hours_2_pods"), 200.0 / 3600, 1e-12);
 }
 
 // failRequestsGreaterThanOne: the plugin's Allocate refuses a pod asking two replicas; its owner
@@ -288,6 +315,61 @@ TEST(K8sGpushare, OverlappingDemandsTimeSlice) {
   const auto result = s.run();
   EXPECT_NEAR(seconds(record(result, 1).end_us), 120, 1e-5);
   EXPECT_NEAR(seconds(record(result, 0).end_us), 145, 1e-5);
+}
+
+// GPU memory without isolation against MPS's per-client limit. A (half the GPU's memory, 100 s)
+// starts at 0; B (half, overrunning 1.5x: 0.75) at 10. gpushare: the GPU needs 1.25, so one of the
+// two, at random, fails (OOMKilled); with some seeds it is A, the neighbour that kept to its
+// request. MPS (2 replicas, a limit of 0.5 per client): only B fails, whatever the seed.
+TEST(K8sSharedMemory, OverrunKillsANeighbourWithoutIsolationOnlyItselfUnderMps) {
+  int neighbour_killed = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    for (const auto model : {DevicePluginModel::kGpushare, DevicePluginModel::kMps}) {
+      K8sScenario s;
+      s.seed = seed;
+      s.node("n", 1);
+      share(s, model, 2);
+      s.kube.fraction_as_one_device = model == DevicePluginModel::kMps;
+      s.kube.memory_model = true;
+      s.kube.overrun_pods = {"b"};
+      s.kube.backoff_limit = 0;
+      s.pod("a", 1, 0, 100).gpu_milli = 500;
+      s.pod("b", 1, 10, 100).gpu_milli = 500;
+      const auto result = s.run();
+      EXPECT_EQ(metric(result, "oom_kills"), 1);
+      EXPECT_EQ(metric(result, "overrunning_pods"), 1);
+      if (model == DevicePluginModel::kMps) {
+        EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
+        EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
+        EXPECT_EQ(seconds(record(result, 1).end_us), 10);
+        EXPECT_EQ(metric(result, "oom_neighbours_killed"), 0);
+      } else if (record(result, 0).outcome == PodOutcome::kFailed) {
+        ++neighbour_killed;
+        EXPECT_STREQ(record(result, 0).reason, "OOMKilled");
+        EXPECT_EQ(seconds(record(result, 0).end_us), 10);
+        EXPECT_EQ(record(result, 1).outcome, PodOutcome::kCompleted);
+        EXPECT_EQ(metric(result, "oom_neighbours_killed"), 1);
+        EXPECT_NEAR(metric(result, "oom_run_hours_lost"), 10.0 / 3600, 1e-12);
+      } else {
+        EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
+        EXPECT_EQ(metric(result, "oom_neighbours_killed"), 0);
+      }
+    }
+  }
+  EXPECT_GT(neighbour_killed, 0);
+  EXPECT_LT(neighbour_killed, 20);
+}
+
+// Without the memory model nothing runs out of memory, and the metrics are not reported.
+TEST(K8sSharedMemory, OffByDefault) {
+  K8sScenario s;
+  s.node("n", 1);
+  s.kube.default_model = DevicePluginModel::kGpushare;
+  s.pod("a", 1, 0, 100).gpu_milli = 500;
+  s.pod("b", 1, 10, 100).gpu_milli = 500;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 1).outcome, PodOutcome::kCompleted);
+  EXPECT_FALSE(result.metric("oom_kills").has_value());
 }
 
 // The speed model alone, with a context-switch overhead d_inf = 0.2: two saturating processes
