@@ -33,6 +33,12 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo "3,315 jobs on 256 GPUs): the default settings against NVIDIA's device plugin with first-fit or preferred device"
   echo "choice, scheduler-assigned topology-aware placement, and the stale-status experiment's settings (714 GPU failures with seed 42,"
   echo "128 plugin restarts and the admission failures and replacements they cause: more events, not a slower model)."
+  echo "Variants 5-8 run the same workload through NVIDIA's plugin without topology (whole GPUs), time-slicing with 2"
+  echo "replicas, 4 replicas packed, and MPS with 2 replicas (traces/sharing/): the bound is a sharing replay at most 2x"
+  echo "the whole-GPU replay. Sharing slows these whole-GPU jobs (4 packed: slowdown ~4), so the queue and the scheduling"
+  echo "attempts grow; MPS refuses the 70 % multi-GPU jobs, which the Job owners recreate 6 times each (about 5x the"
+  echo "pod objects). \`BM_SharedRateChange\` is one arrival and one departure on a GPU with k pods in a cluster of n GPUs:"
+  echo "its cost follows k, not n. The whole sharing runs below use the sharing comparison's workload (770 GPUs)."
   echo
   echo "## Whole runs (wall time and peak resident memory, /usr/bin/time)"
   echo
@@ -53,6 +59,12 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
     ./build/gpusim run "${k8s[@]}" --policy binpack --kube traces/synthetic/kube-dc-preferred.yaml --out "$scratch/k8s-dp"
   measure "gpusim run, stale status 60 s with GPU failures and plugin restarts (same workload)" \
     ./build/gpusim run "${k8s[@]}" --policy binpack --kube traces/synthetic/kube-stale-60s.yaml --out "$scratch/k8s-stale"
+  python3 scripts/make_sharing_workload.py "$scratch/sharing-jobs.csv"
+  sharing=(--mode replay --cluster traces/sharing/openb-eighth-cluster.csv --workload "$scratch/sharing-jobs.csv" --seed 42 --policy binpack)
+  for v in whole-gpu time-slicing-2 mps-2 gpushare; do
+    measure "gpusim run, sharing comparison, $v (770 GPUs, 7,064 pods)" \
+      ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
+  done
   echo
   echo "## Google Benchmark (bench/, full JSON in bench.json)"
   echo

@@ -14,7 +14,7 @@
 namespace gpusim::report {
 namespace {
 
-enum class Unit { kPercent, kCount, kGpus, kDuration };
+enum class Unit { kPercent, kCount, kGpus, kDuration, kRatio };
 
 struct Column {
   const char* metric;
@@ -57,6 +57,22 @@ const std::vector<Column>& kubernetes_columns() {
   return columns;
 }
 
+// Shared GPUs' figures (time-slicing, MPS, gpushare), in a third table when a run has them.
+const std::vector<Column>& sharing_columns() {
+  static const std::vector<Column> columns{
+      {"shared_gpus_in_use_pct", "shared GPUs in use (%)", Unit::kPercent},
+      {"shared_busy_pct", "busy (%, speed model)", Unit::kPercent},
+      {"mean_slowdown", "mean slowdown", Unit::kRatio},
+      {"p95_slowdown", "p95 slowdown", Unit::kRatio},
+      {"shared_pods_with_corunners", "pods with co-runners", Unit::kCount},
+      {"context_switch_gpu_hours", "GPU-hours lost to context switches", Unit::kGpus},
+      {"multi_replica_refused", "multi-replica pods refused", Unit::kCount},
+      {"multi_replica_split_across_gpus", "multi-replica pods across GPUs", Unit::kCount},
+      {"oom_kills", "OOM kills", Unit::kCount},
+      {"oom_neighbours_killed", "of them neighbours", Unit::kCount}};
+  return columns;
+}
+
 // The FGD artifact's published means on the default openb trace at 130% (../shared/docs/peers.md
 // §8.1: hkust-adsl/kubernetes-scheduler-simulator, 10 seeds).
 std::optional<double> published_fgd_default(const std::string& policy) {
@@ -96,6 +112,7 @@ std::string cell(const nlohmann::ordered_json& metric, Unit unit, bool single, s
       return single ? fmt::format("{:.0f}", mean) : fmt::format("{:.1f} ± {:.1f}", mean, sd);
     case Unit::kPercent:
     case Unit::kGpus:
+    case Unit::kRatio:
       return single ? fmt::format("{:.2f}", mean) : fmt::format("{:.2f} ± {:.2f}", mean, sd);
   }
   return "";
@@ -160,19 +177,28 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     md += "\nKubernetes layer";
     if (inputs.contains("kube")) md += fmt::format(" (settings: `{}`)", inputs.at("kube").value("file", "?"));
     else md += " (default settings: scheduler-assigned devices, no latencies, no failures)";
-    md += ":\n\n| policy |";
-    for (const Column& c : kubernetes_columns()) md += fmt::format(" {} |", c.header);
-    md += "\n|---|";
-    for (std::size_t i = 0; i < kubernetes_columns().size(); ++i) md += "---:|";
-    md += "\n";
-    for (const auto& policy : s.at("policies")) {
-      md += fmt::format("| {} |", policy.at("name").get<std::string>());
-      for (const Column& c : kubernetes_columns()) {
-        const std::string text = policy.contains(c.metric) ? cell(policy.at(c.metric), c.unit, single, seeds) : "n/a";
-        any_na |= text == "n/a";
-        md += fmt::format(" {} |", text);
-      }
+    const auto add_table = [&](const std::vector<Column>& table) {
+      md += ":\n\n| policy |";
+      for (const Column& c : table) md += fmt::format(" {} |", c.header);
+      md += "\n|---|";
+      for (std::size_t i = 0; i < table.size(); ++i) md += "---:|";
       md += "\n";
+      for (const auto& policy : s.at("policies")) {
+        md += fmt::format("| {} |", policy.at("name").get<std::string>());
+        for (const Column& c : table) {
+          const std::string text = policy.contains(c.metric) ? cell(policy.at(c.metric), c.unit, single, seeds) : "n/a";
+          any_na |= text == "n/a";
+          md += fmt::format(" {} |", text);
+        }
+        md += "\n";
+      }
+    };
+    add_table(kubernetes_columns());
+    const auto& policies = s.at("policies");
+    if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_physical_gpus"); })) {
+      md += "\nShared GPUs (speeds from the shared-GPU model; its parameters are in summary.json, "
+            "`sharing_time_slice_overhead` and `sharing_stream_capacity`)";
+      add_table(sharing_columns());
     }
   }
   md += single ? "\nOne seed. " : "\nMean ± sample standard deviation over the seeds. ";
