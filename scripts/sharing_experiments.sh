@@ -7,7 +7,9 @@
 #   time-slicing-4-packed   4 replicas, packed
 #   mps-2, mps-4     sharing.mps, 2 or 4 replicas (each client capped at 100/replicas % of the SMs)
 #   gpushare         Alibaba's gpushare: memory shares of one GPU, the extender binpacks GPUs
-#   *-overrun        gpushare, time-slicing-2 and mps-2 with 5 % of pods using 1.5x the memory asked
+#   hami-vgpu, hami-vgpu-binpack   HAMi vGPU with its spread (default) or binpack GPU policy
+#   *-overrun        gpushare, hami-vgpu, time-slicing-2 and mps-2 with 5 % of pods using 1.5x the
+#                    memory asked
 # Inputs: traces/sharing/openb-eighth-cluster.csv (every 8th openb GPU node: 152 nodes, 770 GPUs)
 # and the workload scripts/make_sharing_workload.py makes from the openb default trace (checked
 # against traces/sharing/SHA256SUMS). Each variant is a gpusim output directory; this script then
@@ -26,8 +28,8 @@ python3 scripts/make_sharing_workload.py "$workload"
 
 dir=results/sharing
 mkdir -p "$dir"
-variants=(gpu-milli whole-gpu gpushare time-slicing-2 time-slicing-4-packed mps-2 mps-4 gpushare-overrun
-          time-slicing-2-overrun mps-2-overrun)
+variants=(gpu-milli whole-gpu gpushare hami-vgpu hami-vgpu-binpack time-slicing-2 time-slicing-4-packed mps-2 mps-4
+          gpushare-overrun hami-vgpu-overrun time-slicing-2-overrun mps-2-overrun)
 for v in "${variants[@]}"; do
   kube=()
   [[ $v != gpu-milli ]] && kube=(--kube "traces/sharing/$v.yaml")
@@ -60,10 +62,10 @@ set key top left
 set output "$dir/jct.svg"
 set title "Job completion time by sharing mode (binpack, mean of 3 seeds)"
 set ylabel "hours"
-plot "< head -8 $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
+plot "< head -10 $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
 set output "$dir/slowdown.svg"
 set title "Slowdown of pods on shared GPUs against running alone"
 set ylabel "run time / solo run time"
-plot "< sed -n 4,8p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
+plot "< sed -n 4,10p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
 GP
 echo "sharing: results in $dir (table.txt, jct.svg, slowdown.svg)"

@@ -95,10 +95,14 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   sched::PluginContext context = inputs.plugin_context(config.seed);
   context.workload = pods;  // as the scheduler sees them (fractions as one device, if so)
   context.topologies = node_topologies;
-  // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy.
+  // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy;
+  // HAMi's scheduler picks GPUs by its GPU policy (spread: the least used; binpack: the tightest).
   std::vector<std::string> node_gpu_selection(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (setup[n].model == k8s::DevicePluginModel::kGpushare) node_gpu_selection[n] = "best";
+    if (setup[n].model == k8s::DevicePluginModel::kHamiVgpu) {
+      node_gpu_selection[n] = setup[n].hami_gpu_policy == k8s::HamiGpuPolicy::kBinpack ? "best" : "worst";
+    }
   }
   if (std::any_of(node_gpu_selection.begin(), node_gpu_selection.end(), [](const std::string& s) { return !s.empty(); })) {
     context.node_gpu_selection = node_gpu_selection;

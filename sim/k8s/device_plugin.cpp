@@ -14,6 +14,7 @@ const char* to_string(DevicePluginModel model) {
     case DevicePluginModel::kTimeSlicing: return "time-slicing";
     case DevicePluginModel::kMps: return "mps";
     case DevicePluginModel::kGpushare: return "gpushare";
+    case DevicePluginModel::kHamiVgpu: return "hami-vgpu";
   }
   return "?";
 }

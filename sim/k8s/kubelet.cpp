@@ -406,7 +406,11 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
   // A trace-Pending pod runs until its owner deletes it, whatever its speed.
   const bool fixed_end = pod.phase == cluster::TracePhase::kPending;
-  progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now);
+  // HAMi caps a pod's compute at its gpucores (the share it asked).
+  const double core_cap = setup_[static_cast<std::size_t>(r.node)].model == DevicePluginModel::kHamiVgpu
+                              ? std::clamp(pod.gpu_milli / double{cluster::kMilliPerGpu}, 1e-3, 1.0)
+                              : 1.0;
+  progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap);
   if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
   retime(now);
   if (settings_.memory_model) check_memory(id, now);
@@ -424,7 +428,8 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   const auto n = static_cast<std::uint32_t>(r.node);
   const NodeSetup& setup = setup_[n];
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
-  const double request = setup.model == DevicePluginModel::kGpushare ? pod.gpu_milli / double{cluster::kMilliPerGpu}
+  const bool asks_memory = setup.model == DevicePluginModel::kGpushare || setup.model == DevicePluginModel::kHamiVgpu;
+  const double request = asks_memory ? pod.gpu_milli / double{cluster::kMilliPerGpu}
                          : pod.gpu_demand() < 1                      ? pod.gpu_demand()
                                                                      : 1.0 / setup.replicas();
   std::uint64_t state = run_time_.seed ^ (0x9E3779B97F4A7C15ULL * (std::uint64_t{id} + 1));
@@ -437,6 +442,11 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   if (setup.model == DevicePluginModel::kMps) {
     // Each MPS client is limited to its replica's share: only a pod past it fails.
     if (r.memory > 1.0 / setup.replicas() + kSlack) oom_kill(id, now);
+    return;
+  }
+  if (setup.model == DevicePluginModel::kHamiVgpu) {
+    // libvgpu.so fails allocations past the pod's gpumem inside that pod only.
+    if (r.memory > request + kSlack) oom_kill(id, now);
     return;
   }
   // No isolation: an allocation fails in whichever process asks when the GPU is full, so pods on

@@ -38,7 +38,8 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     pools.push_back(resolved);
   }
   const NodeSetup fallback{settings.default_model, settings.default_choice,
-                           topology_id(settings.default_topology, "defaults", topologies), settings.default_sharing};
+                           topology_id(settings.default_topology, "defaults", topologies), settings.default_sharing,
+                           settings.default_hami_gpu_policy};
   std::vector<NodeSetup> setup;
   setup.reserve(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -49,7 +50,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       const bool name_ok = node.name.starts_with(pool.pool->match.name_prefix);
       const bool model_ok = !pool.model || (node.gpu_count > 0 && node.gpu_model == *pool.model);
       if (name_ok && model_ok) {
-        chosen = {pool.pool->model, pool.pool->choice, pool.topology, pool.pool->sharing};
+        chosen = {pool.pool->model, pool.pool->choice, pool.topology, pool.pool->sharing, pool.pool->hami_gpu_policy};
         from = "pool " + pool.pool->name;
         break;
       }

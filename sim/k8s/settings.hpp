@@ -36,6 +36,16 @@ enum class DevicePluginModel : std::uint8_t {
   // extender's bind puts each on the GPU that fits it most tightly, one GPU per pod; no isolation,
   // so co-located pods time-slice the GPU.
   kGpushare,
+  // HAMi's vGPU: the HAMi scheduler picks GPUs (its GPU policy, spread by default) and libvgpu.so
+  // enforces each pod's gpumem (allocations past it fail in that pod only) and caps its compute at
+  // gpucores; pods on a GPU time-slice it. A trace fraction asks that share of memory and cores.
+  kHamiVgpu,
+};
+
+// HAMi's GPU scheduler policy: which GPU of the chosen node a pod gets.
+enum class HamiGpuPolicy : std::uint8_t {
+  kSpread,   // the least used GPU (HAMi's default)
+  kBinpack,  // the most used GPU that fits
 };
 
 // Whether a model's devices are replicas of shared GPUs.
@@ -43,10 +53,13 @@ inline bool is_shared(DevicePluginModel model) {
   return model == DevicePluginModel::kTimeSlicing || model == DevicePluginModel::kMps;
 }
 // Whether pods on one GPU slow each other down (the shared-GPU speed model applies).
-inline bool shares_speed(DevicePluginModel model) { return is_shared(model) || model == DevicePluginModel::kGpushare; }
+inline bool shares_speed(DevicePluginModel model) {
+  return is_shared(model) || model == DevicePluginModel::kGpushare || model == DevicePluginModel::kHamiVgpu;
+}
 // Whether the scheduler (or its extender) names the GPUs and the plugin honours them.
 inline bool scheduler_picks_gpus(DevicePluginModel model) {
-  return model == DevicePluginModel::kSchedulerAssigned || model == DevicePluginModel::kGpushare;
+  return model == DevicePluginModel::kSchedulerAssigned || model == DevicePluginModel::kGpushare ||
+         model == DevicePluginModel::kHamiVgpu;
 }
 
 // Which replicas the plugin's GetPreferredAllocation picks (NVIDIA's greedy allocators).
@@ -88,6 +101,7 @@ struct NodePool {
   DeviceChoice choice = DeviceChoice::kFirstFit;
   std::string topology;  // a template of sim/topology ("" = none known)
   SharingConfig sharing;  // time-slicing and mps
+  HamiGpuPolicy hami_gpu_policy = HamiGpuPolicy::kSpread;  // hami-vgpu
 };
 
 // A failure read from a file or drawn by the seeded process.
@@ -149,6 +163,7 @@ struct KubeSettings {
   DeviceChoice default_choice = DeviceChoice::kFirstFit;
   std::string default_topology;
   SharingConfig default_sharing;
+  HamiGpuPolicy default_hami_gpu_policy = HamiGpuPolicy::kSpread;
   std::vector<NodePool> pools;  // the first pool that matches a node wins
 
   // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
@@ -188,6 +203,7 @@ struct NodeSetup {
   DeviceChoice choice = DeviceChoice::kFirstFit;
   int topology = -1;  // index into the topology templates, -1: none
   SharingConfig sharing;  // time-slicing and mps: device d is replica d % replicas of GPU d / replicas
+  HamiGpuPolicy hami_gpu_policy = HamiGpuPolicy::kSpread;  // hami-vgpu
   int replicas() const { return is_shared(model) ? sharing.replicas : 1; }
 };
 

@@ -88,7 +88,8 @@ class Reader {
   DevicePluginModel model(const YAML::Node& node, const std::string& field) const {
     const auto model = device_plugin_model(text(node, field));
     if (!model) {
-      fail(node, field, "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing, mps or gpushare");
+      fail(node, field,
+           "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing, mps, gpushare or hami-vgpu");
     }
     return *model;
   }
@@ -127,6 +128,16 @@ class Reader {
     return c;
   }
 
+  // HAMi's scheduler options (one: the GPU policy; the node policy is the profile's scoring).
+  HamiGpuPolicy hami(const YAML::Node& map, const std::string& field) const {
+    only(map, field, {"gpuSchedulerPolicy"});
+    if (!map["gpuSchedulerPolicy"]) return HamiGpuPolicy::kSpread;
+    const std::string policy = text(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy");
+    if (policy == "binpack") return HamiGpuPolicy::kBinpack;
+    if (policy != "spread") fail(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy", "expected spread or binpack");
+    return HamiGpuPolicy::kSpread;
+  }
+
   const std::vector<cluster::NodeSpec>& nodes() const { return nodes_; }
 
  private:
@@ -157,7 +168,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string field = fmt::format("pools[{}]", i);
-    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology", "sharing"});
+    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology", "sharing", "hami"});
     NodePool pool;
     pool.name = item["name"] ? r.text(item["name"], field + ".name") : fmt::format("pool-{}", i);
     if (const YAML::Node match = item["match"]) {
@@ -171,6 +182,10 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["sharing"]) {
       if (!is_shared(pool.model)) r.fail(item["sharing"], field + ".sharing", "applies to devicePlugin time-slicing or mps only");
       pool.sharing = r.sharing(item["sharing"], field + ".sharing");
+    }
+    if (item["hami"]) {
+      if (pool.model != DevicePluginModel::kHamiVgpu) r.fail(item["hami"], field + ".hami", "applies to devicePlugin hami-vgpu only");
+      pool.hami_gpu_policy = r.hami(item["hami"], field + ".hami");
     }
     s.pools.push_back(pool);
   }
@@ -231,7 +246,8 @@ void read_node_events(const Reader& r, const YAML::Node& list, KubeSettings& s) 
 std::optional<DevicePluginModel> device_plugin_model(std::string_view name) {
   for (const auto model : {DevicePluginModel::kSchedulerAssigned, DevicePluginModel::kDevicePlugin,
                            DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13,
-                           DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps, DevicePluginModel::kGpushare}) {
+                           DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps, DevicePluginModel::kGpushare,
+                           DevicePluginModel::kHamiVgpu}) {
     if (name == to_string(model)) return model;
   }
   return std::nullopt;
@@ -299,13 +315,17 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     if (doc["kubelet"]) read_kubelet(r, doc["kubelet"], s);
     if (doc["owners"]) read_owners(r, doc["owners"], s);
     if (const YAML::Node d = doc["devicePlugin"]) {
-      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing"});
+      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing", "hami"});
       if (d["model"]) s.default_model = r.model(d["model"], "devicePlugin.model");
       if (d["deviceChoice"]) s.default_choice = r.choice(d["deviceChoice"], "devicePlugin.deviceChoice");
       if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
       if (d["sharing"]) {
         if (!is_shared(s.default_model)) r.fail(d["sharing"], "devicePlugin.sharing", "applies to model time-slicing or mps only");
         s.default_sharing = r.sharing(d["sharing"], "devicePlugin.sharing");
+      }
+      if (d["hami"]) {
+        if (s.default_model != DevicePluginModel::kHamiVgpu) r.fail(d["hami"], "devicePlugin.hami", "applies to model hami-vgpu only");
+        s.default_hami_gpu_policy = r.hami(d["hami"], "devicePlugin.hami");
       }
     }
     if (doc["pools"]) read_pools(r, doc["pools"], s);

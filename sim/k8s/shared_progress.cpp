@@ -56,7 +56,7 @@ void SharedProgress::recompute(Gpu& gpu) {
   gpu.switching = 0;
   if (n == 0) return;
   double demand = 0;
-  for (const Process& p : gpu.processes) demand += p.demand;
+  for (const Process& p : gpu.processes) demand += std::min(p.demand, p.core_cap);
   const SharedGpuModel& m = gpu.model;
   if (m.mps) {
     const double shared = m.stream_capacity / std::max(1.0, demand);
@@ -68,7 +68,7 @@ void SharedProgress::recompute(Gpu& gpu) {
   const double capacity = n > 1 ? 1.0 / (1.0 + m.time_slice_overhead * (nd - 1.0) / nd) : 1.0;
   gpu.switching = 1.0 - capacity;
   scratch_.clear();
-  for (const Process& p : gpu.processes) scratch_.push_back(p.demand);
+  for (const Process& p : gpu.processes) scratch_.push_back(std::min(p.demand, p.core_cap));
   std::sort(scratch_.begin(), scratch_.end());
   double level = std::numeric_limits<double>::infinity();  // every demand met
   double left = capacity;
@@ -80,7 +80,7 @@ void SharedProgress::recompute(Gpu& gpu) {
     }
     left -= scratch_[i];
   }
-  for (Process& p : gpu.processes) p.rate = std::min(1.0, level / p.demand);
+  for (Process& p : gpu.processes) p.rate = std::min(1.0, std::min(level, p.core_cap) / p.demand);
 }
 
 void SharedProgress::recompute_busy(Gpu& gpu) {
@@ -149,7 +149,7 @@ void SharedProgress::update(const std::vector<std::uint32_t>& touched, core::Tim
 }
 
 void SharedProgress::add(std::uint32_t pod, const std::vector<std::uint32_t>& gpus, double demand, double work_us,
-                         bool fixed_end, core::Time now) {
+                         bool fixed_end, core::Time now, double core_cap) {
   GPUSIM_CHECK(demand > 0 && demand <= 1, "a shared pod's GPU demand is in (0, 1]");
   if (pods_.size() <= pod) pods_.resize(pod + 1);
   moved_.clear();
@@ -165,7 +165,7 @@ void SharedProgress::add(std::uint32_t pod, const std::vector<std::uint32_t>& gp
     state.updated = now;
     state.started = now;
     state.gpus = gpus;
-    for (const std::uint32_t g : gpus) gpus_[g].processes.push_back({pod, demand});
+    for (const std::uint32_t g : gpus) gpus_[g].processes.push_back({pod, demand, core_cap});
   });
 }
 

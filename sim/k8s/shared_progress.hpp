@@ -13,6 +13,8 @@
 //     demands fit).
 //   MPS: spatial sharing; a client is capped at its active-thread fraction a and all clients share
 //     the GPU's stream capacity c: min(1, a / d_j, c / max(1, sum d)).
+//   HAMi vGPU: time-slicing, each process also capped at its gpucores share k_j: min(.., k_j / d_j),
+//     whichever binds (a capped process's demand is min(d_j, k_j) in the water-filling).
 // A pod with processes on several GPUs (or several replicas of one) runs at its slowest process.
 #include <array>
 #include <cstdint>
@@ -45,8 +47,9 @@ class SharedProgress {
   // GPU listed (a GPU listed twice holds two of its processes). `fixed_end`: it ends at a set
   // time whatever its speed (a trace-Pending pod deleted at its deadline); it still takes its
   // share of the GPU.
+  // `core_cap`: the share of the GPU's compute it may use at most (HAMi's gpucores; 1: none).
   void add(std::uint32_t pod, const std::vector<std::uint32_t>& gpus, double demand, double work_us, bool fixed_end,
-           core::Time now);
+           core::Time now, double core_cap = 1);
   // The pod stops (ended, or its node went down); its co-runners speed up.
   void remove(std::uint32_t pod, core::Time now);
   bool holds(std::uint32_t pod) const { return pod < pods_.size() && pods_[pod].active; }
@@ -80,6 +83,7 @@ class SharedProgress {
   struct Process {
     std::uint32_t pod;
     double demand;
+    double core_cap = 1;
     double rate = 1;  // of this process, on its GPU
   };
   struct Gpu {

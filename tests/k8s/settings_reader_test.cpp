@@ -75,7 +75,7 @@ TEST(KubeSettings, ErrorsNameFileLineAndField) {
             std::string::npos);
   EXPECT_EQ(error_of("devicePlugin: {model: nvidia}\n"),
             "kube.yaml:1: devicePlugin.model: expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, "
-            "time-slicing, mps or gpushare");
+            "time-slicing, mps, gpushare or hami-vgpu");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n9, gpu: 0, xid: 79}\n"),
             "kube.yaml:2: failures[0].node: no node named 'n9' in the cluster");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n0, gpu: 2, xid: 79}\n"),
@@ -127,6 +127,10 @@ TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
             "kube.yaml:3: devicePlugin.sharing.failRequestsGreaterThanOne: 'yes' is not true or false");
   EXPECT_EQ(error_of("devicePlugin:\n  model: device-plugin\n  sharing: {replicas: 2}\n"),
             "kube.yaml:3: devicePlugin.sharing: applies to model time-slicing or mps only");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {gpuSchedulerPolicy: topology-aware}\n"),
+            "kube.yaml:3: devicePlugin.hami.gpuSchedulerPolicy: expected spread or binpack");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  hami: {gpuSchedulerPolicy: binpack}\n"),
+            "kube.yaml:3: devicePlugin.hami: applies to model hami-vgpu only");
   EXPECT_EQ(error_of("fractionalGpuRequests: split\n"), "kube.yaml:1: fractionalGpuRequests: expected keep or one-device");
   EXPECT_EQ(error_of("gpuMemory: {overrunProbability: 2}\n"),
             "kube.yaml:1: gpuMemory.overrunProbability: '2' is not a number from 0 to 1");

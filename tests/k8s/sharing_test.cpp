@@ -317,14 +317,47 @@ TEST(K8sGpushare, OverlappingDemandsTimeSlice) {
   EXPECT_NEAR(seconds(record(result, 0).end_us), 145, 1e-5);
 }
 
+// HAMi vGPU: the HAMi scheduler's GPU policy picks the GPU. A (0.3) takes GPU 0; B (0.3) goes to the
+// least used GPU under spread (GPU 1), to the tightest fit under binpack (GPU 0).
+TEST(K8sHami, GpuPolicySpreadOrBinpack) {
+  for (const auto policy : {k8s::HamiGpuPolicy::kSpread, k8s::HamiGpuPolicy::kBinpack}) {
+    K8sScenario s;
+    s.node("hami", 2);
+    s.kube.default_model = DevicePluginModel::kHamiVgpu;
+    s.kube.default_hami_gpu_policy = policy;
+    s.pod("a", 1, 0, 100).gpu_milli = 300;
+    s.pod("b", 1, 1, 100).gpu_milli = 300;
+    const auto result = s.run();
+    EXPECT_EQ(record(result, 0).gpus, gpus({0}));
+    EXPECT_EQ(record(result, 1).gpus, policy == k8s::HamiGpuPolicy::kSpread ? gpus({1}) : gpus({0}));
+  }
+}
+
+// HAMi caps a pod's compute at its gpucores (the share it asked): a pod asking half a GPU that
+// would keep a whole one busy runs at 0.5 even alone (100 s of work take 200 s); its neighbour
+// asking 0.4 and using 0.4 is not slowed (0.5 + 0.4 fit).
+TEST(K8sHami, GpuCoresCapCompute) {
+  K8sScenario s;
+  s.node("hami", 1);
+  s.kube.default_model = DevicePluginModel::kHamiVgpu;
+  s.pod("greedy", 1, 0, 100).gpu_milli = 500;
+  s.workload.pods[0].gpu_demand_milli = 1000;
+  s.pod("modest", 1, 0, 100).gpu_milli = 400;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).gpus, record(result, 1).gpus);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 200);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 100);
+}
+
 // GPU memory without isolation against MPS's per-client limit. A (half the GPU's memory, 100 s)
 // starts at 0; B (half, overrunning 1.5x: 0.75) at 10. gpushare: the GPU needs 1.25, so one of the
 // two, at random, fails (OOMKilled); with some seeds it is A, the neighbour that kept to its
-// request. MPS (2 replicas, a limit of 0.5 per client): only B fails, whatever the seed.
-TEST(K8sSharedMemory, OverrunKillsANeighbourWithoutIsolationOnlyItselfUnderMps) {
+// request. MPS (2 replicas, a limit of 0.5 per client) and HAMi (gpumem enforced): only B fails,
+// whatever the seed.
+TEST(K8sSharedMemory, OverrunKillsANeighbourWithoutIsolationOnlyItselfUnderMpsAndHami) {
   int neighbour_killed = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    for (const auto model : {DevicePluginModel::kGpushare, DevicePluginModel::kMps}) {
+    for (const auto model : {DevicePluginModel::kGpushare, DevicePluginModel::kMps, DevicePluginModel::kHamiVgpu}) {
       K8sScenario s;
       s.seed = seed;
       s.node("n", 1);
@@ -338,7 +371,7 @@ TEST(K8sSharedMemory, OverrunKillsANeighbourWithoutIsolationOnlyItselfUnderMps) 
       const auto result = s.run();
       EXPECT_EQ(metric(result, "oom_kills"), 1);
       EXPECT_EQ(metric(result, "overrunning_pods"), 1);
-      if (model == DevicePluginModel::kMps) {
+      if (model != DevicePluginModel::kGpushare) {
         EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
         EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
         EXPECT_EQ(seconds(record(result, 1).end_us), 10);
