@@ -2,6 +2,7 @@
 # The GPU-sharing comparison (results/sharing/): one openb-based cluster and workload, the same
 # policy (binpack), under every sharing mode gpusim models, 3 seeds each:
 #   gpu-milli        scheduler-assigned fractions, pure accounting (every pod at solo speed)
+#   defrag-1, defrag-4   gpu-milli with the defragmenting descheduler, 1 or 4 evictions a cycle
 #   whole-gpu        NVIDIA's device plugin, a fraction asked as one whole GPU
 #   time-slicing-2   sharing.timeSlicing, 2 replicas per GPU, distributed replica choice
 #   time-slicing-4-packed   4 replicas, packed
@@ -28,7 +29,7 @@ python3 scripts/make_sharing_workload.py "$workload"
 
 dir=results/sharing
 mkdir -p "$dir"
-variants=(gpu-milli whole-gpu gpushare hami-vgpu hami-vgpu-binpack time-slicing-2 time-slicing-4-packed mps-2 mps-4
+variants=(gpu-milli defrag-1 defrag-4 whole-gpu gpushare hami-vgpu hami-vgpu-binpack time-slicing-2 time-slicing-4-packed mps-2 mps-4
           gpushare-overrun hami-vgpu-overrun time-slicing-2-overrun mps-2-overrun)
 for v in "${variants[@]}"; do
   kube=()
@@ -41,13 +42,13 @@ done
 # metric value (mean over seeds) of a variant's only policy, rounded to 2 decimals; n/a if undefined
 value() { jq -r --arg m "$2" ".policies[0][\$m].mean // \"n/a\" | if type == \"number\" then (. * 100 | round / 100) else . end" "$1/summary.json"; }
 {
-  echo "variant alloc_pct gpus_in_use_pct busy_pct mean_jct_h p95_jct_h mean_queue_h completed mean_slowdown p95_slowdown refused_multi split_multi unscheduled oom_kills oom_neighbours oom_hours_lost given_up"
+  echo "variant alloc_pct gpus_in_use_pct busy_pct mean_jct_h p95_jct_h mean_queue_h completed mean_slowdown p95_slowdown refused_multi split_multi unscheduled oom_kills oom_neighbours oom_hours_lost given_up evictions eviction_hours_lost"
   for v in "${variants[@]}"; do
     d=$dir/$v
     hours() { jq -r --arg m "$1" ".policies[0][\$m].mean / 3600 * 100 | round / 100" "$d/summary.json"; }
     in_use=$(value "$d" shared_gpus_in_use_pct)
     # whole GPUs and gpu-milli: a GPU in use is an allocated one (gpus_in_use over time is not a metric there)
-    echo "$v $(value "$d" mean_gpu_allocation_pct) $in_use $(value "$d" shared_busy_pct) $(hours mean_jct_s) $(hours p95_jct_s) $(hours mean_queueing_delay_s) $(value "$d" completed_pods) $(value "$d" mean_slowdown) $(value "$d" p95_slowdown) $(value "$d" multi_replica_refused) $(value "$d" multi_replica_split_across_gpus) $(value "$d" unscheduled_pods) $(value "$d" oom_kills) $(value "$d" oom_neighbours_killed) $(value "$d" oom_run_hours_lost) $(value "$d" pods_given_up)"
+    echo "$v $(value "$d" mean_gpu_allocation_pct) $in_use $(value "$d" shared_busy_pct) $(hours mean_jct_s) $(hours p95_jct_s) $(hours mean_queueing_delay_s) $(value "$d" completed_pods) $(value "$d" mean_slowdown) $(value "$d" p95_slowdown) $(value "$d" multi_replica_refused) $(value "$d" multi_replica_split_across_gpus) $(value "$d" unscheduled_pods) $(value "$d" oom_kills) $(value "$d" oom_neighbours_killed) $(value "$d" oom_run_hours_lost) $(value "$d" pods_given_up) $(value "$d" descheduler_evictions) $(value "$d" gpu_hours_lost_to_evictions)"
   done
 } > "$dir/table.txt"
 
@@ -62,10 +63,10 @@ set key top left
 set output "$dir/jct.svg"
 set title "Job completion time by sharing mode (binpack, mean of 3 seeds)"
 set ylabel "hours"
-plot "< head -10 $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
+plot "< head -12 $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
 set output "$dir/slowdown.svg"
 set title "Slowdown of pods on shared GPUs against running alone"
 set ylabel "run time / solo run time"
-plot "< sed -n 4,10p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
+plot "< sed -n 6,12p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
 GP
 echo "sharing: results in $dir (table.txt, jct.svg, slowdown.svg)"

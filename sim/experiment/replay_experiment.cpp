@@ -1,10 +1,12 @@
 #include "sim/experiment/replay_experiment.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
+#include "sim/k8s/descheduler.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/failure_injector.hpp"
 #include "sim/k8s/kubelet.hpp"
@@ -115,6 +117,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
   k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
   k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
+  std::optional<k8s::Descheduler> descheduler;
+  if (settings.descheduler) descheduler.emplace(bus, api, kubelets.truth(), setup, pods, settings);
 
   using k8s::Topic;
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
@@ -126,6 +130,12 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     bus.subscribe(topic, kubelets);
   }
   for (const Topic topic : {Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) bus.subscribe(topic, node_lifecycle);
+  if (descheduler) {
+    bus.subscribe(Topic::kEvictRequest, kubelets);
+    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning, Topic::kPodTerminated}) {
+      bus.subscribe(topic, *descheduler);
+    }
+  }
   for (const Topic topic : {Topic::kPodTerminated, Topic::kPodDeleted}) bus.subscribe(topic, owners);
   bus.subscribe(Topic::kPodTerminated, driver);
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
@@ -145,6 +155,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     if (record.start_us >= 0) last_end = std::max(last_end, record.end_us);
   }
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(core::Time::from_micros(last_end)));
+  if (descheduler) {
+    result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
+    result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);
+  }
   return result;
 }
 

@@ -27,6 +27,7 @@ const char* to_string(Reason reason) {
     case Reason::kNodeLost: return "NodeLost";
     case Reason::kNodeRemoved: return "NodeRemoved";
     case Reason::kOomKilled: return "OOMKilled";
+    case Reason::kDescheduled: return "Descheduled";
   }
   return "?";
 }

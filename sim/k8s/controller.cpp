@@ -32,6 +32,11 @@ void Controller::on_message(const Message& message, core::Time now) {
     case Reason::kNodeRemoved:
     case Reason::kOomKilled:  // the Job controller replaces a failed pod (restartPolicy Never)
       break;
+    case Reason::kDescheduled:
+      // A disruption, not a failure (a Job's podFailurePolicy ignoring DisruptionTarget): replaced
+      // after the base backoff, not counted against backoffLimit.
+      bus_.set_timer(*this, 0, message.source, now + settings_.backoff_base, core::Phase::kArrival);
+      return;
     default:
       return;  // it ran its course (or the trace says it failed)
   }

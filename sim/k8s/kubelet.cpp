@@ -100,6 +100,7 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   pods_on_gpu_.assign(gpu_offset_.back(), 0);
   gpu_memory_.assign(physical_offset_.back(), 0);
   always_overruns_.assign(pods.size(), 0);
+  remaining_.assign(pods.size(), 1.0);
   for (const std::string& name : settings.overrun_pods) {
     const auto it = std::find_if(pods.begin(), pods.end(), [&](const cluster::PodSpec& p) { return p.name == name; });
     if (it == pods.end()) throw core::InputError(fmt::format("--kube gpuMemory.overrunPods: no pod named '{}' in the workload", name));
@@ -156,6 +157,9 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
         if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) waiting.erase(it);
         if (message.pod < residents_.size() && residents_[message.pod].holds) release(message.pod, now);
       }
+      break;
+    case Topic::kEvictRequest:
+      evict(message.pod, now);
       break;
     case Topic::kPluginRestart:
       if (state_[message.node] != NodeState::kUp) break;  // nothing runs on a node that is down
@@ -377,7 +381,13 @@ void KubeletFleet::start(PodId id, core::Time now) {
   running.node = static_cast<std::uint32_t>(r.node);
   running.gpus = r.gpus;
   bus_.publish(running, now);
-  const core::Time duration = run_time(id, now);
+  core::Time duration = run_time(id, now);
+  // A replacement of an evicted pod resumes from its last checkpoint.
+  const double remaining = remaining_[running.source];
+  if (remaining < 1 && pods_[running.source].phase != cluster::TracePhase::kPending) {
+    duration = core::Time::from_micros(static_cast<std::int64_t>(std::ceil(static_cast<double>(duration.micros()) * remaining)));
+  }
+  r.run_for = duration;
   // Starts and durations are each within range, but a long chain of them may not be.
   if (static_cast<double>(now.micros()) + static_cast<double>(duration.micros()) > kMaxSimulatedMicros) {
     throw core::InputError(fmt::format("pod {} would end past the simulated time range ({} us)",
@@ -397,6 +407,27 @@ void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& 
   for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
     if (r.gpus.contains(d)) out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
   }
+}
+
+void KubeletFleet::evict(PodId id, core::Time now) {
+  if (id >= residents_.size() || !residents_[id].holds) return;  // it ended meanwhile
+  Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  if (state_[n] != NodeState::kUp || shared_node(n)) return;
+  const PodObject& object = api_.pod(id);
+  const cluster::PodSpec& pod = pods_[object.source];
+  if (r.finish_timer != kNoTimer && pod.phase != cluster::TracePhase::kPending && r.run_for > core::Time::zero()) {
+    // Running: the work up to its last checkpoint is kept, the rest is lost.
+    const std::int64_t elapsed = (now - object.running).micros();
+    const std::int64_t period = settings_.checkpoint_interval.micros();
+    const std::int64_t kept = elapsed / period * period;
+    const double done = std::min(1.0, static_cast<double>(kept) / static_cast<double>(r.run_for.micros()));
+    remaining_[object.source] *= 1.0 - done;
+    evictions_.lost_gpu_s += static_cast<double>(elapsed - kept) / 1e6 * static_cast<double>(pod.total_gpu_milli()) / 1000.0;
+  }
+  ++evictions_.evictions;
+  cancel_finish(id);
+  end(id, Reason::kDescheduled, now);
 }
 
 void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {

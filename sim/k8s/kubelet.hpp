@@ -38,6 +38,12 @@ class KubeletFleet final : public Component {
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
   const cluster::ClusterState& truth() const { return truth_; }
+  // Pods the descheduler evicted, and their work since the last checkpoint (GPU-seconds).
+  struct EvictionReport {
+    std::int64_t evictions = 0;
+    double lost_gpu_s = 0;
+  };
+  EvictionReport eviction_report() const { return evictions_; }
   // Shared GPUs (time-slicing, MPS): what the speed model saw, for the metrics.
   SharingReport sharing_report(core::Time end);
   // The devices each container of pod object `pod` got (empty: no container detail or never
@@ -55,6 +61,7 @@ class KubeletFleet final : public Component {
     core::EventId finish_timer = kNoTimer;
     cluster::GpuSet ghost;  // accelerators-1.6: GPUs still held after it ended
     bool holds = false;  // admitted and not yet ended
+    core::Time run_for;  // how long this run takes (its remaining work), set at start
     double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
     bool overruns = false;
   };
@@ -84,6 +91,8 @@ class KubeletFleet final : public Component {
   // The physical GPUs (one entry per device) of a resident on a sharing node.
   void physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const;
   void set_gpus_present(std::uint32_t node, bool present, core::Time now);
+  // The descheduler's eviction: the pod stops; its row keeps the work done to its last checkpoint.
+  void evict(PodId pod, core::Time now);
   bool shared_node(std::uint32_t node) const { return shares_speed(setup_[node].model); }
   Resident& resident(PodId pod);
 
@@ -113,6 +122,8 @@ class KubeletFleet final : public Component {
   std::vector<double> gpu_memory_;  // per physical GPU: memory in use, as a share
   core::Rng oom_rng_;
   std::vector<std::uint8_t> always_overruns_;  // per trace row: named in gpuMemory.overrunPods
+  std::vector<double> remaining_;  // per trace row: share of its work still to do (evictions)
+  EvictionReport evictions_;
   SharingReport sharing_;
 
 };

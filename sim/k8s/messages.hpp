@@ -32,6 +32,7 @@ enum class Topic : std::uint8_t {
   kNodeLost,       // `node` stopped answering (crashed): its pods stop, the API server does not know
   kNodeRecovered,  // a lost `node` is back: its kubelet reports its pods failed
   kNodeTaints,     // the node lifecycle controller set `node`'s lifecycle taints (`value`: NodeTaint bits)
+  kEvictRequest,   // the descheduler asks to evict `pod` (on `node`) through the eviction API
   kCount,
 };
 
@@ -46,6 +47,7 @@ enum class Reason : std::uint8_t {
   kNodeLost,                  // its node crashed and came back: the kubelet reports it failed
   kNodeRemoved,               // its node was removed from the cluster
   kOomKilled,                 // its GPU memory ran out (a co-runner's overrun, or its own past an MPS limit)
+  kDescheduled,               // evicted by the descheduler to defragment GPUs
 };
 
 // Taints the node lifecycle controller manages, as bits of kNodeTaints' value.

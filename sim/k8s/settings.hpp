@@ -195,6 +195,15 @@ struct KubeSettings {
   double memory_overrun_probability = 0;
   double memory_overrun_factor = 1.5;
   std::vector<std::string> overrun_pods;  // pods (trace names) that always overrun
+
+  // The defragmenting descheduler (what-if; off unless set): every interval while whole-GPU pods
+  // wait, it evicts the fractions on one GPU per waiting pod, at most evictions_per_cycle pods.
+  // Evicted pods resume from their last checkpoint (every checkpoint_interval of their run).
+  bool descheduler = false;
+  core::Time descheduler_interval = core::Time::from_seconds(60);
+  int descheduler_evictions_per_cycle = 1;
+  core::Time checkpoint_interval = core::Time::from_seconds(600);
+  core::Time descheduler_min_run_time = core::Time::zero();
 };
 
 // Per node, after pools are matched.

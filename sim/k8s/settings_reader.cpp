@@ -272,7 +272,19 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     const YAML::Node doc = YAML::Load(text);
     if (!doc || doc.IsNull()) return s;  // an empty file: every default
     r.only(doc, "", {"kubelet", "owners", "nodeLifecycle", "gpuOperator", "devicePlugin", "pools", "health", "failures",
-                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests", "gpuMemory"});
+                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests", "gpuMemory", "descheduler"});
+    if (const YAML::Node d = doc["descheduler"]) {
+      r.only(d, "descheduler", {"interval", "evictionsPerCycle", "checkpointInterval", "minRunTime"});
+      s.descheduler = true;
+      if (d["interval"]) s.descheduler_interval = r.duration(d["interval"], "descheduler.interval");
+      if (s.descheduler_interval <= core::Time::zero()) r.fail(d, "descheduler.interval", "must be more than 0s");
+      if (d["evictionsPerCycle"]) {
+        s.descheduler_evictions_per_cycle = static_cast<int>(r.integer(d["evictionsPerCycle"], "descheduler.evictionsPerCycle", 1, 1000));
+      }
+      if (d["checkpointInterval"]) s.checkpoint_interval = r.duration(d["checkpointInterval"], "descheduler.checkpointInterval");
+      if (s.checkpoint_interval <= core::Time::zero()) r.fail(d, "descheduler.checkpointInterval", "must be more than 0s");
+      if (d["minRunTime"]) s.descheduler_min_run_time = r.duration(d["minRunTime"], "descheduler.minRunTime");
+    }
     if (const YAML::Node m = doc["gpuMemory"]) {
       r.only(m, "gpuMemory", {"overrunProbability", "overrunFactor", "overrunPods"});
       if (const YAML::Node names = m["overrunPods"]) {

@@ -131,6 +131,11 @@ TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
             "kube.yaml:3: devicePlugin.hami.gpuSchedulerPolicy: expected spread or binpack");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  hami: {gpuSchedulerPolicy: binpack}\n"),
             "kube.yaml:3: devicePlugin.hami: applies to model hami-vgpu only");
+  EXPECT_EQ(error_of("descheduler: {evictionsPerCycle: 0}\n"),
+            "kube.yaml:1: descheduler.evictionsPerCycle: '0' is not an integer from 1 to 1000");
+  EXPECT_EQ(error_of("descheduler: {checkpointInterval: 0s}\n"), "kube.yaml:1: descheduler.checkpointInterval: must be more than 0s");
+  EXPECT_EQ(error_of("descheduler: {budget: 3}\n"),
+            "kube.yaml:1: descheduler.budget: unknown field (known: interval, evictionsPerCycle, checkpointInterval, minRunTime)");
   EXPECT_EQ(error_of("fractionalGpuRequests: split\n"), "kube.yaml:1: fractionalGpuRequests: expected keep or one-device");
   EXPECT_EQ(error_of("gpuMemory: {overrunProbability: 2}\n"),
             "kube.yaml:1: gpuMemory.overrunProbability: '2' is not a number from 0 to 1");
