@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
+#include <fstream>
 #include <map>
 
 #include "tests/cli/run_gpusim.hpp"
@@ -132,6 +133,42 @@ TEST_F(K8sExamples, ProfileWithoutAffinityFilterIsRefusedForRuledPods) {
                                                         (ex / "nodes.yaml").string(), (ex / "pods.yaml").string()));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("add the node-affinity filter"), std::string::npos) << result.err;
+}
+
+// Sharing through the binary: a time-sliced node, its report's shared-GPU table, and the
+// mistakes people make in the sharing settings (file:line: field: reason, exit 1, no output).
+TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nts-0,32000,262144,1,V100M32\n";
+  std::ofstream(dir_ / "pods.csv")
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+         "a,1000,1024,1,1000,,,Succeeded,0,100,0\nb,1000,1024,1,1000,,,Succeeded,50,150,50\n";
+  std::ofstream(dir_ / "kube.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2}\n";
+  const CliResult ok = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml "
+                                        "--policy binpack --out out");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  auto pods = pods_by_name(dir_ / "out" / "pods.csv");
+  EXPECT_EQ(pods["a"]["end_s"], "150.000000");  // half speed from 50 s, as the scenario tests work out
+  EXPECT_EQ(pods["b"]["end_s"], "200.000000");
+  const std::string report = slurp(dir_ / "out" / "report.md");
+  EXPECT_NE(report.find("Shared GPUs"), std::string::npos);
+  EXPECT_NE(report.find("| binpack | 100.00 | 100.00 | 1.50 | 1.50 |"), std::string::npos) << report;
+
+  std::ofstream(dir_ / "bad.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2, allocationPolicy: spread}\n";
+  const CliResult bad = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube bad.yaml "
+                                         "--policy binpack --out out2");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("bad.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed"), std::string::npos)
+      << bad.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out2"));
+  std::ofstream(dir_ / "many.yaml") << "devicePlugin:\n  model: mps\n  sharing: {replicas: 65}\n";
+  EXPECT_EQ(run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube many.yaml --policy binpack "
+                             "--out out3").exit_code, 1);
+  std::ofstream(dir_ / "unknown.yaml") << "gpuMemory: {overrunPods: [zz]}\ndevicePlugin: {model: gpushare}\n";
+  const CliResult unknown = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube unknown.yaml "
+                                             "--policy binpack --out out4");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("no pod named 'zz'"), std::string::npos) << unknown.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out4"));
 }
 
 }  // namespace
