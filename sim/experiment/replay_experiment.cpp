@@ -150,11 +150,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   experiment::RunResult result = metrics.finish(profile.name, {scheduler.attempts(), owners.recreated(), owners.given_up()},
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
-  std::int64_t last_end = 0;
-  for (const experiment::PodRecord& record : result.pods) {
-    if (record.start_us >= 0) last_end = std::max(last_end, record.end_us);
-  }
-  k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(core::Time::from_micros(last_end)));
+  k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

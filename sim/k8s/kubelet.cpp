@@ -388,6 +388,7 @@ void KubeletFleet::start(PodId id, core::Time now) {
     duration = core::Time::from_micros(static_cast<std::int64_t>(std::ceil(static_cast<double>(duration.micros()) * remaining)));
   }
   r.run_for = duration;
+  r.started = now;
   // Starts and durations are each within range, but a long chain of them may not be.
   if (static_cast<double>(now.micros()) + static_cast<double>(duration.micros()) > kMaxSimulatedMicros) {
     throw core::InputError(fmt::format("pod {} would end past the simulated time range ({} us)",
@@ -463,7 +464,10 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   const double request = asks_memory ? pod.gpu_milli / double{cluster::kMilliPerGpu}
                          : pod.gpu_demand() < 1                      ? pod.gpu_demand()
                                                                      : 1.0 / setup.replicas();
-  std::uint64_t state = run_time_.seed ^ (0x9E3779B97F4A7C15ULL * (std::uint64_t{id} + 1));
+  // Keyed on the trace row and the attempt, not the pod id (ids follow creation order).
+  const PodObject& object = api_.pod(id);
+  std::uint64_t state = run_time_.seed ^ (0x9E3779B97F4A7C15ULL * (std::uint64_t{object.source} + 1)) ^
+                        (0xC2B2AE3D27D4EB4FULL * (static_cast<std::uint64_t>(object.attempt) + 1));
   r.overruns = core::Rng(core::splitmix64(state)).uniform_unit() < settings_.memory_overrun_probability ||
                always_overruns_[api_.pod(id).source] != 0;
   r.memory = request * (r.overruns ? settings_.memory_overrun_factor : 1.0);
@@ -472,12 +476,12 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   constexpr double kSlack = 1e-9;  // sums of shares are not exact
   if (setup.model == DevicePluginModel::kMps) {
     // Each MPS client is limited to its replica's share: only a pod past it fails.
-    if (r.memory > 1.0 / setup.replicas() + kSlack) oom_kill(id, now);
+    if (r.memory > 1.0 / setup.replicas() + kSlack) oom_kill(id, false, now);
     return;
   }
   if (setup.model == DevicePluginModel::kHamiVgpu) {
     // libvgpu.so fails allocations past the pod's gpumem inside that pod only.
-    if (r.memory > request + kSlack) oom_kill(id, now);
+    if (r.memory > request + kSlack) oom_kill(id, false, now);
     return;
   }
   // No isolation: an allocation fails in whichever process asks when the GPU is full, so pods on
@@ -492,16 +496,17 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
       progress_.pods_on(g, scratch_victims_);
       GPUSIM_CHECK(!scratch_victims_.empty(), "GPU memory in use on a GPU without pods");
       const PodId victim = scratch_victims_[static_cast<std::size_t>(oom_rng_.uniform_below(scratch_victims_.size()))];
-      oom_kill(victim, now);
+      oom_kill(victim, victim != id, now);
     }
   }
 }
 
-void KubeletFleet::oom_kill(PodId id, core::Time now) {
+void KubeletFleet::oom_kill(PodId id, bool neighbour, core::Time now) {
   const Resident& r = residents_[id];
   ++sharing_.oom_kills;
-  sharing_.oom_neighbours += !r.overruns;
-  sharing_.oom_run_hours_lost += static_cast<double>((now - api_.pod(id).running).micros()) / 3.6e9;
+  sharing_.oom_neighbours += neighbour;
+  // Its containers' start (the API server records Running only when that message is delivered).
+  sharing_.oom_run_hours_lost += static_cast<double>((now - r.started).micros()) / 3.6e9;
   cancel_finish(id);
   end(id, Reason::kOomKilled, now);
 }

@@ -62,6 +62,7 @@ class KubeletFleet final : public Component {
     cluster::GpuSet ghost;  // accelerators-1.6: GPUs still held after it ended
     bool holds = false;  // admitted and not yet ended
     core::Time run_for;  // how long this run takes (its remaining work), set at start
+    core::Time started;  // when its containers started
     double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
     bool overruns = false;
   };
@@ -87,7 +88,8 @@ class KubeletFleet final : public Component {
   // Shared GPUs' memory: charges the pod's use and fails pods as the mode does when it runs out.
   void charge_memory(PodId pod, int sign);
   void check_memory(PodId pod, core::Time now);
-  void oom_kill(PodId pod, core::Time now);
+  // `neighbour`: killed by another pod's start (not its own use).
+  void oom_kill(PodId pod, bool neighbour, core::Time now);
   // The physical GPUs (one entry per device) of a resident on a sharing node.
   void physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const;
   void set_gpus_present(std::uint32_t node, bool present, core::Time now);

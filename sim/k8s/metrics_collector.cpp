@@ -258,6 +258,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   set_over_completed("p95_queueing_delay_s", wait, percentile(wait, 0.95));
   set_over_completed("max_queueing_delay_s", wait, wait.empty() ? 0 : *std::max_element(wait.begin(), wait.end()));
   const bool any_ran = last_end != INT64_MIN;
+  if (any_ran) last_end_ = core::Time::from_micros(last_end);
   const double span_us = any_ran ? static_cast<double>(last_end - first_arrival) : 0.0;
   if (any_ran) result.set("makespan_s", span_us / 1e6);
   else result.set_undefined("makespan_s", "no pod ran");

@@ -36,7 +36,9 @@ class MetricsCollector final : public Component {
   // `containers`: each container's devices of a pod object (empty without container detail).
   experiment::RunResult finish(std::string policy, const Counts& counts,
                                const std::function<std::vector<cluster::GpuSet>(PodId)>& containers);
-  // Shared GPUs' metrics (runs with time-slicing or MPS nodes only; results/README.md).
+  // The last end of a pod that ran (set by finish; 0 if none ran): the makespan's end.
+  core::Time last_end() const { return last_end_; }
+  // Shared GPUs' metrics (runs with sharing nodes only; results/README.md).
   static void add_sharing_metrics(experiment::RunResult& result, const SharingReport& report);
 
  private:
@@ -86,6 +88,7 @@ class MetricsCollector final : public Component {
     std::int64_t allocated;
   };
   std::vector<Checkpoint> checkpoints_;  // one per sample
+  core::Time last_end_ = core::Time::zero();
 };
 
 }  // namespace gpusim::k8s

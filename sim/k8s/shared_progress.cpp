@@ -27,6 +27,7 @@ SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus, core::Time star
 
 void SharedProgress::set_present(std::uint32_t first, std::uint32_t count, bool present, core::Time now) {
   for (std::uint32_t g = first; g < first + count; ++g) {
+    if (!present && gpus_[g].present) removals_.emplace_back(gpus_[g].since, now);
     integrate(gpus_[g], now);
     gpus_[g].present = present;
   }
@@ -198,6 +199,12 @@ double SharedProgress::slowdown(std::uint32_t pod, core::Time now) const {
 
 SharedProgress::Totals SharedProgress::totals(core::Time now) {
   for (Gpu& gpu : gpus_) integrate(gpu, now);
+  // A GPU removed after `now` was integrated past it: that time had no pods (the run had ended).
+  for (const auto& [since, removed] : removals_) {
+    const core::Time from = std::max(since, now);
+    if (removed > from) totals_.gpu_s_by_pods[0] -= static_cast<double>((removed - from).micros()) / 1e6;
+  }
+  removals_.clear();
   return totals_;
 }
 

@@ -124,6 +124,9 @@ class SharedProgress {
   Totals totals_;
   std::vector<std::uint32_t> removed_gpus_;  // scratch
   std::vector<std::uint32_t> busy_gpus_;     // scratch
+  // Removals: when the GPU's time was integrated to before, and when it was removed. A removal
+  // after the run's end must not count the empty time past the end.
+  std::vector<std::pair<core::Time, core::Time>> removals_;
   std::vector<std::uint32_t> touched_pods_;  // scratch
   std::vector<double> scratch_;
 };
@@ -140,7 +143,7 @@ struct SharingReport {
   bool memory_model = false;
   std::int64_t overrunning_pods = 0;       // pods started that use more GPU memory than asked
   std::int64_t oom_kills = 0;              // pods failed for GPU memory
-  std::int64_t oom_neighbours = 0;         // of those, pods that used no more than they asked
+  std::int64_t oom_neighbours = 0;         // of those, pods killed by another pod's start
   double oom_run_hours_lost = 0;           // the killed pods' run time so far
   double time_slice_overhead = 0;          // the largest d_inf and c in use (c: 1 when none known)
   double stream_capacity = 0;

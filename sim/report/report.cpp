@@ -69,7 +69,7 @@ const std::vector<Column>& sharing_columns() {
       {"multi_replica_refused", "multi-replica pods refused", Unit::kCount},
       {"multi_replica_split_across_gpus", "multi-replica pods across GPUs", Unit::kCount},
       {"oom_kills", "OOM kills", Unit::kCount},
-      {"oom_neighbours_killed", "of them neighbours", Unit::kCount}};
+      {"oom_neighbours_killed", "of them killed by another pod's start", Unit::kCount}};
   return columns;
 }
 
@@ -198,7 +198,12 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_physical_gpus"); })) {
       md += "\nShared GPUs (speeds from the shared-GPU model; its parameters are in summary.json, "
             "`sharing_time_slice_overhead` and `sharing_stream_capacity`)";
-      add_table(sharing_columns());
+      // Only the columns some run reports (the OOM figures need the memory model).
+      std::vector<Column> reported;
+      for (const Column& c : sharing_columns()) {
+        if (std::any_of(policies.begin(), policies.end(), [&](const auto& p) { return p.contains(c.metric); })) reported.push_back(c);
+      }
+      add_table(reported);
     }
   }
   md += single ? "\nOne seed. " : "\nMean ± sample standard deviation over the seeds. ";

@@ -258,6 +258,28 @@ TEST(K8sTimeSlicing, LostNodeFreezesSharedPods) {
   EXPECT_EQ(seconds(record(result, 0).end_us), 400);
 }
 
+// A sharing node removed after the last pod ended adds no idle time past the makespan; an MPS pod
+// killed the moment it starts has lost no run time.
+TEST(K8sTimeSlicing, RemovalAfterTheEndAndKillsAtStartCountNoTime) {
+  K8sScenario s;
+  s.node("ts", 1);
+  share(s, DevicePluginModel::kMps, 2);
+  s.kube.fraction_as_one_device = true;
+  s.kube.memory_model = true;
+  s.kube.backoff_limit = 0;
+  s.kube.node_events.push_back({s_(1000), 0, k8s::NodeEventKind::kRemove});
+  s.pod("a", 1, 0, 100);
+  s.pod("big", 1, 50, 100).gpu_milli = 600;  // past its client's half of the memory
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
+  EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
+  EXPECT_EQ(metric(result, "oom_kills"), 1);
+  EXPECT_EQ(metric(result, "oom_neighbours_killed"), 0);
+  EXPECT_EQ(metric(result, "oom_run_hours_lost"), 0);
+  EXPECT_DOUBLE_EQ(metric(result, "shared_gpus_in_use_pct"), 100);
+  EXPECT_EQ(metric(result, "shared_gpu_hours_0_pods"), 0);
+}
+
 // A node has at most 64 devices; replicas apply to whole GPUs, not to a node's topology.
 TEST(K8sTimeSlicing, ImpossibleSetupsAreInputErrors) {
   K8sScenario s;
