@@ -87,14 +87,15 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
     if (shared && !present[n]) set_gpus_present(static_cast<std::uint32_t>(n), false, core::Time::zero());
     if (shared) {
       sharing_.any = true;
-      if (run_time.performance != nullptr && nodes[n].gpu_count > 0) {
-        const perf::GpuSpeed& speed = run_time.performance->speed(nodes[n].gpu_model);
-        sharing_.time_slice_overhead = std::max(sharing_.time_slice_overhead, speed.time_slice_overhead.value);
-        sharing_.stream_capacity = std::max(sharing_.stream_capacity, speed.stream_capacity.value);
-      }
       sharing_.physical_gpus += nodes[n].gpu_count / setup[n].replicas();
     }
   }
+  // The parameters in use, as the speed model got them (for the report).
+  for (std::uint32_t g = 0; g < physical_offset_.back(); ++g) {
+    sharing_.time_slice_overhead = std::max(sharing_.time_slice_overhead, progress_.model(g).time_slice_overhead);
+    sharing_.stream_capacity = std::max(sharing_.stream_capacity, progress_.model(g).stream_capacity);
+  }
+  if (sharing_.stream_capacity <= 0) sharing_.stream_capacity = 1;
   gpu_offset_.push_back(0);
   for (const auto& node : nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
   pods_on_gpu_.assign(gpu_offset_.back(), 0);
@@ -444,7 +445,7 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
                               : 1.0;
   progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap);
   if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
-  retime(now);
+  retime();
   if (settings_.memory_model) check_memory(id, now);
 }
 
@@ -521,11 +522,11 @@ void KubeletFleet::stop_shared(PodId id, core::Time now) {
   if (!progress_.holds(id)) return;
   if (settings_.memory_model) charge_memory(id, -1);
   progress_.remove(id, now);
-  retime(now);
+  retime();
 }
 
 // Moves the finish events of the pods whose speed the last change altered.
-void KubeletFleet::retime(core::Time now) {
+void KubeletFleet::retime() {
   for (const SharedProgress::Finish& finish : progress_.moved()) {
     cancel_finish(finish.pod);
     if (static_cast<double>(finish.at.micros()) > kMaxSimulatedMicros) {
@@ -534,7 +535,6 @@ void KubeletFleet::retime(core::Time now) {
     }
     residents_[finish.pod].finish_timer = bus_.set_timer(*this, kFinish, finish.pod, finish.at);
   }
-  (void)now;
 }
 
 void KubeletFleet::count_replica_spread(cluster::GpuSet devices, int replicas) {
@@ -549,9 +549,7 @@ void KubeletFleet::count_replica_spread(cluster::GpuSet devices, int replicas) {
 
 SharingReport KubeletFleet::sharing_report(core::Time end) {
   sharing_.totals = progress_.totals(end);
-  SharingReport report = sharing_;
-  if (report.stream_capacity <= 0) report.stream_capacity = 1;
-  return report;
+  return sharing_;
 }
 
 void KubeletFleet::end(PodId id, Reason reason, core::Time now) {

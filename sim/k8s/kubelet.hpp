@@ -83,7 +83,7 @@ class KubeletFleet final : public Component {
   // Shared GPUs: starts, stops and re-times pods whose speed follows their co-runners.
   void start_shared(PodId pod, core::Time duration, core::Time now);
   void stop_shared(PodId pod, core::Time now);
-  void retime(core::Time now);
+  void retime();
   void count_replica_spread(cluster::GpuSet devices, int replicas);
   // Shared GPUs' memory: charges the pod's use and fails pods as the mode does when it runs out.
   void charge_memory(PodId pod, int sign);

@@ -53,6 +53,7 @@ class SharedProgress {
   // The pod stops (ended, or its node went down); its co-runners speed up.
   void remove(std::uint32_t pod, core::Time now);
   bool holds(std::uint32_t pod) const { return pod < pods_.size() && pods_[pod].active; }
+  const SharedGpuModel& model(std::uint32_t gpu) const { return gpus_[gpu].model; }
 
   // Pods whose finish time the last add or remove changed (the added pod included), with the new
   // time. Valid until the next call.
