@@ -5,6 +5,7 @@
 
 #include "policies/builtin_parts.hpp"
 #include "policies/gpu_select/gpu_choice.hpp"
+#include "sim/cluster/device_class.hpp"
 
 namespace gpusim::policy {
 namespace {
@@ -46,6 +47,14 @@ class GpuFit final : public sched::FilterPlugin {
     }
     if (node.whole_gpus_only && pod.gpu_milli < cluster::kMilliPerGpu) {
       return Status::unschedulable("node's device plugin hands out whole GPUs only", "gpu-fit");
+    }
+    if (cluster::has_device_classes(node) || pod.device_class != 0) {
+      // A resource per device kind (MIG mixed): only devices of the pod's kind count.
+      if (!cluster::has_device_classes(node)) return Status::unschedulable("node advertises no MIG devices", "gpu-fit");
+      if (cluster::free_devices_of_class(pod, node, cluster.gpu_milli_free(n)) < pod.gpu_count) {
+        return Status::unschedulable("insufficient devices of the pod's resource", "gpu-fit");
+      }
+      return Status::ok();
     }
     if (!gpus_fit(pod, cluster.gpu_milli_free(n))) return Status::unschedulable("insufficient GPU", "gpu-fit");
     return Status::ok();

@@ -35,6 +35,10 @@ struct NodeSpec {
   GpuResource gpu_resource = GpuResource::kAny;
   // A pod gets at most one of its GPUs (gpushare: one GPU index per pod).
   bool one_gpu_per_pod = false;
+  // Per device, the extended resource it is advertised as when the node has several (MIG's mixed
+  // strategy: 1 + the instance's shape, sim/cluster/mig.hpp); empty: one resource for all. A pod
+  // then gets devices of its own `device_class` only.
+  std::vector<std::uint8_t> device_class{};
 };
 
 // A set of GPU indices on one node.

@@ -32,6 +32,9 @@ struct PodSpec {
   // 0: its gpu_milli. Differs when a fraction was turned into a request for a whole device.
   std::int32_t gpu_demand_milli = 0;
   GpuModelSet allowed_models;   // empty = any model
+  // The device resource it asks when nodes advertise several (MIG mixed: 1 + the instance shape
+  // of nvidia.com/mig-<profile>); 0: the node's one GPU resource.
+  std::uint8_t device_class = 0;
   Qos qos = Qos::kUnspecified;
   std::int32_t priority = 0;    // higher first; from QoS unless the trace says otherwise
   TracePhase phase = TracePhase::kUnknown;

@@ -1,6 +1,7 @@
 #include "sim/experiment/replay_experiment.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "sim/k8s/api_server.hpp"
@@ -54,17 +55,39 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                                             [](const k8s::NodeEvent& e) { return e.kind == k8s::NodeEventKind::kLost; });
   const topology::Library topologies;
   const std::vector<k8s::NodeSetup> setup = k8s::resolve_node_setup(settings, *inputs.cluster, *inputs.catalog, topologies);
-  // On time-slicing and MPS nodes every replica is a device: the scheduler and the kubelet see
-  // GPUs x replicas of them (the failure injector still names physical GPUs).
+  // On time-slicing and MPS nodes every replica is a device, on MIG nodes every instance: the
+  // scheduler and the kubelet see GPUs x replicas of them (the failure injector still names
+  // physical GPUs).
   const std::vector<cluster::NodeSpec>& physical_nodes = inputs.cluster->nodes;
   std::vector<cluster::NodeSpec> nodes = physical_nodes;
   for (std::size_t n = 0; n < nodes.size(); ++n) nodes[n].gpu_count *= setup[n].replicas();
   // Fractions of a GPU as requests for one device (the fraction stays the pod's GPU demand).
+  // With MIG's mixed strategy pods ask an instance profile, as a user who knows the cluster's
+  // layouts would: the smallest offered one whose compute covers their share of a GPU (a whole
+  // GPU: 7g, one per GPU asked); if none does, the smallest that would, which no node has.
   const traces::Workload* workload = inputs.workload;
   traces::Workload one_device;
-  if (settings.fraction_as_one_device) {
+  const cluster::MigGeometry* mixed_mig = nullptr;
+  std::array<bool, cluster::kMigShapes> offered{};
+  for (const k8s::NodeSetup& node : setup) {
+    if (node.model == k8s::DevicePluginModel::kMig && node.mig_strategy == k8s::MigStrategy::kMixed && node.mig_geometry) {
+      mixed_mig = node.mig_geometry;
+      for (const int shape : node.mig_shapes) offered[static_cast<std::size_t>(shape)] = true;
+    }
+  }
+  const auto mig_request = [&](double demand) {
+    const int needed = cluster::mig_shape_for(*mixed_mig, demand);
+    for (int shape = needed; shape < cluster::kMigShapes; ++shape) {
+      if (offered[static_cast<std::size_t>(shape)]) return shape;
+    }
+    return needed;
+  };
+  if (settings.fraction_as_one_device || mixed_mig != nullptr) {
     one_device = *inputs.workload;
     for (cluster::PodSpec& pod : one_device.pods) {
+      if (mixed_mig != nullptr && pod.wants_gpu()) {
+        pod.device_class = static_cast<std::uint8_t>(1 + mig_request(pod.gpu_demand()));
+      }
       if (!pod.shares_gpu()) continue;
       pod.gpu_demand_milli = pod.gpu_milli;
       pod.gpu_milli = cluster::kMilliPerGpu;
@@ -78,6 +101,12 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     scheduler_nodes[n].whole_gpus_only = !k8s::scheduler_picks_gpus(setup[n].model);
     scheduler_nodes[n].one_gpu_per_pod = setup[n].model == k8s::DevicePluginModel::kGpushare;
+    if (setup[n].model == k8s::DevicePluginModel::kMig && setup[n].mig_strategy == k8s::MigStrategy::kMixed) {
+      // nvidia.com/mig-<profile>: a resource per instance shape.
+      for (int d = 0; d < nodes[n].gpu_count; ++d) {
+        scheduler_nodes[n].device_class.push_back(static_cast<std::uint8_t>(1 + setup[n].mig_shape(d)));
+      }
+    }
     if (nodes[n].gpu_count > 0) {
       scheduler_nodes[n].gpu_resource = setup[n].model == k8s::DevicePluginModel::kAccelerators16 ||
                                                 setup[n].model == k8s::DevicePluginModel::kAlpha13

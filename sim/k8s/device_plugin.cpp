@@ -15,6 +15,7 @@ const char* to_string(DevicePluginModel model) {
     case DevicePluginModel::kMps: return "mps";
     case DevicePluginModel::kGpushare: return "gpushare";
     case DevicePluginModel::kHamiVgpu: return "hami-vgpu";
+    case DevicePluginModel::kMig: return "mig";
   }
   return "?";
 }
@@ -22,6 +23,8 @@ const char* to_string(DevicePluginModel model) {
 const char* to_string(ReplicaPolicy policy) {
   return policy == ReplicaPolicy::kPacked ? "packed" : "distributed";
 }
+
+const char* to_string(MigStrategy strategy) { return strategy == MigStrategy::kMixed ? "mixed" : "single"; }
 
 const char* to_string(DeviceChoice choice) {
   return choice == DeviceChoice::kPreferred ? "preferred" : "first-fit";
@@ -113,6 +116,13 @@ std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, clu
 std::optional<PodDevices> DeviceChooser::allocate(std::uint32_t n, const cluster::PodSpec& pod,
                                                   cluster::GpuSet available) const {
   PodDevices devices;
+  const NodeSetup& node = setup_[n];
+  if (node.model == DevicePluginModel::kMig && node.mig_strategy == MigStrategy::kMixed) {
+    // The pod's resource is one instance profile: only those instances are candidates.
+    for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+      if (available.contains(d) && 1 + node.mig_shape(d) != pod.device_class) available.bits &= ~(std::uint64_t{1} << d);
+    }
+  }
   if (pod.constraints == nullptr || pod.constraints->containers.empty()) {
     const auto chosen = choose(n, pod.gpu_count, available);
     if (!chosen) return std::nullopt;

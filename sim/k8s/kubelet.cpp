@@ -89,6 +89,7 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
       sharing_.any = true;
       sharing_.physical_gpus += nodes[n].gpu_count / setup[n].replicas();
     }
+    if (setup[n].model == DevicePluginModel::kMig) sharing_.mig_gpus += nodes[n].gpu_count / setup[n].replicas();
   }
   // The parameters in use, as the speed model got them (for the report).
   for (std::uint32_t g = 0; g < physical_offset_.back(); ++g) {
@@ -192,6 +193,7 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
         sharing_.slowdowns.push_back(progress_.slowdown(pod, now));
         sharing_.pods_with_corunners += progress_.had_corunner(pod);
       }
+      if (residents_[pod].mig_slowdown > 0) sharing_.mig_slowdowns.push_back(residents_[pod].mig_slowdown);
       Reason reason = Reason::kSucceeded;
       switch (pods_[api_.pod(pod).source].phase) {
         case cluster::TracePhase::kFailed: reason = Reason::kTraceFailed; break;
@@ -400,6 +402,35 @@ void KubeletFleet::start(PodId id, core::Time now) {
     return;
   }
   r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
+  if (settings_.memory_model && setup_[running.node].model == DevicePluginModel::kMig && pods_[running.source].wants_gpu()) {
+    check_mig_memory(id, now);
+  }
+}
+
+// MIG instances have memory of their own: a pod that uses more than its instance has fails alone.
+void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
+  Resident& r = residents_[id];
+  const NodeSetup& setup = setup_[static_cast<std::size_t>(r.node)];
+  const cluster::PodSpec& pod = pods_[api_.pod(id).source];
+  double limit = 1;
+  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+    if (r.gpus.contains(d)) limit = std::min(limit, setup.mig_geometry->memory_share(setup.mig_shape(d)));
+  }
+  r.overruns = draws_overrun(id);
+  sharing_.overrunning_pods += r.overruns;
+  // Its request: its fraction of a GPU, or its whole instance.
+  const double request = pod.gpu_demand() < 1 ? pod.gpu_demand() : limit;
+  constexpr double kSlack = 1e-9;
+  if (request * (r.overruns ? settings_.memory_overrun_factor : 1.0) > limit + kSlack) oom_kill(id, false, now);
+}
+
+bool KubeletFleet::draws_overrun(PodId id) const {
+  // Keyed on the trace row and the attempt, not the pod id (ids follow creation order).
+  const PodObject& object = api_.pod(id);
+  std::uint64_t state = run_time_.seed ^ (0x9E3779B97F4A7C15ULL * (std::uint64_t{object.source} + 1)) ^
+                        (0xC2B2AE3D27D4EB4FULL * (static_cast<std::uint64_t>(object.attempt) + 1));
+  return core::Rng(core::splitmix64(state)).uniform_unit() < settings_.memory_overrun_probability ||
+         always_overruns_[object.source] != 0;
 }
 
 void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const {
@@ -465,12 +496,7 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   const double request = asks_memory ? pod.gpu_milli / double{cluster::kMilliPerGpu}
                          : pod.gpu_demand() < 1                      ? pod.gpu_demand()
                                                                      : 1.0 / setup.replicas();
-  // Keyed on the trace row and the attempt, not the pod id (ids follow creation order).
-  const PodObject& object = api_.pod(id);
-  std::uint64_t state = run_time_.seed ^ (0x9E3779B97F4A7C15ULL * (std::uint64_t{object.source} + 1)) ^
-                        (0xC2B2AE3D27D4EB4FULL * (static_cast<std::uint64_t>(object.attempt) + 1));
-  r.overruns = core::Rng(core::splitmix64(state)).uniform_unit() < settings_.memory_overrun_probability ||
-               always_overruns_[api_.pod(id).source] != 0;
+  r.overruns = draws_overrun(id);
   r.memory = request * (r.overruns ? settings_.memory_overrun_factor : 1.0);
   sharing_.overrunning_pods += r.overruns;
   charge_memory(id, +1);
@@ -646,7 +672,7 @@ void KubeletFleet::count_pods(std::uint32_t n, cluster::GpuSet gpus, int delta) 
 // The trace duration, or with a performance model: scaled to the GPU the pod landed on and by the
 // time-slicing overhead of its busiest GPU, both fixed at start. A trace-Pending pod runs until its
 // owner deleted it (its deadline), whatever the GPU.
-core::Time KubeletFleet::run_time(PodId id, core::Time now) const {
+core::Time KubeletFleet::run_time(PodId id, core::Time now) {
   const std::uint32_t source = api_.pod(id).source;
   const cluster::PodSpec& pod = pods_[source];
   if (pod.phase == cluster::TracePhase::kPending) return std::max(core::Time::zero(), times_.deadline[source] - now);
@@ -659,9 +685,20 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) const {
       link_factor = settings_.link_slowdown[static_cast<std::size_t>(topology->worst_link(r.gpus))];
     }
   }
+  // MIG: the pod runs on its instances' SMs alone (calibration design §5: the slice's own run
+  // time, no co-runner effect), at the speed of its smallest instance.
+  double mig_factor = 1;
+  if (setup_[n].model == DevicePluginModel::kMig && pod.wants_gpu()) {
+    double share = 1;
+    for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
+      if (r.gpus.contains(d)) share = std::min(share, setup_[n].mig_geometry->compute_share(setup_[n].mig_shape(d)));
+    }
+    mig_factor = std::max(1.0, std::clamp(pod.gpu_demand(), 1e-3, 1.0) / share);
+    residents_[id].mig_slowdown = mig_factor;
+  }
   if (run_time_.performance == nullptr || !pod.wants_gpu()) {
-    if (link_factor == 1) return *pod.duration;
-    return scaled_duration(pod, link_factor);
+    if (link_factor * mig_factor == 1) return *pod.duration;
+    return scaled_duration(pod, link_factor * mig_factor);
   }
   const cluster::GpuModelId model = truth_.node(n).gpu_model;
   int sharing = 1;
@@ -670,7 +707,7 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) const {
     if (r.gpus.contains(g)) sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)]);
   }
   const double factor = run_time_.performance->time_factor(run_time_.job, model) *
-                        run_time_.performance->time_slice_factor(model, sharing) * link_factor;
+                        run_time_.performance->time_slice_factor(model, sharing) * link_factor * mig_factor;
   return scaled_duration(pod, factor);
 }
 

@@ -65,6 +65,7 @@ class KubeletFleet final : public Component {
     core::Time started;  // when its containers started
     double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
     bool overruns = false;
+    double mig_slowdown = 0;  // MIG: its run time on its instances over its run time alone
   };
 
   void admit(PodId pod, core::Time now);
@@ -77,7 +78,7 @@ class KubeletFleet final : public Component {
   void gpu_event(std::uint32_t node, int gpu, int xid, core::Time now);
   void status_changed(std::uint32_t node, core::Time now);
   void publish_status(std::uint32_t node, core::Time now);
-  core::Time run_time(PodId pod, core::Time now) const;
+  core::Time run_time(PodId pod, core::Time now);
   static core::Time scaled_duration(const cluster::PodSpec& pod, double factor);
   void count_pods(std::uint32_t node, cluster::GpuSet gpus, int delta);
   // Shared GPUs: starts, stops and re-times pods whose speed follows their co-runners.
@@ -88,6 +89,10 @@ class KubeletFleet final : public Component {
   // Shared GPUs' memory: charges the pod's use and fails pods as the mode does when it runs out.
   void charge_memory(PodId pod, int sign);
   void check_memory(PodId pod, core::Time now);
+  void check_mig_memory(PodId pod, core::Time now);
+  // Whether this pod object uses more GPU memory than it asked (a seeded draw per trace row and
+  // attempt, or named in gpuMemory.overrunPods).
+  bool draws_overrun(PodId pod) const;
   // `neighbour`: killed by another pod's start (not its own use).
   void oom_kill(PodId pod, bool neighbour, core::Time now);
   // The physical GPUs (one entry per device) of a resident on a sharing node.

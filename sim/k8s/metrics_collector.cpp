@@ -349,7 +349,31 @@ void MetricsCollector::kubernetes_metrics(experiment::RunResult& result, const C
   }
 }
 
+// MIG nodes: their GPUs, the pods that finished on instances and how much slower they ran than
+// alone on a whole GPU, and (memory model on) the pods that outgrew their instance's memory.
+void MetricsCollector::add_mig_metrics(experiment::RunResult& result, const SharingReport& report) {
+  result.set("mig_gpus", static_cast<double>(report.mig_gpus));
+  const std::vector<double>& slow = report.mig_slowdowns;
+  result.set("mig_pods_finished", static_cast<double>(slow.size()));
+  if (slow.empty()) {
+    for (const char* name : {"mig_mean_slowdown", "mig_p95_slowdown", "mig_max_slowdown"}) {
+      result.set_undefined(name, "no pod finished on a MIG instance");
+    }
+  } else {
+    result.set("mig_mean_slowdown", mean(slow));
+    result.set("mig_p95_slowdown", percentile(slow, 0.95));
+    result.set("mig_max_slowdown", *std::max_element(slow.begin(), slow.end()));
+  }
+  if (report.memory_model && !report.any) {
+    result.set("overrunning_pods", static_cast<double>(report.overrunning_pods));
+    result.set("oom_kills", static_cast<double>(report.oom_kills));
+    result.set("oom_neighbours_killed", static_cast<double>(report.oom_neighbours));
+    result.set("oom_run_hours_lost", report.oom_run_hours_lost);
+  }
+}
+
 void MetricsCollector::add_sharing_metrics(experiment::RunResult& result, const SharingReport& report) {
+  if (report.mig_gpus > 0) add_mig_metrics(result, report);
   if (!report.any) return;
   const SharedProgress::Totals& t = report.totals;
   double gpu_s = 0;

@@ -40,6 +40,7 @@ class MetricsCollector final : public Component {
   core::Time last_end() const { return last_end_; }
   // Shared GPUs' metrics (runs with sharing nodes only; results/README.md).
   static void add_sharing_metrics(experiment::RunResult& result, const SharingReport& report);
+  static void add_mig_metrics(experiment::RunResult& result, const SharingReport& report);
 
  private:
   void sample(core::Time now);

@@ -1,6 +1,7 @@
 #include "sim/k8s/node_setup.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/core/status.hpp"
 #include "sim/k8s/settings_reader.hpp"
@@ -13,6 +14,41 @@ int topology_id(const std::string& name, const std::string& where, const topolog
   const auto id = topologies.find(name);
   if (!id) throw core::InputError(fmt::format("{}: unknown topology '{}' (known: {})", where, name, topologies.names()));
   return *id;
+}
+
+// A MIG node: its GPU model's geometry, and a layout of that model's profiles that the driver
+// could create (each instance at an allowed start, none overlapping).
+void resolve_mig(NodeSetup& chosen, const MigConfig& mig, const cluster::NodeSpec& node, const std::string& from,
+                 const cluster::GpuCatalog& catalog) {
+  const std::string where = fmt::format("node {}: {} gives it devicePlugin mig", node.name, from);
+  if (node.gpu_count == 0) return;
+  const std::string& gpu = catalog.at(node.gpu_model).id;
+  chosen.mig_geometry = cluster::mig_geometry(gpu);
+  if (chosen.mig_geometry == nullptr) {
+    throw core::InputError(fmt::format("{}, but its GPU ({}) has no MIG (MIG-capable: a100-sxm4-40gb, a100-sxm4-80gb, "
+                                       "h100-sxm5-80gb, h100-pcie-80gb, h200-sxm-141gb)", where, gpu));
+  }
+  if (mig.layout.empty()) throw core::InputError(fmt::format("{} without a layout (mig.layout)", where));
+  chosen.mig_strategy = mig.strategy;
+  chosen.mig_shapes.clear();
+  for (const std::string& name : mig.layout) {
+    const auto shape = chosen.mig_geometry->shape(name);
+    if (!shape) {
+      throw core::InputError(fmt::format("{}: {} has no MIG profile '{}' (its profiles: {})", where, gpu, name,
+                                         chosen.mig_geometry->profile_names()));
+    }
+    chosen.mig_shapes.push_back(*shape);
+  }
+  if (!cluster::mig_placement(*chosen.mig_geometry, chosen.mig_shapes)) {
+    throw core::InputError(fmt::format("{}: the layout [{}] does not fit one {}: at most 7 compute slices, and each "
+                                       "instance needs free memory slices where its profile may start (1g: any of "
+                                       "0-6; 1g with two memory slices: 0, 2, 4, 6; 2g: 0, 2, 4; 3g: 0, 4; 4g and 7g: 0)",
+                                       where, fmt::join(mig.layout, ", "), gpu));
+  }
+  if (node.gpu_count * chosen.replicas() > cluster::kMaxGpusPerNode) {
+    throw core::InputError(fmt::format("{}: {} GPUs x {} instances is more than the {} devices a node may have", where,
+                                       node.gpu_count, chosen.replicas(), cluster::kMaxGpusPerNode));
+  }
 }
 
 }  // namespace
@@ -37,20 +73,30 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     }
     pools.push_back(resolved);
   }
-  const NodeSetup fallback{settings.default_model, settings.default_choice,
-                           topology_id(settings.default_topology, "defaults", topologies), settings.default_sharing,
-                           settings.default_hami_gpu_policy};
+  NodeSetup fallback;
+  fallback.model = settings.default_model;
+  fallback.choice = settings.default_choice;
+  fallback.topology = topology_id(settings.default_topology, "defaults", topologies);
+  fallback.sharing = settings.default_sharing;
+  fallback.hami_gpu_policy = settings.default_hami_gpu_policy;
   std::vector<NodeSetup> setup;
   setup.reserve(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const cluster::NodeSpec& node = nodes[n];
     NodeSetup chosen = fallback;
+    const MigConfig* mig = &settings.default_mig;
     std::string from = "the defaults";
     for (const ResolvedPool& pool : pools) {
       const bool name_ok = node.name.starts_with(pool.pool->match.name_prefix);
       const bool model_ok = !pool.model || (node.gpu_count > 0 && node.gpu_model == *pool.model);
       if (name_ok && model_ok) {
-        chosen = {pool.pool->model, pool.pool->choice, pool.topology, pool.pool->sharing, pool.pool->hami_gpu_policy};
+        chosen = NodeSetup{};
+        chosen.model = pool.pool->model;
+        chosen.choice = pool.pool->choice;
+        chosen.topology = pool.topology;
+        chosen.sharing = pool.pool->sharing;
+        chosen.hami_gpu_policy = pool.pool->hami_gpu_policy;
+        mig = &pool.pool->mig;
         from = "pool " + pool.pool->name;
         break;
       }
@@ -79,6 +125,14 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       throw core::InputError(fmt::format("node {}: {} gives it topology '{}' of {} GPUs, but the node has {}", node.name,
                                          from, topologies.at(chosen.topology).name(),
                                          topologies.at(chosen.topology).gpu_count(), node.gpu_count));
+    }
+    if (chosen.model == DevicePluginModel::kMig) {
+      // Instances are devices of their own; topologies are modelled for whole GPUs only.
+      if (chosen.topology >= 0) {
+        throw core::InputError(fmt::format("node {}: {} gives it mig with topology '{}'; topologies apply to whole GPUs only",
+                                           node.name, from, topologies.at(chosen.topology).name()));
+      }
+      resolve_mig(chosen, *mig, node, from, catalog);
     }
     if (is_shared(chosen.model)) {
       // Replicas are devices of their own; gpusim models a node's topology for whole GPUs only.

@@ -167,8 +167,10 @@ void Scheduler::apply_status(cluster::NodeIndex n) {
   const cluster::NodeSpec& node = cache_.node(n);
   if (node.gpu_count == 0) return;
   const NodeStatus& status = api_.node_status(n);
-  if (scheduler_picks_gpus(setup_[n].model)) {
+  if (scheduler_picks_gpus(setup_[n].model) || setup_[n].model == DevicePluginModel::kMig) {
     // The extender knows device ids: exactly the published unhealthy devices are unavailable.
+    // MIG: a count per instance resource; the instances not advertised are those of failed GPUs,
+    // so hiding exactly them keeps every resource's count right.
     for (int g = 0; g < node.gpu_count; ++g) {
       const bool available = !status.unadvertised.contains(g);
       if (cache_.gpu_healthy(n, g) != available) cache_.set_gpu_healthy(n, g, available);

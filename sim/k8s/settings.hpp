@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/cluster/mig.hpp"
 #include "sim/core/time.hpp"
 
 namespace gpusim::k8s {
@@ -40,6 +41,11 @@ enum class DevicePluginModel : std::uint8_t {
   // enforces each pod's gpumem (allocations past it fail in that pod only) and caps its compute at
   // gpucores; pods on a GPU time-slice it. A trace fraction asks that share of memory and cores.
   kHamiVgpu,
+  // NVIDIA's device plugin on MIG-enabled GPUs: each GPU is cut into instances (a static layout
+  // per node pool), each a device of its own, isolated from the others: a pod runs on its
+  // instance's SMs alone. Strategy `single` advertises them as nvidia.com/gpu; `mixed` as one
+  // resource per profile (nvidia.com/mig-3g.40gb, ...).
+  kMig,
 };
 
 // HAMi's GPU scheduler policy: which GPU of the chosen node a pod gets.
@@ -61,6 +67,19 @@ inline bool scheduler_picks_gpus(DevicePluginModel model) {
   return model == DevicePluginModel::kSchedulerAssigned || model == DevicePluginModel::kGpushare ||
          model == DevicePluginModel::kHamiVgpu;
 }
+
+// NVIDIA's device plugin migStrategy.
+enum class MigStrategy : std::uint8_t {
+  kSingle,  // every GPU of the node has the same layout of one profile: nvidia.com/gpu
+  kMixed,   // nvidia.com/mig-<profile>, one resource per profile
+};
+
+// A MIG node pool: the instances every GPU of its nodes is cut into (profile names of the
+// node's GPU model, e.g. [3g.40gb, 2g.20gb, 2g.20gb]).
+struct MigConfig {
+  MigStrategy strategy = MigStrategy::kSingle;
+  std::vector<std::string> layout;
+};
 
 // Which replicas the plugin's GetPreferredAllocation picks (NVIDIA's greedy allocators).
 enum class ReplicaPolicy : std::uint8_t {
@@ -87,6 +106,7 @@ enum class DeviceChoice : std::uint8_t {
 const char* to_string(DevicePluginModel model);
 const char* to_string(DeviceChoice choice);
 const char* to_string(ReplicaPolicy policy);
+const char* to_string(MigStrategy strategy);
 
 // Nodes a pool applies to: every condition given must hold (an empty one always does).
 struct NodeSelector {
@@ -102,6 +122,7 @@ struct NodePool {
   std::string topology;  // a template of sim/topology ("" = none known)
   SharingConfig sharing;  // time-slicing and mps
   HamiGpuPolicy hami_gpu_policy = HamiGpuPolicy::kSpread;  // hami-vgpu
+  MigConfig mig{};                                          // mig
 };
 
 // A failure read from a file or drawn by the seeded process.
@@ -164,6 +185,7 @@ struct KubeSettings {
   std::string default_topology;
   SharingConfig default_sharing;
   HamiGpuPolicy default_hami_gpu_policy = HamiGpuPolicy::kSpread;
+  MigConfig default_mig;
   std::vector<NodePool> pools;  // the first pool that matches a node wins
 
   // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
@@ -213,7 +235,18 @@ struct NodeSetup {
   int topology = -1;  // index into the topology templates, -1: none
   SharingConfig sharing;  // time-slicing and mps: device d is replica d % replicas of GPU d / replicas
   HamiGpuPolicy hami_gpu_policy = HamiGpuPolicy::kSpread;  // hami-vgpu
-  int replicas() const { return is_shared(model) ? sharing.replicas : 1; }
+  // mig: the strategy, the GPU model's geometry and the shape of each instance of a GPU (device d
+  // is instance d % instances of GPU d / instances).
+  MigStrategy mig_strategy = MigStrategy::kSingle;
+  const cluster::MigGeometry* mig_geometry = nullptr;
+  std::vector<int> mig_shapes{};
+  // Devices per physical GPU: replicas (time-slicing, MPS) or MIG instances.
+  int replicas() const {
+    if (model == DevicePluginModel::kMig) return mig_shapes.empty() ? 1 : static_cast<int>(mig_shapes.size());
+    return is_shared(model) ? sharing.replicas : 1;
+  }
+  // The MIG shape of device d.
+  int mig_shape(int device) const { return mig_shapes[static_cast<std::size_t>(device) % mig_shapes.size()]; }
 };
 
 }  // namespace gpusim::k8s

@@ -89,7 +89,8 @@ class Reader {
     const auto model = device_plugin_model(text(node, field));
     if (!model) {
       fail(node, field,
-           "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing, mps, gpushare or hami-vgpu");
+           "expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, time-slicing, mps, gpushare, hami-vgpu "
+           "or mig");
     }
     return *model;
   }
@@ -138,6 +139,36 @@ class Reader {
     return HamiGpuPolicy::kSpread;
   }
 
+  // The device plugin's migStrategy and the instances of each GPU. Profile names are checked
+  // against every MIG-capable model here, against the node's own model when pools are resolved.
+  MigConfig mig(const YAML::Node& map, const std::string& field) const {
+    only(map, field, {"strategy", "layout"});
+    MigConfig c;
+    if (map["strategy"]) {
+      const std::string strategy = text(map["strategy"], field + ".strategy");
+      if (strategy == "mixed") c.strategy = MigStrategy::kMixed;
+      else if (strategy != "single") fail(map["strategy"], field + ".strategy", "expected single or mixed");
+    }
+    const YAML::Node layout = map["layout"];
+    if (!layout) fail(map, field + ".layout", "missing: the MIG instances of each GPU, e.g. [3g.40gb, 3g.40gb]");
+    if (!layout.IsSequence() || layout.size() == 0 || layout.size() > 7) {
+      fail(layout, field + ".layout", "expected a list of 1 to 7 MIG profile names");
+    }
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      const std::string where = fmt::format("{}.layout[{}]", field, i);
+      const std::string name = text(layout[i], where);
+      if (!cluster::is_mig_profile_name(name)) {
+        fail(layout[i], where, fmt::format("'{}' is no MIG profile of a known GPU ({})", name, cluster::all_mig_profile_names()));
+      }
+      c.layout.push_back(name);
+    }
+    if (c.strategy == MigStrategy::kSingle &&
+        std::any_of(c.layout.begin(), c.layout.end(), [&](const std::string& n) { return n != c.layout.front(); })) {
+      fail(layout, field + ".layout", "strategy single needs one profile on every instance; use strategy mixed");
+    }
+    return c;
+  }
+
   const std::vector<cluster::NodeSpec>& nodes() const { return nodes_; }
 
  private:
@@ -168,7 +199,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string field = fmt::format("pools[{}]", i);
-    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology", "sharing", "hami"});
+    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology", "sharing", "hami", "mig"});
     NodePool pool;
     pool.name = item["name"] ? r.text(item["name"], field + ".name") : fmt::format("pool-{}", i);
     if (const YAML::Node match = item["match"]) {
@@ -186,6 +217,12 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["hami"]) {
       if (pool.model != DevicePluginModel::kHamiVgpu) r.fail(item["hami"], field + ".hami", "applies to devicePlugin hami-vgpu only");
       pool.hami_gpu_policy = r.hami(item["hami"], field + ".hami");
+    }
+    if (item["mig"]) {
+      if (pool.model != DevicePluginModel::kMig) r.fail(item["mig"], field + ".mig", "applies to devicePlugin mig only");
+      pool.mig = r.mig(item["mig"], field + ".mig");
+    } else if (pool.model == DevicePluginModel::kMig) {
+      r.fail(item, field + ".mig", "missing: devicePlugin mig needs mig.layout");
     }
     s.pools.push_back(pool);
   }
@@ -247,7 +284,7 @@ std::optional<DevicePluginModel> device_plugin_model(std::string_view name) {
   for (const auto model : {DevicePluginModel::kSchedulerAssigned, DevicePluginModel::kDevicePlugin,
                            DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13,
                            DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps, DevicePluginModel::kGpushare,
-                           DevicePluginModel::kHamiVgpu}) {
+                           DevicePluginModel::kHamiVgpu, DevicePluginModel::kMig}) {
     if (name == to_string(model)) return model;
   }
   return std::nullopt;
@@ -327,7 +364,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     if (doc["kubelet"]) read_kubelet(r, doc["kubelet"], s);
     if (doc["owners"]) read_owners(r, doc["owners"], s);
     if (const YAML::Node d = doc["devicePlugin"]) {
-      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing", "hami"});
+      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing", "hami", "mig"});
       if (d["model"]) s.default_model = r.model(d["model"], "devicePlugin.model");
       if (d["deviceChoice"]) s.default_choice = r.choice(d["deviceChoice"], "devicePlugin.deviceChoice");
       if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
@@ -338,6 +375,12 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (d["hami"]) {
         if (s.default_model != DevicePluginModel::kHamiVgpu) r.fail(d["hami"], "devicePlugin.hami", "applies to model hami-vgpu only");
         s.default_hami_gpu_policy = r.hami(d["hami"], "devicePlugin.hami");
+      }
+      if (d["mig"]) {
+        if (s.default_model != DevicePluginModel::kMig) r.fail(d["mig"], "devicePlugin.mig", "applies to model mig only");
+        s.default_mig = r.mig(d["mig"], "devicePlugin.mig");
+      } else if (s.default_model == DevicePluginModel::kMig) {
+        r.fail(d, "devicePlugin.mig", "missing: model mig needs mig.layout");
       }
     }
     if (doc["pools"]) read_pools(r, doc["pools"], s);

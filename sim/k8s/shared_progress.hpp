@@ -149,6 +149,9 @@ struct SharingReport {
   double time_slice_overhead = 0;          // the largest d_inf and c in use (c: 1 when none known)
   double stream_capacity = 0;
   SharedProgress::Totals totals;
+  // MIG nodes: their physical GPUs, and each finished pod's run time over its run time alone.
+  std::int64_t mig_gpus = 0;
+  std::vector<double> mig_slowdowns;
 };
 
 }  // namespace gpusim::k8s

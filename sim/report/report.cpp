@@ -73,6 +73,17 @@ const std::vector<Column>& sharing_columns() {
   return columns;
 }
 
+// MIG instances' figures, in a table of their own when a run has MIG nodes.
+const std::vector<Column>& mig_columns() {
+  static const std::vector<Column> columns{
+      {"mig_gpus", "MIG GPUs", Unit::kCount},
+      {"mig_pods_finished", "pods finished on instances", Unit::kCount},
+      {"mig_mean_slowdown", "mean slowdown", Unit::kRatio},
+      {"mig_p95_slowdown", "p95 slowdown", Unit::kRatio},
+      {"oom_kills", "OOM kills", Unit::kCount}};
+  return columns;
+}
+
 // The FGD artifact's published means on the default openb trace at 130% (../shared/docs/peers.md
 // §8.1: hkust-adsl/kubernetes-scheduler-simulator, 10 seeds).
 std::optional<double> published_fgd_default(const std::string& policy) {
@@ -201,6 +212,15 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
       // Only the columns some run reports (the OOM figures need the memory model).
       std::vector<Column> reported;
       for (const Column& c : sharing_columns()) {
+        if (std::any_of(policies.begin(), policies.end(), [&](const auto& p) { return p.contains(c.metric); })) reported.push_back(c);
+      }
+      add_table(reported);
+    }
+    if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("mig_gpus"); })) {
+      md += "\nMIG instances (a pod runs on its instance's SMs alone: slowdown = its share of the GPU over the "
+            "instance's share of the SMs, at least 1)";
+      std::vector<Column> reported;
+      for (const Column& c : mig_columns()) {
         if (std::any_of(policies.begin(), policies.end(), [&](const auto& p) { return p.contains(c.metric); })) reported.push_back(c);
       }
       add_table(reported);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "sim/cluster/device_class.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
 
@@ -173,8 +174,14 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
   const NodeIndex chosen = feasible_.size() == 1 ? feasible_.front() : select_host(pod);
   cluster::Placement placement{chosen, {}};
   if (pod.wants_gpu()) {
-    GpuSelector* selector = node_gpu_selectors_.empty() ? gpu_selector_ : node_gpu_selectors_[chosen];
-    placement.gpus = selector->select(pod, chosen, cluster_, cycle_);
+    if (cluster::has_device_classes(cluster_.node(chosen))) {
+      // Several device resources (MIG mixed): whatever the profile's GPU choice, the pod takes
+      // devices of its own resource, as kube-scheduler counts each extended resource apart.
+      placement.gpus = cluster::first_fit_of_class(pod, cluster_.node(chosen), cluster_.gpu_milli_free(chosen));
+    } else {
+      GpuSelector* selector = node_gpu_selectors_.empty() ? gpu_selector_ : node_gpu_selectors_[chosen];
+      placement.gpus = selector->select(pod, chosen, cluster_, cycle_);
+    }
   }
   std::size_t reserved = 0;
   bool ok = true;

@@ -75,7 +75,7 @@ TEST(KubeSettings, ErrorsNameFileLineAndField) {
             std::string::npos);
   EXPECT_EQ(error_of("devicePlugin: {model: nvidia}\n"),
             "kube.yaml:1: devicePlugin.model: expected scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, "
-            "time-slicing, mps, gpushare or hami-vgpu");
+            "time-slicing, mps, gpushare, hami-vgpu or mig");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n9, gpu: 0, xid: 79}\n"),
             "kube.yaml:2: failures[0].node: no node named 'n9' in the cluster");
   EXPECT_EQ(error_of("failures:\n  - {at: 1s, node: n0, gpu: 2, xid: 79}\n"),
@@ -113,6 +113,35 @@ TEST(KubeSettings, SharingOptions) {
   EXPECT_EQ(m.memory_overrun_probability, 0.05);
   EXPECT_EQ(m.memory_overrun_factor, 2);
   EXPECT_EQ(m.overrun_pods, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(KubeSettings, MigOptions) {
+  const KubeSettings s = parse_kube_settings(
+      "devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [3g.40gb, 2g.20gb, 2g.20gb]}\n"
+      "pools:\n  - name: h\n    match: {namePrefix: n1}\n    devicePlugin: mig\n    mig: {layout: [1g.10gb, 1g.10gb]}\n",
+      "kube.yaml", nodes());
+  EXPECT_EQ(s.default_model, DevicePluginModel::kMig);
+  EXPECT_EQ(s.default_mig.strategy, MigStrategy::kMixed);
+  EXPECT_EQ(s.default_mig.layout, (std::vector<std::string>{"3g.40gb", "2g.20gb", "2g.20gb"}));
+  ASSERT_EQ(s.pools.size(), 1U);
+  EXPECT_EQ(s.pools[0].mig.strategy, MigStrategy::kSingle);
+  EXPECT_EQ(s.pools[0].mig.layout.size(), 2U);
+}
+
+TEST(KubeSettings, MigErrorsNameFileLineAndField) {
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n"), "kube.yaml:2: devicePlugin.mig: missing: model mig needs mig.layout");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {strategy: none, layout: [7g.80gb]}\n"),
+            "kube.yaml:3: devicePlugin.mig.strategy: expected single or mixed");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {layout: [3g.40gb, 2g.20gb]}\n"),
+            "kube.yaml:3: devicePlugin.mig.layout: strategy single needs one profile on every instance; use strategy mixed");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig:\n    strategy: mixed\n    layout:\n      - 3g.40gb\n      - 3g.4gb\n")
+                .substr(0, 75),
+            "kube.yaml:7: devicePlugin.mig.layout[1]: '3g.4gb' is no MIG profile of a kn");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {layout: []}\n"),
+            "kube.yaml:3: devicePlugin.mig.layout: expected a list of 1 to 7 MIG profile names");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  mig: {layout: [7g.80gb]}\n"),
+            "kube.yaml:3: devicePlugin.mig: applies to model mig only");
+  EXPECT_EQ(error_of("pools:\n  - name: m\n    devicePlugin: mig\n"), "kube.yaml:2: pools[0].mig: missing: devicePlugin mig needs mig.layout");
 }
 
 TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
