@@ -83,6 +83,10 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
       cmd.add_option("--time-compression", o.time_compression, "replay: divide arrival times by this factor")
           ->check(finite_range(0.001, 1e6))
           ->capture_default_str();
+  o.fragmentation_option =
+      cmd.add_option("--fragmentation-every", o.fragmentation_every_s,
+                     "replay: sample the cluster's FGD fragmentation every this many simulated seconds (default: not sampled)")
+          ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   cmd.add_option("--out", o.out,
                  "Output directory: created if absent or empty, replaced if it holds an earlier gpusim output "
                  "(gpusim-manifest.json), refused otherwise")
@@ -115,7 +119,7 @@ void check_mode_options(const SimulateOptions& o) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
   }
   if (!replay) {
-    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option}) {
+    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -264,6 +268,7 @@ experiment::RunConfig run_config(const SimulateOptions& o) {
                  : o.order == "creation-time" ? experiment::FillOrder::kCreationTime
                                               : experiment::FillOrder::kShuffled;
   config.time_compression = o.time_compression;
+  config.fragmentation_every_s = o.fragmentation_every_s;
   return config;
 }
 

@@ -24,6 +24,7 @@ struct SimulateOptions {
   double fill_target = 1.3;
   std::string order = "shuffled";
   double time_compression = 1.0;
+  std::int64_t fragmentation_every_s = 0;
   std::string out;
   std::string catalog;
   bool perf_model = false;
@@ -42,6 +43,7 @@ struct SimulateOptions {
   CLI::Option* fill_target_option = nullptr;
   CLI::Option* order_option = nullptr;
   CLI::Option* time_compression_option = nullptr;
+  CLI::Option* fragmentation_option = nullptr;
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* kube_option = nullptr;
   CLI::Option* perf_detail_options[4] = {};

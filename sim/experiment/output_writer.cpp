@@ -109,6 +109,7 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
     if (result.base.order != FillOrder::kShuffled) inputs["order"] = to_string(result.base.order);
   } else {
     inputs["time_compression"] = result.base.time_compression;
+    if (result.base.fragmentation_every_s > 0) inputs["fragmentation_every_s"] = result.base.fragmentation_every_s;
   }
   if (!ctx.kube.is_null()) inputs["kube"] = ctx.kube;
   // What the readers assumed or could not model, for the user (absent when nothing).

@@ -37,6 +37,9 @@ struct RunConfig {
   double time_compression = 1.0;  // replay: arrival times are divided by this (> 1 raises load)
   bool record_pods = true;        // keep per-pod records (CSV output)
   bool record_series = true;      // keep the time series (CSV output)
+  // replay: sample the FGD fragmentation of the cluster every this many simulated seconds
+  // (0: not sampled); results/README.md defines the metrics.
+  std::int64_t fragmentation_every_s = 0;
 };
 
 }  // namespace gpusim::experiment

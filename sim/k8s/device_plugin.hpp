@@ -43,6 +43,8 @@ class DeviceChooser {
   // allocates: init containers first (one at a time, so their largest request), then each app
   // container, which reuses init containers' devices before taking new ones. None if too few.
   std::optional<PodDevices> allocate(std::uint32_t n, const cluster::PodSpec& pod, cluster::GpuSet available) const;
+  const NodeSetup& setup(std::uint32_t n) const { return setup_[n]; }
+  std::size_t node_count() const { return setup_.size(); }
   // Node n's topology, if its pool names one.
   const topology::Topology* topology_of(std::uint32_t n) const {
     return setup_[n].topology < 0 ? nullptr : &topologies_.at(setup_[n].topology);

@@ -9,6 +9,8 @@
 namespace gpusim::k8s {
 namespace {
 
+constexpr std::uint32_t kFragmentationTick = 1;  // tag 0: the end-of-instant allocation sample
+
 using experiment::PodOutcome;
 
 double percentile(std::vector<double> values, double q) {
@@ -50,6 +52,28 @@ MetricsCollector::MetricsCollector(Bus& bus, const ApiServer& api, const cluster
   unhealthy_since_.assign(gpu_offset_.back(), -1);
   node_lost_at_.assign(truth.node_count(), core::Time::zero());
   node_down_.assign(truth.node_count(), 0);
+  for (std::uint32_t n = 0; n < devices.node_count(); ++n) mig_nodes_ |= devices.setup(n).model == DevicePluginModel::kMig;
+  if (config.fragmentation_every_s > 0 && !mig_nodes_) {
+    // The pods as the scheduler sees them (fractions asked as one device, if so).
+    typical_ = metrics::typical_pods(workload.pods);
+    for (const core::Time t : times.arrival) last_arrival_ = std::max(last_arrival_, t);
+    bus_.set_timer(*this, kFragmentationTick, 0, core::Time::from_seconds(config.fragmentation_every_s), core::Phase::kMetrics);
+  }
+}
+
+void MetricsCollector::sample_fragmentation(core::Time now) {
+  double fragmented = 0;
+  for (cluster::NodeIndex n = 0; n < truth_.node_count(); ++n) {
+    if (truth_.node(n).gpu_count == 0) continue;
+    fragmented += metrics::fragmentation_milli(typical_, {truth_.cpu_free(n), truth_.gpu_milli_free(n), truth_.node(n).gpu_model});
+  }
+  const auto idle = static_cast<double>(truth_.total_gpu_milli() - truth_.allocated_gpu_milli());
+  fragmentation_.push_back({now.micros(), fragmented, idle});
+  // On while pods may still arrive or run; a later tick would only see the emptied cluster.
+  if (now < last_arrival_ || running_ > 0) {
+    bus_.set_timer(*this, kFragmentationTick, 0, now + core::Time::from_seconds(config_.fragmentation_every_s),
+                   core::Phase::kMetrics);
+  }
 }
 
 void MetricsCollector::on_message(const Message& message, core::Time now) {
@@ -157,7 +181,40 @@ double MetricsCollector::integral_until(std::int64_t end) const {
   return last.integral + static_cast<double>(last.allocated) * static_cast<double>(end - last.time_us);
 }
 
-void MetricsCollector::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
+// The samples up to the makespan's end: the mean share of idle GPU milli that the typical pods
+// could not use (FGD's fragmentation rate, as fill mode reports it at its end) and the mean
+// fragmented GPUs.
+void MetricsCollector::fragmentation_metrics(experiment::RunResult& result, std::int64_t end_us) const {
+  if (mig_nodes_) {
+    for (const char* name : {"mean_fragmentation_pct", "mean_fragmented_gpus"}) {
+      result.set_undefined(name, "FGD fragmentation is defined on GPU milli; MIG instances are devices of several sizes");
+    }
+    return;
+  }
+  double pct = 0, gpus = 0;
+  std::size_t samples = 0;
+  for (const FragmentationSample& f : fragmentation_) {
+    if (f.time_us > end_us) break;
+    pct += f.idle_milli > 0 ? f.fragmented_milli * 100.0 / f.idle_milli : 0.0;
+    gpus += f.fragmented_milli / cluster::kMilliPerGpu;
+    ++samples;
+  }
+  result.set("fragmentation_samples", static_cast<double>(samples));
+  if (samples == 0) {
+    for (const char* name : {"mean_fragmentation_pct", "mean_fragmented_gpus"}) {
+      result.set_undefined(name, "no fragmentation sample fell within the makespan");
+    }
+    return;
+  }
+  result.set("mean_fragmentation_pct", pct / static_cast<double>(samples));
+  result.set("mean_fragmented_gpus", gpus / static_cast<double>(samples));
+}
+
+void MetricsCollector::on_timer(std::uint32_t tag, std::uint64_t, core::Time now) {
+  if (tag == kFragmentationTick) {
+    sample_fragmentation(now);
+    return;
+  }
   if (dirty_) sample(now);
 }
 
@@ -268,6 +325,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   else if (!(span_us > 0)) result.set_undefined("mean_gpu_allocation_pct", "no pod ran for any time");
   else result.set("mean_gpu_allocation_pct", integral_until(last_end) * 100.0 / (span_us * static_cast<double>(truth_.total_gpu_milli())));
   kubernetes_metrics(result, counts, any_ran ? core::Time::from_micros(last_end) : last_time_);
+  if (config_.fragmentation_every_s > 0) fragmentation_metrics(result, any_ran ? last_end : 0);
   if (config_.record_pods) result.pods = std::move(records);
   result.series = std::move(series_);
   return result;

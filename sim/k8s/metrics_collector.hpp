@@ -9,6 +9,7 @@
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/experiment/run_result.hpp"
 #include "sim/k8s/api_server.hpp"
+#include "sim/metrics/fragmentation.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/settings.hpp"
@@ -44,8 +45,11 @@ class MetricsCollector final : public Component {
 
  private:
   void sample(core::Time now);
+  // FGD fragmentation of the truth under the workload's typical pods, on the sampling grid.
+  void sample_fragmentation(core::Time now);
   double integral_until(std::int64_t end) const;
   void gpu_event(const Message& message, core::Time now);
+  void fragmentation_metrics(experiment::RunResult& result, std::int64_t end_us) const;
   void kubernetes_metrics(experiment::RunResult& result, const Counts& counts, core::Time end);
 
   Bus& bus_;
@@ -90,6 +94,15 @@ class MetricsCollector final : public Component {
   };
   std::vector<Checkpoint> checkpoints_;  // one per sample
   core::Time last_end_ = core::Time::zero();
+  std::vector<metrics::TypicalPod> typical_;
+  struct FragmentationSample {
+    std::int64_t time_us;
+    double fragmented_milli;
+    double idle_milli;
+  };
+  std::vector<FragmentationSample> fragmentation_;
+  core::Time last_arrival_ = core::Time::zero();
+  bool mig_nodes_ = false;  // fragmentation is not defined on MIG instances
 };
 
 }  // namespace gpusim::k8s

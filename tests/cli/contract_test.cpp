@@ -43,6 +43,8 @@ TEST(CliContract, UsageErrorsExitWithTwo) {
                         {"run --mode replay --fill-target 1.2 --out o", 2, "--fill-target applies to --mode fill only"},
                         {"run --time-compression 10 --out o", 2, "--time-compression applies to --mode replay only"},
                         {"run --perf-model --out o", 2, "--perf-model applies to --mode replay only"},
+                        {"run --fragmentation-every 600 --out o", 2, "--fragmentation-every applies to --mode replay only"},
+                        {"run --mode replay --fragmentation-every 0 --out o", 2, "--fragmentation-every"},
                         {"run --mode replay --reference-gpu A10 --out o", 2, "--reference-gpu applies only with --perf-model"},
                         {"run --policy fgd,bestfit --out o", 2, "--policy takes one policy"},
                         {"calibrate --device -1", 2, "--device"},

@@ -20,6 +20,7 @@ struct K8sScenario {
   k8s::KubeSettings kube;
   sched::Registry registry = policy::builtin_registry();
   std::uint64_t seed = 42;
+  std::int64_t fragmentation_every_s = 0;
 
   K8sScenario() { workload.has_times = true; }
 
@@ -45,6 +46,7 @@ struct K8sScenario {
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
     config.seed = seed;
+    config.fragmentation_every_s = fragmentation_every_s;
     const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, &kube};
     return experiment::run_replay(inputs, profile, config);
   }
