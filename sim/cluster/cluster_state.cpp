@@ -124,6 +124,11 @@ void ClusterState::set_taints(NodeIndex n, std::vector<Taint> taints) {
   ++version_[n];
 }
 
+void ClusterState::set_device_class(NodeIndex n, int device, std::uint8_t device_class) {
+  nodes_.at(n).device_class.at(static_cast<std::size_t>(device)) = device_class;
+  ++version_[n];
+}
+
 void ClusterState::set_present(NodeIndex n, bool present) {
   present_.at(n) = present ? 1 : 0;
   ++version_[n];

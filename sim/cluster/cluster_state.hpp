@@ -52,6 +52,8 @@ class ClusterState {
   // The node's taints now (its spec's, then as the node lifecycle changes them).
   const std::vector<Taint>& taints(NodeIndex n) const { return taints_[n]; }
   void set_taints(NodeIndex n, std::vector<Taint> taints);
+  // A node's devices advertised under other resources (dynamic MIG re-partitioned a GPU).
+  void set_device_class(NodeIndex n, int device, std::uint8_t device_class);
   // Nodes with at least one taint (so a pod-level check can skip untainted clusters).
   std::size_t tainted_nodes() const { return tainted_nodes_; }
   // Whether the node is part of the cluster (nodes may join late or leave); the framework

@@ -12,6 +12,7 @@
 #include "sim/k8s/failure_injector.hpp"
 #include "sim/k8s/kubelet.hpp"
 #include "sim/k8s/metrics_collector.hpp"
+#include "sim/k8s/mig_partitioner.hpp"
 #include "sim/k8s/node_lifecycle.hpp"
 #include "sim/k8s/node_setup.hpp"
 #include "sim/k8s/scheduler.hpp"
@@ -73,6 +74,11 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     if (node.model == k8s::DevicePluginModel::kMig && node.mig_strategy == k8s::MigStrategy::kMixed && node.mig_geometry) {
       mixed_mig = node.mig_geometry;
       for (const int shape : node.mig_shapes) offered[static_cast<std::size_t>(shape)] = true;
+      if (node.mig_dynamic) {
+        for (const auto& layout : node.mig_geometry->templates) {
+          for (const int shape : layout) offered[static_cast<std::size_t>(shape)] = true;
+        }
+      }
     }
   }
   const auto mig_request = [&](double demand) {
@@ -102,9 +108,12 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     scheduler_nodes[n].whole_gpus_only = !k8s::scheduler_picks_gpus(setup[n].model);
     scheduler_nodes[n].one_gpu_per_pod = setup[n].model == k8s::DevicePluginModel::kGpushare;
     if (setup[n].model == k8s::DevicePluginModel::kMig && setup[n].mig_strategy == k8s::MigStrategy::kMixed) {
-      // nvidia.com/mig-<profile>: a resource per instance shape.
+      // nvidia.com/mig-<profile>: a resource per instance shape (0: a slot without an instance).
+      const int slots = setup[n].replicas();
+      const std::vector<int>& layout = setup[n].mig_shapes;
       for (int d = 0; d < nodes[n].gpu_count; ++d) {
-        scheduler_nodes[n].device_class.push_back(static_cast<std::uint8_t>(1 + setup[n].mig_shape(d)));
+        const auto i = static_cast<std::size_t>(d % slots);
+        scheduler_nodes[n].device_class.push_back(i < layout.size() ? static_cast<std::uint8_t>(1 + layout[i]) : 0);
       }
     }
     if (nodes[n].gpu_count > 0) {
@@ -139,7 +148,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     context.node_gpu_selection = node_gpu_selection;
   }
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
-                           present, lifecycle_events);
+                           present, lifecycle_events, settings.node_status_period);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed}, present);
   k8s::Controller owners(bus, settings, *workload);
@@ -148,6 +157,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
   std::optional<k8s::Descheduler> descheduler;
   if (settings.descheduler) descheduler.emplace(bus, api, kubelets.truth(), setup, pods, settings);
+  std::optional<k8s::MigPartitioner> partitioner;
+  if (std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) { return s.mig_dynamic; })) {
+    partitioner.emplace(bus, api, kubelets.truth(), setup, pods, settings);
+  }
 
   using k8s::Topic;
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
@@ -163,6 +176,13 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     bus.subscribe(Topic::kEvictRequest, kubelets);
     for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning, Topic::kPodTerminated}) {
       bus.subscribe(topic, *descheduler);
+    }
+  }
+  if (partitioner) {
+    bus.subscribe(Topic::kMigReconfigure, kubelets);
+    bus.subscribe(Topic::kMigReconfigure, scheduler);
+    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kCycleDone}) {
+      bus.subscribe(topic, *partitioner);
     }
   }
   for (const Topic topic : {Topic::kPodTerminated, Topic::kPodDeleted}) bus.subscribe(topic, owners);

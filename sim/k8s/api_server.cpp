@@ -25,7 +25,7 @@ void ApiServer::record(Message& message, core::Time now) {
       return;
     }
     case Topic::kNodeStatus:
-      nodes_[message.node] = {static_cast<std::int32_t>(message.value), message.gpus, now};
+      nodes_[message.node] = {static_cast<std::int32_t>(message.value), message.gpus, now, message.layout};
       return;
     case Topic::kNodeTaints:
       taints_[message.node] = static_cast<std::uint32_t>(message.value);

@@ -29,6 +29,7 @@ struct NodeStatus {
   std::int32_t allocatable_gpus = 0;
   cluster::GpuSet unadvertised;  // devices the plugin does not list as healthy
   core::Time published;
+  std::uint64_t mig_layouts = 0;  // dynamic MIG: each GPU's layout id, 4 bits per GPU; 0: none reported
 };
 
 class ApiServer final : public Store {

@@ -116,13 +116,6 @@ std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, clu
 std::optional<PodDevices> DeviceChooser::allocate(std::uint32_t n, const cluster::PodSpec& pod,
                                                   cluster::GpuSet available) const {
   PodDevices devices;
-  const NodeSetup& node = setup_[n];
-  if (node.model == DevicePluginModel::kMig && node.mig_strategy == MigStrategy::kMixed) {
-    // The pod's resource is one instance profile: only those instances are candidates.
-    for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-      if (available.contains(d) && 1 + node.mig_shape(d) != pod.device_class) available.bits &= ~(std::uint64_t{1} << d);
-    }
-  }
   if (pod.constraints == nullptr || pod.constraints->containers.empty()) {
     const auto chosen = choose(n, pod.gpu_count, available);
     if (!chosen) return std::nullopt;

@@ -11,7 +11,7 @@
 namespace gpusim::k8s {
 namespace {
 
-enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, kTerminate };
+enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, kTerminate, kReconfigured };
 
 bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin(), xids.end(), xid) != xids.end(); }
 
@@ -100,6 +100,19 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   gpu_offset_.push_back(0);
   for (const auto& node : nodes) gpu_offset_.push_back(gpu_offset_.back() + static_cast<std::size_t>(node.gpu_count));
   pods_on_gpu_.assign(gpu_offset_.back(), 0);
+  // MIG: every device's instance shape; dynamic GPUs start with the layout given, the slots past
+  // it absent.
+  slot_shape_.assign(gpu_offset_.back(), kNoInstance);
+  mig_target_.assign(gpu_offset_.back(), kNoInstance);
+  mig_layouts_.assign(nodes.size(), 0);
+  for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+    if (setup[n].model != DevicePluginModel::kMig || nodes[n].gpu_count == 0) continue;
+    const int slots = setup[n].replicas();
+    for (int g = 0; g < nodes[n].gpu_count / slots; ++g) {
+      set_layout(n, g, NodeSetup::kInitialLayout);
+    }
+  }
+  first_arrival_ = times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end());
   gpu_memory_.assign(physical_offset_.back(), 0);
   always_overruns_.assign(pods.size(), 0);
   remaining_.assign(pods.size(), 1.0);
@@ -120,8 +133,8 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
       registered_[n] = 0;
       bus_.set_timer(*this, kRegister, n, operator_delay);
     }
-    const Advertisement ad = advertise(setup_[n].model, nodes[n].gpu_count, {}, registered_[n] != 0);
-    if (ad.allocatable != nodes[n].gpu_count) publish_status(n, core::Time::zero());
+    const Advertisement ad = advertise(setup_[n].model, nodes[n].gpu_count, mig_absent(n), registered_[n] != 0);
+    if (ad.allocatable != nodes[n].gpu_count || mig_layouts_[n] != 0) publish_status(n, core::Time::zero());
   }
 }
 
@@ -163,6 +176,9 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
     case Topic::kEvictRequest:
       evict(message.pod, now);
       break;
+    case Topic::kMigReconfigure:
+      reconfigure(message.node, static_cast<int>(message.value), static_cast<int>(message.layout), now);
+      break;
     case Topic::kPluginRestart:
       if (state_[message.node] != NodeState::kUp) break;  // nothing runs on a node that is down
       registered_[message.node] = 0;
@@ -177,6 +193,15 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
 void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
   switch (tag) {
     case kAdmit: admit(static_cast<PodId>(payload), now); break;
+    case kReconfigured: {
+      const auto n = static_cast<std::uint32_t>(payload >> 8);
+      const auto g = static_cast<int>(payload & 0xFF);
+      const std::size_t first = gpu_offset_[n] + static_cast<std::size_t>(g * setup_[n].replicas());
+      set_layout(n, g, mig_target_[first]);
+      mig_target_[first] = kNoInstance;
+      if (state_[n] == NodeState::kUp) status_changed(n, now);
+      break;
+    }
     case kStart: start(static_cast<PodId>(payload), now); break;
     case kTerminate: {
       // The termination grace period after its node was removed is over.
@@ -315,20 +340,27 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   std::vector<cluster::GpuSet> containers;
   bool ok = truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib;
   if (ok && pod.wants_gpu()) {
-    cluster::GpuSet unhealthy;
+    cluster::GpuSet unhealthy = mig_absent(n);
     for (int g = 0; g < node.gpu_count; ++g) {
       if (!truth_.gpu_healthy(n, g)) unhealthy.add(g);
     }
     const Advertisement ad = advertise(setup.model, node.gpu_count, unhealthy, registered_[n] != 0);
-    if (scheduler_picks_gpus(setup.model)) {
-      // Allocate honours the annotation, if those devices are advertised and have room.
+    if (scheduler_picks_gpus(setup.model) || setup.mig_dynamic) {
+      // Allocate honours the annotation, if those devices are advertised and have room (dynamic
+      // MIG: HAMi's scheduler names the instances, which must still be of the pod's profile).
       placement.gpus = object.gpus;
       ok = (placement.gpus.bits & ad.unadvertised.bits) == 0 && truth_.fits(pod, placement);
+      for (int d = 0; d < node.gpu_count && ok && setup.mig_dynamic; ++d) {
+        ok = !placement.gpus.contains(d) || 1 + shape_of(n, d) == pod.device_class;
+      }
       if (ok) containers = split_by_container(pod, placement.gpus);
     } else {
       cluster::GpuSet available;
       const auto unallocated = truth_.gpu_milli_unallocated(n);
+      const bool by_profile = setup.model == DevicePluginModel::kMig && setup.mig_strategy == MigStrategy::kMixed;
       for (int g = 0; g < node.gpu_count; ++g) {
+        // MIG mixed: the pod's resource is one instance profile.
+        if (by_profile && 1 + slot_shape_[gpu_offset_[n] + static_cast<std::size_t>(g)] != pod.device_class) continue;
         if (!ad.unadvertised.contains(g) && unallocated[static_cast<std::size_t>(g)] == cluster::kMilliPerGpu) available.add(g);
       }
       auto chosen = chooser_.allocate(n, pod, available);
@@ -356,6 +388,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
     return;
   }
   truth_.allocate(pod, placement);
+  mig_account(n, placement.gpus, +1, now);
   Resident& r = resident(id);
   r.node = static_cast<std::int32_t>(n);
   r.gpus = placement.gpus;
@@ -414,7 +447,7 @@ void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   double limit = 1;
   for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-    if (r.gpus.contains(d)) limit = std::min(limit, setup.mig_geometry->memory_share(setup.mig_shape(d)));
+    if (r.gpus.contains(d)) limit = std::min(limit, setup.mig_geometry->memory_share(shape_of(static_cast<std::uint32_t>(r.node), d)));
   }
   r.overruns = draws_overrun(id);
   sharing_.overrunning_pods += r.overruns;
@@ -575,6 +608,11 @@ void KubeletFleet::count_replica_spread(cluster::GpuSet devices, int replicas) {
 
 SharingReport KubeletFleet::sharing_report(core::Time end) {
   sharing_.totals = progress_.totals(end);
+  if (end > mig_last_change_) {
+    sharing_.mig_slice_seconds += static_cast<double>(mig_slices_in_use_) * static_cast<double>((end - mig_last_change_).micros()) / 1e6;
+    mig_last_change_ = end;
+  }
+  sharing_.mig_span_s = std::max(0.0, static_cast<double>((end - first_arrival_).micros()) / 1e6);
   return sharing_;
 }
 
@@ -593,6 +631,7 @@ void KubeletFleet::release(PodId id, core::Time now) {
   const auto n = static_cast<std::uint32_t>(r.node);
   const cluster::Placement placement{n, r.gpus};
   truth_.release(pod, placement);
+  mig_account(n, r.gpus, -1, now);
   r.holds = false;
   stop_shared(id, now);
   auto& list = on_node_[n];
@@ -648,19 +687,78 @@ void KubeletFleet::status_changed(std::uint32_t n, core::Time now) {
 
 void KubeletFleet::publish_status(std::uint32_t n, core::Time now) {
   const cluster::NodeSpec& node = truth_.node(n);
-  cluster::GpuSet unhealthy;
+  cluster::GpuSet unhealthy = mig_absent(n);
   for (int g = 0; g < node.gpu_count; ++g) {
     if (!truth_.gpu_healthy(n, g)) unhealthy.add(g);
   }
   const Advertisement ad = advertise(setup_[n].model, node.gpu_count, unhealthy, registered_[n] != 0);
   const NodeStatus& published = api_.node_status(n);
-  if (ad.allocatable == published.allocatable_gpus && ad.unadvertised == published.unadvertised) return;
+  if (ad.allocatable == published.allocatable_gpus && ad.unadvertised == published.unadvertised &&
+      mig_layouts_[n] == published.mig_layouts) {
+    return;
+  }
   Message status;
   status.topic = Topic::kNodeStatus;
   status.node = n;
   status.value = ad.allocatable;
   status.gpus = ad.unadvertised;
+  status.layout = mig_layouts_[n];
   bus_.publish(status, now);
+}
+
+cluster::GpuSet KubeletFleet::mig_absent(std::uint32_t n) const {
+  cluster::GpuSet absent;
+  if (setup_[n].model != DevicePluginModel::kMig) return absent;
+  for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
+    if (slot_shape_[gpu_offset_[n] + static_cast<std::size_t>(d)] == kNoInstance) absent.add(d);
+  }
+  return absent;
+}
+
+void KubeletFleet::set_layout(std::uint32_t n, int gpu, int layout) {
+  const NodeSetup& setup = setup_[n];
+  const int slots = setup.replicas();
+  const std::vector<int>& shapes = setup.mig_layout(layout);
+  for (int i = 0; i < slots; ++i) {
+    slot_shape_[gpu_offset_[n] + static_cast<std::size_t>(gpu * slots + i)] =
+        i < static_cast<int>(shapes.size()) ? static_cast<std::int8_t>(shapes[static_cast<std::size_t>(i)]) : kNoInstance;
+  }
+  if (setup.mig_dynamic) {
+    constexpr std::uint64_t kReported = std::uint64_t{1} << 63;
+    mig_layouts_[n] = (mig_layouts_[n] & ~(std::uint64_t{0xF} << (4 * gpu))) | (static_cast<std::uint64_t>(layout) << (4 * gpu)) | kReported;
+  }
+}
+
+// Dynamic MIG: an idle, healthy GPU is re-partitioned; its instances are gone until the new ones
+// are created (the device plugin then lists them). A GPU that took a pod meanwhile, failed or is
+// being re-partitioned already keeps its layout.
+void KubeletFleet::reconfigure(std::uint32_t n, int gpu, int layout, core::Time now) {
+  const NodeSetup& setup = setup_[n];
+  if (!setup.mig_dynamic || state_[n] != NodeState::kUp) return;
+  const int slots = setup.replicas();
+  const std::size_t first = gpu_offset_[n] + static_cast<std::size_t>(gpu * slots);
+  if (mig_target_[first] != kNoInstance) return;
+  const auto unallocated = truth_.gpu_milli_unallocated(n);
+  for (int i = 0; i < slots; ++i) {
+    const int d = gpu * slots + i;
+    if (unallocated[static_cast<std::size_t>(d)] != cluster::kMilliPerGpu || !truth_.gpu_healthy(n, d)) return;
+  }
+  for (int i = 0; i < slots; ++i) slot_shape_[first + static_cast<std::size_t>(i)] = kNoInstance;
+  mig_target_[first] = static_cast<std::int8_t>(layout);
+  ++sharing_.mig_reconfigurations;
+  sharing_.mig_reconfiguration_gpu_s += static_cast<double>(setup.mig_reconfigure_time.micros()) / 1e6;
+  status_changed(n, now);
+  bus_.set_timer(*this, kReconfigured, (std::uint64_t{n} << 8) | static_cast<std::uint64_t>(gpu), now + setup.mig_reconfigure_time);
+}
+
+// The compute slices MIG pods hold, integrated over time (their share of the MIG GPUs' slices).
+void KubeletFleet::mig_account(std::uint32_t n, cluster::GpuSet devices, int sign, core::Time now) {
+  if (setup_[n].model != DevicePluginModel::kMig) return;
+  sharing_.mig_slice_seconds += static_cast<double>(mig_slices_in_use_) * static_cast<double>((now - mig_last_change_).micros()) / 1e6;
+  mig_last_change_ = now;
+  for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
+    if (devices.contains(d)) mig_slices_in_use_ += sign * setup_[n].mig_geometry->profiles[static_cast<std::size_t>(shape_of(n, d))].compute_slices;
+  }
 }
 
 void KubeletFleet::count_pods(std::uint32_t n, cluster::GpuSet gpus, int delta) {
@@ -691,7 +789,7 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) {
   if (setup_[n].model == DevicePluginModel::kMig && pod.wants_gpu()) {
     double share = 1;
     for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-      if (r.gpus.contains(d)) share = std::min(share, setup_[n].mig_geometry->compute_share(setup_[n].mig_shape(d)));
+      if (r.gpus.contains(d)) share = std::min(share, setup_[n].mig_geometry->compute_share(shape_of(n, d)));
     }
     mig_factor = std::max(1.0, std::clamp(pod.gpu_demand(), 1e-3, 1.0) / share);
     residents_[id].mig_slowdown = mig_factor;

@@ -90,6 +90,14 @@ class KubeletFleet final : public Component {
   void charge_memory(PodId pod, int sign);
   void check_memory(PodId pod, core::Time now);
   void check_mig_memory(PodId pod, core::Time now);
+  // MIG: the instance shape of node n's device d (kNoInstance: a slot without one), the devices
+  // without an instance, a GPU's layout, dynamic re-partitioning and compute-slice accounting.
+  static constexpr std::int8_t kNoInstance = -1;
+  int shape_of(std::uint32_t n, int d) const { return slot_shape_[gpu_offset_[n] + static_cast<std::size_t>(d)]; }
+  cluster::GpuSet mig_absent(std::uint32_t n) const;
+  void set_layout(std::uint32_t n, int gpu, int layout);
+  void reconfigure(std::uint32_t n, int gpu, int layout, core::Time now);
+  void mig_account(std::uint32_t n, cluster::GpuSet devices, int sign, core::Time now);
   // Whether this pod object uses more GPU memory than it asked (a seeded draw per trace row and
   // attempt, or named in gpuMemory.overrunPods).
   bool draws_overrun(PodId pod) const;
@@ -132,6 +140,12 @@ class KubeletFleet final : public Component {
   std::vector<double> remaining_;  // per trace row: share of its work still to do (evictions)
   EvictionReport evictions_;
   SharingReport sharing_;
+  std::vector<std::int8_t> slot_shape_;  // per device (MIG nodes): its instance's shape
+  std::vector<std::int8_t> mig_target_;  // per first device of a GPU being re-partitioned: its new layout
+  std::vector<std::uint64_t> mig_layouts_;  // per node (dynamic MIG): each GPU's layout id, 4 bits each, bit 63 set
+  std::int64_t mig_slices_in_use_ = 0;
+  core::Time mig_last_change_ = core::Time::zero();
+  core::Time first_arrival_ = core::Time::zero();
 
 };
 

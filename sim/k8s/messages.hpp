@@ -33,6 +33,8 @@ enum class Topic : std::uint8_t {
   kNodeRecovered,  // a lost `node` is back: its kubelet reports its pods failed
   kNodeTaints,     // the node lifecycle controller set `node`'s lifecycle taints (`value`: NodeTaint bits)
   kEvictRequest,   // the descheduler asks to evict `pod` (on `node`) through the eviction API
+  kMigReconfigure, // the MIG partitioner asks `node`'s kubelet to re-partition GPU `value` to HAMi
+                   // template `layout` (ignored unless the GPU is idle)
   kCount,
 };
 
@@ -66,6 +68,9 @@ struct Message {
   std::uint32_t node = 0;
   cluster::GpuSet gpus;
   std::int64_t value = 0;
+  // Dynamic MIG: per GPU of `node` (4 bits each, GPU 0 lowest) its layout id (NodeSetup), and
+  // bit 63 set; kMigReconfigure: the new layout id.
+  std::uint64_t layout = 0;
 };
 
 // `pod` (of trace row `source`, bound to `node`, holding `gpus`) ended for `reason`.

@@ -422,6 +422,13 @@ void MetricsCollector::add_mig_metrics(experiment::RunResult& result, const Shar
     result.set("mig_p95_slowdown", percentile(slow, 0.95));
     result.set("mig_max_slowdown", *std::max_element(slow.begin(), slow.end()));
   }
+  if (report.mig_span_s > 0) {
+    result.set("mig_compute_allocated_pct", report.mig_slice_seconds * 100.0 / (7.0 * static_cast<double>(report.mig_gpus) * report.mig_span_s));
+  } else {
+    result.set_undefined("mig_compute_allocated_pct", "no time passed");
+  }
+  result.set("mig_reconfigurations", static_cast<double>(report.mig_reconfigurations));
+  result.set("mig_reconfiguration_gpu_hours", report.mig_reconfiguration_gpu_s / 3600.0);
   if (report.memory_model && !report.any) {
     result.set("overrunning_pods", static_cast<double>(report.overrunning_pods));
     result.set("oom_kills", static_cast<double>(report.oom_kills));

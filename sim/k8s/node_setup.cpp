@@ -30,6 +30,8 @@ void resolve_mig(NodeSetup& chosen, const MigConfig& mig, const cluster::NodeSpe
   }
   if (mig.layout.empty()) throw core::InputError(fmt::format("{} without a layout (mig.layout)", where));
   chosen.mig_strategy = mig.strategy;
+  chosen.mig_dynamic = mig.dynamic;
+  chosen.mig_reconfigure_time = mig.reconfigure_time;
   chosen.mig_shapes.clear();
   for (const std::string& name : mig.layout) {
     const auto shape = chosen.mig_geometry->shape(name);

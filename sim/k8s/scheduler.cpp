@@ -15,14 +15,15 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
                      const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
                      const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
                      const sched::Registry& registry, const sched::PluginContext& context,
-                     const std::vector<std::uint8_t>& present, bool lifecycle_events)
+                     const std::vector<std::uint8_t>& present, bool lifecycle_events, core::Time node_status_period)
     : bus_(bus),
       api_(api),
       setup_(setup),
       pods_(pods),
       cache_(catalog, nodes),
       framework_(profile, registry, context, cache_),
-      profile_name_(profile.name) {
+      profile_name_(profile.name),
+      node_status_period_(node_status_period) {
   pending_.reserve(pods.size());
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
     apply_status(n);
@@ -88,6 +89,16 @@ void Scheduler::on_message(const Message& message, core::Time now) {
     case Topic::kNodeStatus:
       apply_status(message.node);
       break;
+    case Topic::kMigReconfigure: {
+      // HAMi's scheduler knows the GPUs it has re-partitioned: their instances are gone from its
+      // view until the node's status shows the new layout (or the request lapsed: the GPU took a
+      // pod first).
+      const NodeSetup& setup = setup_[message.node];
+      mig_pending_.push_back({message.node, static_cast<int>(message.value), static_cast<int>(message.layout),
+                              now + setup.mig_reconfigure_time + node_status_period_ + core::Time::from_micros(1)});
+      apply_status(message.node);
+      return;
+    }
     case Topic::kNodeJoined:
       cache_.set_present(message.node, true);
       break;
@@ -163,16 +174,54 @@ void Scheduler::run_cycle(core::Time now) {
   pending_.resize(kept);
 }
 
+// Dynamic MIG: the devices of node n's GPUs this scheduler asked to re-partition, while the
+// status does not show the new layout yet.
+std::uint64_t Scheduler::being_repartitioned(cluster::NodeIndex n) {
+  const NodeStatus& status = api_.node_status(n);
+  const core::Time now = bus_.now();
+  std::erase_if(mig_pending_, [&](const PendingLayout& p) {
+    if (p.node != n) return false;
+    const int slots = setup_[n].replicas();
+    const bool shown = status.mig_layouts != 0 && static_cast<int>((status.mig_layouts >> (4 * p.gpu)) & 0xFU) == p.layout &&
+                       !status.unadvertised.contains(p.gpu * slots);
+    return shown || p.until <= now;
+  });
+  std::uint64_t bits = 0;
+  for (const PendingLayout& p : mig_pending_) {
+    if (p.node != n) continue;
+    const int slots = setup_[n].replicas();
+    for (int i = 0; i < slots; ++i) bits |= std::uint64_t{1} << (p.gpu * slots + i);
+  }
+  return bits;
+}
+
 void Scheduler::apply_status(cluster::NodeIndex n) {
   const cluster::NodeSpec& node = cache_.node(n);
   if (node.gpu_count == 0) return;
   const NodeStatus& status = api_.node_status(n);
+  const NodeSetup& setup = setup_[n];
+  if (setup.mig_dynamic) {
+    // Re-partitioned GPUs advertise other profiles: each slot's resource as the status lists it.
+    const int slots = setup.replicas();
+    for (int d = 0; d < node.gpu_count; ++d) {
+      const int gpu = d / slots;
+      // Before the kubelet's first status: the layout the node starts with.
+      const int layout = status.mig_layouts == 0 ? NodeSetup::kInitialLayout
+                                                 : static_cast<int>((status.mig_layouts >> (4 * gpu)) & 0xFU);
+      const std::vector<int>& shapes = setup.mig_layout(layout);
+      const auto i = static_cast<std::size_t>(d % slots);
+      const std::uint8_t device_class = i < shapes.size() ? static_cast<std::uint8_t>(1 + shapes[i]) : 0;
+      if (node.device_class[static_cast<std::size_t>(d)] != device_class) cache_.set_device_class(n, d, device_class);
+    }
+  }
   if (scheduler_picks_gpus(setup_[n].model) || setup_[n].model == DevicePluginModel::kMig) {
     // The extender knows device ids: exactly the published unhealthy devices are unavailable.
     // MIG: a count per instance resource; the instances not advertised are those of failed GPUs,
     // so hiding exactly them keeps every resource's count right.
+    cluster::GpuSet hidden = status.unadvertised;
+    if (setup.mig_dynamic) hidden.bits |= being_repartitioned(n);
     for (int g = 0; g < node.gpu_count; ++g) {
-      const bool available = !status.unadvertised.contains(g);
+      const bool available = !hidden.contains(g);
       if (cache_.gpu_healthy(n, g) != available) cache_.set_gpu_healthy(n, g, available);
     }
     return;

@@ -22,7 +22,7 @@ class Scheduler final : public Component {
             const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
             const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
             const sched::Registry& registry, const sched::PluginContext& context,
-            const std::vector<std::uint8_t>& present, bool lifecycle_events);
+            const std::vector<std::uint8_t>& present, bool lifecycle_events, core::Time node_status_period);
   void on_message(const Message& message, core::Time now) override;
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
@@ -38,6 +38,7 @@ class Scheduler final : public Component {
   // Makes node n's cache show the published status: on count-only nodes, as many GPUs
   // unavailable as the status lacks, taken from free GPUs first (a count has no identity).
   void apply_status(cluster::NodeIndex n);
+  std::uint64_t being_repartitioned(cluster::NodeIndex n);
   static void check_profile(const sched::Profile& profile, const sched::Registry& registry,
                             const std::vector<cluster::NodeSpec>& nodes, const std::vector<cluster::PodSpec>& pods,
                             bool lifecycle);
@@ -62,6 +63,14 @@ class Scheduler final : public Component {
   std::vector<Shape> failed_shapes_;
   bool cycle_queued_ = false;
   std::uint64_t attempts_ = 0;  // scheduling attempts (framework cycles run)
+  struct PendingLayout {
+    std::uint32_t node;
+    int gpu;
+    int layout;
+    core::Time until;
+  };
+  std::vector<PendingLayout> mig_pending_;  // dynamic MIG re-partitions asked for, not yet shown
+  core::Time node_status_period_;
 };
 
 }  // namespace gpusim::k8s

@@ -79,6 +79,11 @@ enum class MigStrategy : std::uint8_t {
 struct MigConfig {
   MigStrategy strategy = MigStrategy::kSingle;
   std::vector<std::string> layout;
+  // Dynamic MIG (HAMi's): an idle GPU is re-partitioned to the first of HAMi's templates for its
+  // model that has the instance a pending pod asks; it serves nothing for `reconfigure_time`.
+  // `layout` is then every GPU's layout at the start.
+  bool dynamic = false;
+  core::Time reconfigure_time = core::Time::from_seconds(60);
 };
 
 // Which replicas the plugin's GetPreferredAllocation picks (NVIDIA's greedy allocators).
@@ -239,14 +244,24 @@ struct NodeSetup {
   // is instance d % instances of GPU d / instances).
   MigStrategy mig_strategy = MigStrategy::kSingle;
   const cluster::MigGeometry* mig_geometry = nullptr;
-  std::vector<int> mig_shapes{};
-  // Devices per physical GPU: replicas (time-slicing, MPS) or MIG instances.
+  std::vector<int> mig_shapes{};  // dynamic: the layout at the start
+  bool mig_dynamic = false;
+  core::Time mig_reconfigure_time = core::Time::zero();
+  // A GPU's layout as node status reports it for dynamic MIG: a HAMi template's index, or this.
+  static constexpr int kInitialLayout = 15;
+  // Devices per physical GPU: replicas (time-slicing, MPS) or MIG instances (dynamic: as many as
+  // a GPU can have, the slots past its layout's instances not advertised).
   int replicas() const {
-    if (model == DevicePluginModel::kMig) return mig_shapes.empty() ? 1 : static_cast<int>(mig_shapes.size());
+    if (model == DevicePluginModel::kMig) {
+      if (mig_dynamic) return 7;
+      return mig_shapes.empty() ? 1 : static_cast<int>(mig_shapes.size());
+    }
     return is_shared(model) ? sharing.replicas : 1;
   }
-  // The MIG shape of device d.
-  int mig_shape(int device) const { return mig_shapes[static_cast<std::size_t>(device) % mig_shapes.size()]; }
+  // The instance shapes of a layout id, in device order.
+  const std::vector<int>& mig_layout(int id) const {
+    return id == kInitialLayout ? mig_shapes : mig_geometry->templates[static_cast<std::size_t>(id)];
+  }
 };
 
 }  // namespace gpusim::k8s

@@ -142,7 +142,7 @@ class Reader {
   // The device plugin's migStrategy and the instances of each GPU. Profile names are checked
   // against every MIG-capable model here, against the node's own model when pools are resolved.
   MigConfig mig(const YAML::Node& map, const std::string& field) const {
-    only(map, field, {"strategy", "layout"});
+    only(map, field, {"strategy", "layout", "dynamic", "reconfigureTime"});
     MigConfig c;
     if (map["strategy"]) {
       const std::string strategy = text(map["strategy"], field + ".strategy");
@@ -165,6 +165,11 @@ class Reader {
     if (c.strategy == MigStrategy::kSingle &&
         std::any_of(c.layout.begin(), c.layout.end(), [&](const std::string& n) { return n != c.layout.front(); })) {
       fail(layout, field + ".layout", "strategy single needs one profile on every instance; use strategy mixed");
+    }
+    if (map["dynamic"]) c.dynamic = boolean(map["dynamic"], field + ".dynamic");
+    if (map["reconfigureTime"]) c.reconfigure_time = duration(map["reconfigureTime"], field + ".reconfigureTime");
+    if (c.dynamic && c.strategy != MigStrategy::kMixed) {
+      fail(map["dynamic"], field + ".dynamic", "re-partitioning changes which profiles a GPU offers: needs strategy mixed");
     }
     return c;
   }

@@ -152,6 +152,10 @@ struct SharingReport {
   // MIG nodes: their physical GPUs, and each finished pod's run time over its run time alone.
   std::int64_t mig_gpus = 0;
   std::vector<double> mig_slowdowns;
+  double mig_slice_seconds = 0;  // compute slices held by pods, integrated over time
+  double mig_span_s = 0;         // first arrival to the makespan's end
+  std::int64_t mig_reconfigurations = 0;       // dynamic MIG re-partitions
+  double mig_reconfiguration_gpu_s = 0;        // GPU time they took (serving nothing)
 };
 
 }  // namespace gpusim::k8s

@@ -164,6 +164,44 @@ TEST(K8sMig, GpuFailureTakesAllItsInstances) {
   EXPECT_EQ(record(result, 2).gpus, gpus({3}));
 }
 
+// Dynamic MIG: one GPU starts as one 7g instance. A 0.1 pod at 0 asks a 1g instance, which no
+// GPU has: the idle GPU is re-partitioned to HAMi's first A100 template with a 1g (seven 1g) and
+// serves nothing for 60 s; the kubelet publishes the new instances at its next status tick (60 s)
+// and the pod runs 60..160. A whole-GPU pod at 200 asks the 7g instance: the idle GPU goes back
+// to the 7g template (200..260) and the pod runs 100 x 108/98 s from 260.
+TEST(K8sMig, DynamicRepartitionsAnIdleGpuWithItsDelay) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"});
+  s.kube.default_mig.dynamic = true;
+  s.kube.default_mig.reconfigure_time = s_(60);
+  s.pod("tenth", 1, 0, 100).gpu_milli = 100;
+  s.pod("whole", 1, 200, 100);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 0).start_us), 60);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 160);
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));  // the first of the seven 1g instances
+  EXPECT_EQ(seconds(record(result, 1).start_us), 260);
+  EXPECT_EQ(record(result, 1).end_us, 260'000'000 + std::llround(100e6 * 108 / 98));
+  EXPECT_EQ(metric(result, "mig_reconfigurations"), 2);
+  EXPECT_NEAR(metric(result, "mig_reconfiguration_gpu_hours"), 120.0 / 3600, 1e-12);
+  EXPECT_EQ(metric(result, "admission_failures"), 0);
+}
+
+// A GPU that holds a pod is never re-partitioned: the second 1g pod waits for a free 1g instance
+// of the re-partitioned GPU instead of taking the 7g GPU that is busy.
+TEST(K8sMig, DynamicLeavesBusyGpusAlone) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"}, 2);
+  s.kube.default_mig.dynamic = true;
+  s.kube.default_mig.reconfigure_time = s_(30);
+  s.kube.node_status_period = s_(1);
+  s.pod("whole", 1, 0, 1000);
+  s.pod("tenth", 1, 5, 100).gpu_milli = 100;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));           // GPU 0's 7g instance (slot 0)
+  EXPECT_EQ(seconds(record(result, 1).start_us), 35);     // GPU 1 re-partitioned 5..35
+  EXPECT_EQ(record(result, 1).gpus, gpus({7}));           // GPU 1's first 1g instance
+  EXPECT_EQ(metric(result, "mig_reconfigurations"), 1);
+}
+
 std::string setup_error(K8sScenario s) {
   s.pod("a", 1, 0, 100);
   try {

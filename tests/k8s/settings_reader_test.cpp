@@ -126,6 +126,10 @@ TEST(KubeSettings, MigOptions) {
   ASSERT_EQ(s.pools.size(), 1U);
   EXPECT_EQ(s.pools[0].mig.strategy, MigStrategy::kSingle);
   EXPECT_EQ(s.pools[0].mig.layout.size(), 2U);
+  const KubeSettings d = parse_kube_settings(
+      "devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [7g.80gb], dynamic: true, reconfigureTime: 2m}\n", "kube.yaml", nodes());
+  EXPECT_TRUE(d.default_mig.dynamic);
+  EXPECT_EQ(d.default_mig.reconfigure_time, core::Time::from_seconds(120));
 }
 
 TEST(KubeSettings, MigErrorsNameFileLineAndField) {
@@ -142,6 +146,11 @@ TEST(KubeSettings, MigErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  mig: {layout: [7g.80gb]}\n"),
             "kube.yaml:3: devicePlugin.mig: applies to model mig only");
   EXPECT_EQ(error_of("pools:\n  - name: m\n    devicePlugin: mig\n"), "kube.yaml:2: pools[0].mig: missing: devicePlugin mig needs mig.layout");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {layout: [7g.80gb], dynamic: true}\n"),
+            "kube.yaml:3: devicePlugin.mig.dynamic: re-partitioning changes which profiles a GPU offers: needs strategy mixed");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [7g.80gb], dynamic: true, reconfigureTime: soon}\n")
+                .substr(0, 53),
+            "kube.yaml:3: devicePlugin.mig.reconfigureTime: 'soon'");
 }
 
 TEST(KubeSettings, SharingErrorsNameFileLineAndField) {

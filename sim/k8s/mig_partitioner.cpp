@@ -1,0 +1,172 @@
+#include "sim/k8s/mig_partitioner.hpp"
+
+#include <algorithm>
+
+namespace gpusim::k8s {
+
+MigPartitioner::MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth,
+                               const std::vector<NodeSetup>& setup, const std::vector<cluster::PodSpec>& pods,
+                               const KubeSettings& settings)
+    : bus_(bus), api_(api), truth_(truth), setup_(setup), pods_(pods), settings_(settings) {
+  for (std::uint32_t n = 0; n < setup.size(); ++n) {
+    if (setup[n].model == DevicePluginModel::kMig && setup[n].mig_dynamic && truth.node(n).gpu_count > 0) dynamic_nodes_.push_back(n);
+  }
+}
+
+void MigPartitioner::on_message(const Message& message, core::Time now) {
+  switch (message.topic) {
+    case Topic::kPodCreated:
+      if (pods_[message.source].device_class != 0) waiting_.push_back(message.pod);
+      break;
+    case Topic::kPodBound:
+    case Topic::kPodDeleted:
+    case Topic::kPodTerminated:
+      if (const auto it = std::find(waiting_.begin(), waiting_.end(), message.pod); it != waiting_.end()) waiting_.erase(it);
+      break;
+    case Topic::kCycleDone:
+      if (!waiting_.empty()) partition(now);
+      break;
+    default:
+      break;
+  }
+}
+
+int MigPartitioner::advertised_shape(std::uint32_t n, int d) const {
+  const NodeSetup& setup = setup_[n];
+  const NodeStatus& status = api_.node_status(n);
+  if (status.unadvertised.contains(d)) return -1;
+  const int slots = setup.replicas();
+  const int layout = status.mig_layouts == 0 ? NodeSetup::kInitialLayout
+                                             : static_cast<int>((status.mig_layouts >> (4 * (d / slots))) & 0xFU);
+  const std::vector<int>& shapes = setup.mig_layout(layout);
+  const auto i = static_cast<std::size_t>(d % slots);
+  return i < shapes.size() ? shapes[i] : -1;
+}
+
+int MigPartitioner::layout_of(std::uint32_t n, int gpu) const {
+  const std::uint64_t layouts = api_.node_status(n).mig_layouts;
+  return layouts == 0 ? NodeSetup::kInitialLayout : static_cast<int>((layouts >> (4 * gpu)) & 0xFU);
+}
+
+// Free instances of `shape` on node n (advertised and unallocated) plus those on their way there.
+int MigPartitioner::free_on_node(std::uint32_t n, int shape) const {
+  int count = 0;
+  const auto unallocated = truth_.gpu_milli_unallocated(n);
+  for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
+    count += advertised_shape(n, d) == shape && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu ? 1 : 0;
+  }
+  for (const InFlight& f : in_flight_) {
+    if (f.node == n) count += static_cast<int>(std::count(setup_[n].mig_layout(f.layout).begin(), setup_[n].mig_layout(f.layout).end(), shape));
+  }
+  return count;
+}
+
+void MigPartitioner::partition(core::Time now) {
+  // A request is done when the status shows the new layout, or void after its time (the GPU had
+  // taken a pod, so the kubelet kept its layout).
+  std::erase_if(in_flight_, [&](const InFlight& f) {
+    return f.until <= now || (layout_of(f.node, f.gpu) == f.layout && !api_.node_status(f.node).unadvertised.contains(f.gpu * setup_[f.node].replicas()));
+  });
+  // Idle GPUs (no instance allocated, healthy, not being re-partitioned), in node then GPU order;
+  // without one there is nothing to do.
+  idle_.clear();
+  for (const std::uint32_t n : dynamic_nodes_) {
+    if (!truth_.present(n)) continue;
+    const int slots = setup_[n].replicas();
+    const auto unallocated = truth_.gpu_milli_unallocated(n);
+    for (int g = 0; g < truth_.node(n).gpu_count / slots; ++g) {
+      bool idle = std::none_of(in_flight_.begin(), in_flight_.end(), [&](const InFlight& f) { return f.node == n && f.gpu == g; });
+      for (int i = 0; i < slots && idle; ++i) {
+        const int d = g * slots + i;
+        idle = unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu && truth_.gpu_healthy(n, d);
+      }
+      if (idle) idle_.push_back({n, g, true});
+    }
+  }
+  if (idle_.empty()) return;
+  // Instances free now (advertised, unallocated) or on their way, by shape.
+  free_.fill(0);
+  for (const std::uint32_t n : dynamic_nodes_) {
+    const auto unallocated = truth_.gpu_milli_unallocated(n);
+    for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
+      const int shape = advertised_shape(n, d);
+      if (shape >= 0 && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu) ++free_[static_cast<std::size_t>(shape)];
+    }
+  }
+  for (const InFlight& f : in_flight_) {
+    for (const int shape : setup_[f.node].mig_layout(f.layout)) ++free_[static_cast<std::size_t>(shape)];
+  }
+  // Within a cycle idle GPUs only get fewer: a request that found none finds none again.
+  hopeless_.clear();
+  for (const PodId waiting : waiting_) {
+    const cluster::PodSpec& pod = pods_[api_.pod(waiting).source];
+    const int wanted = pod.device_class - 1;
+    auto& free = free_[static_cast<std::size_t>(wanted)];
+    if (pod.gpu_count == 1 && free >= 1) {
+      --free;  // the scheduler will place it (or a resource other than GPUs holds it back)
+      continue;
+    }
+    const std::pair<int, int> ask{wanted, pod.gpu_count};
+    if (std::find(hopeless_.begin(), hopeless_.end(), ask) != hopeless_.end()) continue;
+    if (pod.gpu_count > 1 && std::any_of(dynamic_nodes_.begin(), dynamic_nodes_.end(),
+                                         [&](std::uint32_t n) { return free_on_node(n, wanted) >= pod.gpu_count; })) {
+      continue;
+    }
+    if (!request_for(pod, wanted, now)) hopeless_.push_back(ask);
+  }
+}
+
+// The first node that could take the pod with enough idle GPUs, re-partitioned to the first
+// template that has its profile.
+bool MigPartitioner::request_for(const cluster::PodSpec& pod, int wanted, core::Time now) {
+  for (std::size_t first = 0; first < idle_.size();) {
+    const std::uint32_t n = idle_[first].node;
+    std::size_t end = first;
+    while (end < idle_.size() && idle_[end].node == n) ++end;
+    const cluster::NodeSpec& node = truth_.node(n);
+    const NodeSetup& setup = setup_[n];
+    const auto& templates = setup.mig_geometry->templates;
+    const auto layout = std::find_if(templates.begin(), templates.end(), [&](const std::vector<int>& t) {
+      return std::find(t.begin(), t.end(), wanted) != t.end();
+    });
+    const std::size_t from = first;
+    first = end;
+    if (layout == templates.end() || !pod.allowed_models.allows(node.gpu_model) || truth_.cpu_free(n) < pod.cpu_milli ||
+        truth_.memory_free(n) < pod.memory_mib) {
+      continue;
+    }
+    const int id = static_cast<int>(layout - templates.begin());
+    const int per_gpu = static_cast<int>(std::count(layout->begin(), layout->end(), wanted));
+    const int missing = pod.gpu_count - (pod.gpu_count > 1 ? free_on_node(n, wanted) : 0);
+    const int gpus_needed = (missing + per_gpu - 1) / per_gpu;
+    int available = 0;
+    for (std::size_t i = from; i < end; ++i) available += idle_[i].usable && layout_of(n, idle_[i].gpu) != id ? 1 : 0;
+    if (available < gpus_needed) continue;
+    const int slots = setup.replicas();
+    int made = 0;
+    for (std::size_t i = from; i < end && made < gpus_needed; ++i) {
+      IdleGpu& gpu = idle_[i];
+      if (!gpu.usable || layout_of(n, gpu.gpu) == id) continue;
+      gpu.usable = false;
+      ++made;
+      Message request;
+      request.topic = Topic::kMigReconfigure;
+      request.node = n;
+      request.value = gpu.gpu;
+      request.layout = static_cast<std::uint64_t>(id);
+      bus_.publish(request, now);
+      // Its instances count as coming until the kubelet has made them and published its status.
+      in_flight_.push_back({n, gpu.gpu, id, now + setup.mig_reconfigure_time + settings_.node_status_period + core::Time::from_micros(1)});
+      for (int s = 0; s < slots; ++s) {
+        const int shape = advertised_shape(n, gpu.gpu * slots + s);
+        if (shape >= 0) --free_[static_cast<std::size_t>(shape)];  // gone with the old layout
+      }
+      for (const int shape : *layout) ++free_[static_cast<std::size_t>(shape)];
+    }
+    free_[static_cast<std::size_t>(wanted)] -= pod.gpu_count;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace gpusim::k8s

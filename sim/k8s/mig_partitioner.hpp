@@ -1,0 +1,63 @@
+#pragma once
+// Dynamic MIG (HAMi's dynamic-mig, and the partitioners of nos and NVIDIA's mig-manager): after
+// every scheduling cycle, for each pending pod that asks a MIG profile no node has free or on its
+// way, it asks the kubelet of the first idle GPU (lowest node, then GPU) on a dynamic-MIG node that
+// could take the pod (GPU model, CPU, memory) to re-partition it to the first of HAMi's templates
+// for the model that has that profile. The kubelet does so only if the GPU is still idle; it then
+// serves nothing for the reconfiguration time. What is free or advertised comes from the node
+// status the device plugins published, what is allocated from the kubelets.
+#include <array>
+#include <vector>
+
+#include "sim/cluster/cluster_state.hpp"
+#include "sim/cluster/mig.hpp"
+#include "sim/k8s/api_server.hpp"
+#include "sim/k8s/bus.hpp"
+#include "sim/k8s/settings.hpp"
+
+namespace gpusim::k8s {
+
+class MigPartitioner final : public Component {
+ public:
+  MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth, const std::vector<NodeSetup>& setup,
+                 const std::vector<cluster::PodSpec>& pods, const KubeSettings& settings);
+  void on_message(const Message& message, core::Time now) override;
+  void on_timer(std::uint32_t, std::uint64_t, core::Time) override {}
+
+ private:
+  // The shape node n's device d is advertised as (-1: none), per the published status.
+  int advertised_shape(std::uint32_t n, int d) const;
+  int layout_of(std::uint32_t n, int gpu) const;
+  int free_on_node(std::uint32_t n, int shape) const;
+  void partition(core::Time now);
+  // Asks for the re-partitions that make room for `pod`; false if no node can.
+  bool request_for(const cluster::PodSpec& pod, int wanted, core::Time now);
+
+  Bus& bus_;
+  const ApiServer& api_;
+  const cluster::ClusterState& truth_;
+  const std::vector<NodeSetup>& setup_;
+  const std::vector<cluster::PodSpec>& pods_;
+  const KubeSettings& settings_;
+  std::vector<std::uint32_t> dynamic_nodes_;
+  std::vector<PodId> waiting_;  // pending pods asking a MIG profile, in creation order
+  // A requested re-partition: the GPU, its new layout and until when its instances count as coming
+  // (the reconfiguration, then the kubelet's next status).
+  struct InFlight {
+    std::uint32_t node;
+    int gpu;
+    int layout;
+    core::Time until;
+  };
+  std::vector<InFlight> in_flight_;
+  std::array<std::int64_t, cluster::kMigShapes> free_{};  // scratch: free or coming instances by shape
+  struct IdleGpu {
+    std::uint32_t node;
+    int gpu;
+    bool usable;  // not asked for yet in this cycle
+  };
+  std::vector<IdleGpu> idle_;                       // scratch: this cycle's idle GPUs, node then GPU order
+  std::vector<std::pair<int, int>> hopeless_;       // scratch: (shape, count) no node can make room for
+};
+
+}  // namespace gpusim::k8s
