@@ -77,9 +77,12 @@ const std::vector<Column>& sharing_columns() {
 const std::vector<Column>& mig_columns() {
   static const std::vector<Column> columns{
       {"mig_gpus", "MIG GPUs", Unit::kCount},
+      {"mig_compute_allocated_pct", "compute slices allocated (%)", Unit::kPercent},
       {"mig_pods_finished", "pods finished on instances", Unit::kCount},
       {"mig_mean_slowdown", "mean slowdown", Unit::kRatio},
       {"mig_p95_slowdown", "p95 slowdown", Unit::kRatio},
+      {"mig_reconfigurations", "re-partitions", Unit::kCount},
+      {"mig_reconfiguration_gpu_hours", "GPU-hours re-partitioning", Unit::kGpus},
       {"oom_kills", "OOM kills", Unit::kCount}};
   return columns;
 }
