@@ -4,7 +4,8 @@
 // settings (GPU failures, plugin restarts, 60 s status). The bound: device-plugin replay
 // at most 2x the default replay of the same workload. The sharing variants (traces/sharing/) run
 // the same workload on time-sliced and MPS replicas, against whole GPUs through the same plugin:
-// a sharing replay may cost at most 2x the whole-GPU replay.
+// a sharing replay may cost at most 2x the whole-GPU replay. The MIG variants run it on the same
+// nodes relabelled A100 80GB (MIG-capable), against whole A100s.
 #include <benchmark/benchmark.h>
 
 #include "policies/register_builtin.hpp"
@@ -17,11 +18,17 @@ namespace {
 
 using namespace gpusim;
 
+traces::ClusterSpec relabelled(traces::ClusterSpec cluster, cluster::GpuModelId model) {
+  for (cluster::NodeSpec& node : cluster.nodes) node.gpu_model = model;
+  return cluster;
+}
+
 struct Synthetic {
   std::filesystem::path root = traces::default_data_root();
   cluster::GpuCatalog catalog = cluster::GpuCatalog::load(traces::default_catalog(root));
   traces::ClusterSpec nodes = traces::read_openb_nodes(root / "traces/synthetic/topology-cluster.csv", catalog);
   traces::Workload pods = traces::read_openb_pods(root / "traces/synthetic/topology-jobs.csv", catalog);
+  traces::ClusterSpec a100 = relabelled(nodes, *catalog.find("a100-sxm4-80gb"));
   sched::Registry registry = policy::builtin_registry();
   k8s::KubeSettings settings(const char* file) const { return k8s::load_kube_settings(root / file, nodes.nodes); }
 };
@@ -35,6 +42,7 @@ struct Variant {
   const char* label;
   const char* kube;  // nullptr: defaults
   const char* policy;
+  bool a100 = false;  // on the nodes relabelled A100 80GB
 };
 const Variant kVariants[] = {
     {"default (scheduler-assigned)", nullptr, "binpack"},
@@ -46,13 +54,17 @@ const Variant kVariants[] = {
     {"time-slicing, 2 replicas", "traces/sharing/time-slicing-2.yaml", "binpack"},
     {"time-slicing, 4 replicas packed", "traces/sharing/time-slicing-4-packed.yaml", "binpack"},
     {"MPS, 2 replicas", "traces/sharing/mps-2.yaml", "binpack"},
+    {"whole A100s (device plugin)", "traces/sharing/a100-whole-gpu.yaml", "binpack", true},
+    {"MIG single, 2 x 3g per A100", "traces/sharing/mig-single-3g.yaml", "binpack", true},
+    {"MIG dynamic, from 7 x 1g", "traces/synthetic/kube-mig-dynamic.yaml", "binpack", true},
 };
 
 void BM_ReplayRun(benchmark::State& state) {
   const Synthetic& data = synthetic();
   const Variant& variant = kVariants[state.range(0)];
   const k8s::KubeSettings settings = variant.kube != nullptr ? data.settings(variant.kube) : k8s::KubeSettings{};
-  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.pods, &data.registry, nullptr, {}, &settings};
+  const traces::ClusterSpec& nodes = variant.a100 ? data.a100 : data.nodes;
+  const experiment::RunInputs inputs{&data.catalog, &nodes, &data.pods, &data.registry, nullptr, {}, &settings};
   const sched::Profile profile = sched::builtin_profile(variant.policy);
   experiment::RunConfig config;
   config.mode = experiment::Mode::kReplay;
@@ -63,6 +75,6 @@ void BM_ReplayRun(benchmark::State& state) {
   }
   state.SetLabel(variant.label);
 }
-BENCHMARK(BM_ReplayRun)->DenseRange(0, 8)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_ReplayRun)->DenseRange(0, 11)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace

@@ -39,6 +39,9 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo "attempts grow; MPS refuses the 70 % multi-GPU jobs, which the Job owners recreate 6 times each (about 5x the"
   echo "pod objects). \`BM_SharedRateChange\` is one arrival and one departure on a GPU with k pods in a cluster of n GPUs:"
   echo "its cost follows k, not n. The whole sharing runs below use the sharing comparison's workload (770 GPUs)."
+  echo "Variants 9-11 run the workload on the same nodes relabelled A100 80GB: whole GPUs, MIG single (two 3g"
+  echo "instances per GPU: each job asks instances) and dynamic MIG starting from seven 1g instances per GPU (the"
+  echo "whole-GPU jobs make it re-partition)."
   echo
   echo "## Whole runs (wall time and peak resident memory, /usr/bin/time)"
   echo
@@ -63,6 +66,11 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   sharing=(--mode replay --cluster traces/sharing/openb-eighth-cluster.csv --workload "$scratch/sharing-jobs.csv" --seed 42 --policy binpack)
   for v in whole-gpu time-slicing-2 mps-2 gpushare; do
     measure "gpusim run, sharing comparison, $v (770 GPUs, 7,064 pods)" \
+      ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
+  done
+  sharing[3]=traces/sharing/openb-eighth-cluster-a100.csv
+  for v in a100-whole-gpu mig-mixed mig-dynamic; do
+    measure "gpusim run, sharing comparison, $v (770 A100s, 7,064 pods)" \
       ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
   done
   echo

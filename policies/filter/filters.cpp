@@ -51,7 +51,9 @@ class GpuFit final : public sched::FilterPlugin {
     if (cluster::has_device_classes(node) || pod.device_class != 0) {
       // A resource per device kind (MIG mixed): only devices of the pod's kind count.
       if (!cluster::has_device_classes(node)) return Status::unschedulable("node advertises no MIG devices", "gpu-fit");
-      if (cluster::free_devices_of_class(pod, node, cluster.gpu_milli_free(n)) < pod.gpu_count) {
+      // Too few free devices of any kind: no need to look at each (a MIG node has up to 63).
+      if (cluster.node_gpu_milli_free(n) < std::int64_t{pod.gpu_count} * cluster::kMilliPerGpu ||
+          cluster::free_devices_of_class(pod, node, cluster.gpu_milli_free(n), pod.gpu_count) < pod.gpu_count) {
         return Status::unschedulable("insufficient devices of the pod's resource", "gpu-fit");
       }
       return Status::ok();

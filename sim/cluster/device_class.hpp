@@ -11,10 +11,11 @@ namespace gpusim::cluster {
 
 inline bool has_device_classes(const NodeSpec& node) { return !node.device_class.empty(); }
 
-// Free devices of the pod's resource.
-inline int free_devices_of_class(const PodSpec& pod, const NodeSpec& node, std::span<const std::int32_t> free) {
+// Free devices of the pod's resource, counted up to `enough`.
+inline int free_devices_of_class(const PodSpec& pod, const NodeSpec& node, std::span<const std::int32_t> free,
+                                 int enough = kMaxGpusPerNode) {
   int count = 0;
-  for (std::size_t d = 0; d < free.size() && d < node.device_class.size(); ++d) {
+  for (std::size_t d = 0; d < free.size() && d < node.device_class.size() && count < enough; ++d) {
     count += node.device_class[d] == pod.device_class && free[d] >= kMilliPerGpu ? 1 : 0;
   }
   return count;

@@ -7,7 +7,7 @@ namespace gpusim::k8s {
 MigPartitioner::MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth,
                                const std::vector<NodeSetup>& setup, const std::vector<cluster::PodSpec>& pods,
                                const KubeSettings& settings)
-    : bus_(bus), api_(api), truth_(truth), setup_(setup), pods_(pods), settings_(settings) {
+    : bus_(bus), api_(api), truth_(truth), setup_(setup), pods_(pods), settings_(settings), node_free_(setup.size()) {
   for (std::uint32_t n = 0; n < setup.size(); ++n) {
     if (setup[n].model == DevicePluginModel::kMig && setup[n].mig_dynamic && truth.node(n).gpu_count > 0) dynamic_nodes_.push_back(n);
   }
@@ -48,17 +48,27 @@ int MigPartitioner::layout_of(std::uint32_t n, int gpu) const {
   return layouts == 0 ? NodeSetup::kInitialLayout : static_cast<int>((layouts >> (4 * gpu)) & 0xFU);
 }
 
-// Free instances of `shape` on node n (advertised and unallocated) plus those on their way there.
-int MigPartitioner::free_on_node(std::uint32_t n, int shape) const {
-  int count = 0;
+// Free instances of `shape` on node n (advertised and unallocated) plus those on their way there,
+// as this cycle counted them.
+int MigPartitioner::free_on_node(std::uint32_t n, int shape) const { return node_free_[n][static_cast<std::size_t>(shape)]; }
+
+// Counts node n's free instances by shape from its status and its kubelet's allocations.
+void MigPartitioner::count_free(std::uint32_t n) {
+  auto& free = node_free_[n];
+  free.fill(0);
+  const NodeSetup& setup = setup_[n];
+  const NodeStatus& status = api_.node_status(n);
+  const int slots = setup.replicas();
   const auto unallocated = truth_.gpu_milli_unallocated(n);
-  for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
-    count += advertised_shape(n, d) == shape && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu ? 1 : 0;
+  for (int g = 0; g < truth_.node(n).gpu_count / slots; ++g) {
+    const std::vector<int>& shapes = setup.mig_layout(layout_of(n, g));
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const int d = g * slots + static_cast<int>(i);
+      if (!status.unadvertised.contains(d) && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu) {
+        ++free[static_cast<std::size_t>(shapes[i])];
+      }
+    }
   }
-  for (const InFlight& f : in_flight_) {
-    if (f.node == n) count += static_cast<int>(std::count(setup_[n].mig_layout(f.layout).begin(), setup_[n].mig_layout(f.layout).end(), shape));
-  }
-  return count;
 }
 
 void MigPartitioner::partition(core::Time now) {
@@ -84,20 +94,18 @@ void MigPartitioner::partition(core::Time now) {
     }
   }
   if (idle_.empty()) return;
-  // Instances free now (advertised, unallocated) or on their way, by shape.
+  // Instances free now (advertised, unallocated) or on their way, by node and shape, and in all.
   free_.fill(0);
-  for (const std::uint32_t n : dynamic_nodes_) {
-    const auto unallocated = truth_.gpu_milli_unallocated(n);
-    for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
-      const int shape = advertised_shape(n, d);
-      if (shape >= 0 && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu) ++free_[static_cast<std::size_t>(shape)];
-    }
-  }
+  for (const std::uint32_t n : dynamic_nodes_) count_free(n);
   for (const InFlight& f : in_flight_) {
-    for (const int shape : setup_[f.node].mig_layout(f.layout)) ++free_[static_cast<std::size_t>(shape)];
+    for (const int shape : setup_[f.node].mig_layout(f.layout)) ++node_free_[f.node][static_cast<std::size_t>(shape)];
+  }
+  for (const std::uint32_t n : dynamic_nodes_) {
+    for (std::size_t s = 0; s < free_.size(); ++s) free_[s] += node_free_[n][s];
   }
   // Within a cycle idle GPUs only get fewer: a request that found none finds none again.
   hopeless_.clear();
+  placeable_.clear();
   for (const PodId waiting : waiting_) {
     const cluster::PodSpec& pod = pods_[api_.pod(waiting).source];
     const int wanted = pod.device_class - 1;
@@ -108,9 +116,14 @@ void MigPartitioner::partition(core::Time now) {
     }
     const std::pair<int, int> ask{wanted, pod.gpu_count};
     if (std::find(hopeless_.begin(), hopeless_.end(), ask) != hopeless_.end()) continue;
-    if (pod.gpu_count > 1 && std::any_of(dynamic_nodes_.begin(), dynamic_nodes_.end(),
-                                         [&](std::uint32_t n) { return free_on_node(n, wanted) >= pod.gpu_count; })) {
-      continue;
+    if (pod.gpu_count > 1) {
+      // Some node has enough of them (this cycle's answer stands until a request changes it).
+      if (std::find(placeable_.begin(), placeable_.end(), ask) != placeable_.end()) continue;
+      if (std::any_of(dynamic_nodes_.begin(), dynamic_nodes_.end(),
+                      [&](std::uint32_t n) { return free_on_node(n, wanted) >= pod.gpu_count; })) {
+        placeable_.push_back(ask);
+        continue;
+      }
     }
     if (!request_for(pod, wanted, now)) hopeless_.push_back(ask);
   }
@@ -159,11 +172,17 @@ bool MigPartitioner::request_for(const cluster::PodSpec& pod, int wanted, core::
       in_flight_.push_back({n, gpu.gpu, id, now + setup.mig_reconfigure_time + settings_.node_status_period + core::Time::from_micros(1)});
       for (int s = 0; s < slots; ++s) {
         const int shape = advertised_shape(n, gpu.gpu * slots + s);
-        if (shape >= 0) --free_[static_cast<std::size_t>(shape)];  // gone with the old layout
+        if (shape < 0) continue;
+        --free_[static_cast<std::size_t>(shape)];  // gone with the old layout
+        --node_free_[n][static_cast<std::size_t>(shape)];
       }
-      for (const int shape : *layout) ++free_[static_cast<std::size_t>(shape)];
+      for (const int shape : *layout) {
+        ++free_[static_cast<std::size_t>(shape)];
+        ++node_free_[n][static_cast<std::size_t>(shape)];
+      }
     }
     free_[static_cast<std::size_t>(wanted)] -= pod.gpu_count;
+    placeable_.clear();  // instances on their way changed
     return true;
   }
   return false;

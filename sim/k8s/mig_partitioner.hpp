@@ -29,6 +29,7 @@ class MigPartitioner final : public Component {
   int advertised_shape(std::uint32_t n, int d) const;
   int layout_of(std::uint32_t n, int gpu) const;
   int free_on_node(std::uint32_t n, int shape) const;
+  void count_free(std::uint32_t n);
   void partition(core::Time now);
   // Asks for the re-partitions that make room for `pod`; false if no node can.
   bool request_for(const cluster::PodSpec& pod, int wanted, core::Time now);
@@ -58,6 +59,8 @@ class MigPartitioner final : public Component {
   };
   std::vector<IdleGpu> idle_;                       // scratch: this cycle's idle GPUs, node then GPU order
   std::vector<std::pair<int, int>> hopeless_;       // scratch: (shape, count) no node can make room for
+  std::vector<std::pair<int, int>> placeable_;      // scratch: (shape, count) some node has free
+  std::vector<std::array<int, cluster::kMigShapes>> node_free_;  // per node: this cycle's free or coming instances
 };
 
 }  // namespace gpusim::k8s

@@ -150,7 +150,7 @@ void Scheduler::run_cycle(core::Time now) {
   for (const PodId id : pending_) {
     const cluster::PodSpec& pod = pods_[source_of(id)];
     const Shape shape{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
-                      pod.constraints.get()};
+                      pod.device_class, pod.constraints.get()};
     if (std::find(failed_shapes_.begin(), failed_shapes_.end(), shape) != failed_shapes_.end()) {
       pending_[kept++] = id;
       continue;

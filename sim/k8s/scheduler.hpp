@@ -56,6 +56,7 @@ class Scheduler final : public Component {
     std::int64_t cpu, memory;
     std::int32_t gpus, milli;
     std::uint64_t models;
+    std::uint8_t device_class;  // MIG mixed: the profile it asks
     // Placement rules take part: pods with other rules may fit where this one did not.
     const cluster::PodConstraints* rules;
     bool operator==(const Shape&) const = default;
