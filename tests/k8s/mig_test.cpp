@@ -95,6 +95,20 @@ TEST(K8sMig, PodsAskTheSmallestOfferedProfileThatCovers) {
   EXPECT_EQ(seconds(record(result, 1).start_us), 100);  // waits for the one 4g instance
 }
 
+// Pods asking different profiles are different requests even when their CPU, memory and device
+// count match: a 1g pod that finds no free 1g instance must not hold back a 4g pod in the same
+// cycle (the scheduler skips later pods of a shape that failed).
+TEST(K8sMig, AFailedProfileDoesNotBlockAnother) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"4g.40gb", "1g.10gb"});
+  s.pod("first-1g", 1, 0, 100).gpu_milli = 100;
+  s.pod("second-1g", 1, 10, 100).gpu_milli = 100;
+  s.pod("half", 1, 10, 100).gpu_milli = 500;
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 10);
+  EXPECT_EQ(record(result, 2).gpus, gpus({0}));
+}
+
 // A whole-GPU pod asks the 7g instance: 98 of the 108 SMs, so 100 s of work take 100 x 108/98 s.
 // On a GPU cut into two 3g instances it has no such resource and stays pending.
 TEST(K8sMig, WholeGpuPodsNeedTheFullInstance) {
