@@ -100,9 +100,10 @@ TEST(K8sMig, PodsAskTheSmallestOfferedProfileThatCovers) {
 // cycle (the scheduler skips later pods of a shape that failed).
 TEST(K8sMig, AFailedProfileDoesNotBlockAnother) {
   K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"4g.40gb", "1g.10gb"});
-  s.pod("first-1g", 1, 0, 100).gpu_milli = 100;
-  s.pod("second-1g", 1, 10, 100).gpu_milli = 100;
-  s.pod("half", 1, 10, 100).gpu_milli = 500;
+  // The queue orders pods created together by name: b-1g is tried before c-half.
+  s.pod("a-1g", 1, 0, 100).gpu_milli = 100;
+  s.pod("b-1g", 1, 10, 100).gpu_milli = 100;
+  s.pod("c-half", 1, 10, 100).gpu_milli = 500;
   const auto result = s.run();
   EXPECT_EQ(seconds(record(result, 1).start_us), 100);
   EXPECT_EQ(seconds(record(result, 2).start_us), 10);
