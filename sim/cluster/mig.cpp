@@ -41,10 +41,10 @@ MigGeometry hopper(std::string_view id, bool h200) {
           hami_templates()};
 }
 
-const std::array<MigGeometry, 5>& geometries() {
-  static const std::array<MigGeometry, 5> all = {a100("a100-sxm4-40gb", false), a100("a100-sxm4-80gb", true),
-                                                 hopper("h100-sxm5-80gb", false), hopper("h100-pcie-80gb", false),
-                                                 hopper("h200-sxm-141gb", true)};
+const std::array<MigGeometry, 4>& geometries() {
+  // H100 PCIe (114 SMs) is left out: its instances' SM counts are not among the sources.
+  static const std::array<MigGeometry, 4> all = {a100("a100-sxm4-40gb", false), a100("a100-sxm4-80gb", true),
+                                                 hopper("h100-sxm5-80gb", false), hopper("h200-sxm-141gb", true)};
   return all;
 }
 
@@ -119,10 +119,11 @@ std::optional<std::vector<int>> mig_placement(const MigGeometry& geometry, std::
 }
 
 int mig_shape_for(const MigGeometry& geometry, double demand) {
+  // A pod's share of a GPU is both its compute and its memory (as gpu-milli and gpushare take it):
+  // the instance must have enough of each.
   for (int s = 0; s < kMigShapes; ++s) {
-    // A 1g instance with two memory slices computes no faster than one with one.
-    if (s == 1) continue;
-    if (geometry.profiles[static_cast<std::size_t>(s)].compute_slices / 7.0 >= demand - 1e-9) return s;
+    const MigProfile& p = geometry.profiles[static_cast<std::size_t>(s)];
+    if (p.compute_slices / 7.0 >= demand - 1e-9 && p.memory_slices / 8.0 >= demand - 1e-9) return s;
   }
   return kMigShapes - 1;
 }

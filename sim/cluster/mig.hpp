@@ -53,8 +53,8 @@ std::string all_mig_profile_names();
 // instance's start (in the order given), or none.
 std::optional<std::vector<int>> mig_placement(const MigGeometry& geometry, std::span<const int> shapes);
 
-// The smallest shape (fewest compute, then memory slices) whose compute share covers `demand`,
-// a share of the whole GPU in (0, 1]; a whole GPU asks the largest.
+// The smallest shape (fewest compute, then memory slices) whose compute (g/7) and memory (slices/8)
+// both cover `demand`, a share of the whole GPU in (0, 1]; a whole GPU asks the largest.
 int mig_shape_for(const MigGeometry& geometry, double demand);
 
 }  // namespace gpusim::cluster

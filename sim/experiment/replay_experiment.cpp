@@ -1,9 +1,12 @@
 #include "sim/experiment/replay_experiment.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <optional>
 
+#include "sim/core/status.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
@@ -73,11 +76,26 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (const k8s::NodeSetup& node : setup) {
     if (node.model == k8s::DevicePluginModel::kMig && node.mig_strategy == k8s::MigStrategy::kMixed && node.mig_geometry) {
       mixed_mig = node.mig_geometry;
-      for (const int shape : node.mig_shapes) offered[static_cast<std::size_t>(shape)] = true;
+      // A dynamic node offers HAMi's templates' profiles: once re-partitioned, its starting
+      // layout's other profiles do not come back.
       if (node.mig_dynamic) {
         for (const auto& layout : node.mig_geometry->templates) {
           for (const int shape : layout) offered[static_cast<std::size_t>(shape)] = true;
         }
+      } else {
+        for (const int shape : node.mig_shapes) offered[static_cast<std::size_t>(shape)] = true;
+      }
+    }
+  }
+  if (mixed_mig != nullptr) {
+    // Every GPU pod then asks a MIG profile, which only MIG mixed nodes advertise.
+    for (std::size_t n = 0; n < setup.size(); ++n) {
+      const bool mixed = setup[n].model == k8s::DevicePluginModel::kMig && setup[n].mig_strategy == k8s::MigStrategy::kMixed;
+      if (physical_nodes[n].gpu_count > 0 && !mixed) {
+        throw core::InputError(fmt::format(
+            "node {}: some nodes use MIG strategy mixed, where a GPU pod asks a MIG profile (nvidia.com/mig-...), "
+            "but this node advertises {} GPUs otherwise; give every GPU node devicePlugin mig with strategy mixed, "
+            "or use strategy single", physical_nodes[n].name, physical_nodes[n].gpu_count));
       }
     }
   }
@@ -181,7 +199,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (partitioner) {
     bus.subscribe(Topic::kMigReconfigure, kubelets);
     bus.subscribe(Topic::kMigReconfigure, scheduler);
-    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kCycleDone}) {
+    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodAdmitted, Topic::kPodDeleted,
+                              Topic::kPodTerminated, Topic::kCycleDone}) {
       bus.subscribe(topic, *partitioner);
     }
   }

@@ -105,6 +105,7 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   slot_shape_.assign(gpu_offset_.back(), kNoInstance);
   mig_target_.assign(gpu_offset_.back(), kNoInstance);
   mig_layouts_.assign(nodes.size(), 0);
+  incoming_.assign(nodes.size(), {});
   for (std::uint32_t n = 0; n < nodes.size(); ++n) {
     if (setup[n].model != DevicePluginModel::kMig || nodes[n].gpu_count == 0) continue;
     const int slots = setup[n].replicas();
@@ -146,6 +147,8 @@ KubeletFleet::Resident& KubeletFleet::resident(PodId pod) {
 void KubeletFleet::on_message(const Message& message, core::Time now) {
   switch (message.topic) {
     case Topic::kPodBound:
+      // Dynamic MIG: instances named for a pod on its way are not idle (no re-partition).
+      if (setup_[message.node].mig_dynamic) incoming_[message.node].bits |= message.gpus.bits;
       if (state_[message.node] == NodeState::kLost) {
         waiting_[message.node].push_back(message.pod);  // no kubelet answers until it is back
       } else if (settings_.bind_latency > core::Time::zero()) {
@@ -169,7 +172,10 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
       // Evicted by the taint manager while its node was lost: forget what it held there.
       if (message.reason == Reason::kEvicted) {
         auto& waiting = waiting_[message.node];
-        if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) waiting.erase(it);
+        if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) {
+          waiting.erase(it);
+          incoming_[message.node].bits &= ~api_.pod(message.pod).gpus.bits;
+        }
         if (message.pod < residents_.size() && residents_[message.pod].holds) release(message.pod, now);
       }
       break;
@@ -264,6 +270,7 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
       if (state_[n] != NodeState::kAbsent) return;  // it is there already
       state_[n] = NodeState::kUp;
       set_gpus_present(n, true, now);
+      status_changed(n, now);  // what changed while it was away (a MIG re-partition) shows
       if (settings_.gpu_operator_delay() > core::Time::zero() && truth_.node(n).gpu_count > 0) {
         // It registers without GPUs: its first status says so at once.
         registered_[n] = 0;
@@ -285,7 +292,10 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
           end(pod, Reason::kNodeRemoved, now);
         }
       }
-      for (const PodId pod : waiting_[n]) bus_.publish(pod_terminated(pod, api_.pod(pod).source, n, Reason::kNodeRemoved), now);
+      for (const PodId pod : waiting_[n]) {
+        incoming_[n].bits &= ~api_.pod(pod).gpus.bits;
+        bus_.publish(pod_terminated(pod, api_.pod(pod).source, n, Reason::kNodeRemoved), now);
+      }
       waiting_[n].clear();
       break;
     }
@@ -301,6 +311,7 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
     case Topic::kNodeRecovered: {
       if (state_[n] != NodeState::kLost) return;  // only a lost node can come back
       state_[n] = NodeState::kUp;
+      status_changed(n, now);  // what changed while it was down (a MIG re-partition) shows
       // The kubelet restarts and reports the containers that died with the node.
       const std::vector<PodId> residents = on_node_[n];
       for (const PodId pod : residents) end(pod, Reason::kNodeLost, now);
@@ -322,6 +333,9 @@ void KubeletFleet::cancel_finish(PodId id) {
 
 void KubeletFleet::admit(PodId id, core::Time now) {
   const PodObject& object = api_.pod(id);
+  if (object.node >= 0 && setup_[static_cast<std::size_t>(object.node)].mig_dynamic) {
+    incoming_[static_cast<std::size_t>(object.node)].bits &= ~object.gpus.bits;
+  }
   if (object.phase != PodPhase::kBound) return;  // evicted or deleted meanwhile
   const auto bound_to = static_cast<std::uint32_t>(object.node);
   if (state_[bound_to] == NodeState::kLost) {
@@ -451,8 +465,9 @@ void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
   }
   r.overruns = draws_overrun(id);
   sharing_.overrunning_pods += r.overruns;
-  // Its request: its fraction of a GPU, or its whole instance.
-  const double request = pod.gpu_demand() < 1 ? pod.gpu_demand() : limit;
+  // Its request: its fraction of a GPU (mixed: it asked a profile that has that much memory), or
+  // its whole instance (a whole GPU, or a device under strategy single).
+  const double request = setup.mig_strategy == MigStrategy::kMixed && pod.gpu_demand() < 1 ? pod.gpu_demand() : limit;
   constexpr double kSlack = 1e-9;
   if (request * (r.overruns ? settings_.memory_overrun_factor : 1.0) > limit + kSlack) oom_kill(id, false, now);
 }
@@ -741,7 +756,10 @@ void KubeletFleet::reconfigure(std::uint32_t n, int gpu, int layout, core::Time 
   const auto unallocated = truth_.gpu_milli_unallocated(n);
   for (int i = 0; i < slots; ++i) {
     const int d = gpu * slots + i;
-    if (unallocated[static_cast<std::size_t>(d)] != cluster::kMilliPerGpu || !truth_.gpu_healthy(n, d)) return;
+    if (unallocated[static_cast<std::size_t>(d)] != cluster::kMilliPerGpu || !truth_.gpu_healthy(n, d) ||
+        incoming_[n].contains(d)) {
+      return;
+    }
   }
   for (int i = 0; i < slots; ++i) slot_shape_[first + static_cast<std::size_t>(i)] = kNoInstance;
   mig_target_[first] = static_cast<std::int8_t>(layout);

@@ -142,6 +142,7 @@ class KubeletFleet final : public Component {
   SharingReport sharing_;
   std::vector<std::int8_t> slot_shape_;  // per device (MIG nodes): its instance's shape
   std::vector<std::int8_t> mig_target_;  // per first device of a GPU being re-partitioned: its new layout
+  std::vector<cluster::GpuSet> incoming_;  // per node (dynamic MIG): instances named by pods bound, not yet admitted
   std::vector<std::uint64_t> mig_layouts_;  // per node (dynamic MIG): each GPU's layout id, 4 bits each, bit 63 set
   std::int64_t mig_slices_in_use_ = 0;
   core::Time mig_last_change_ = core::Time::zero();

@@ -57,6 +57,7 @@ MetricsCollector::MetricsCollector(Bus& bus, const ApiServer& api, const cluster
     // The pods as the scheduler sees them (fractions asked as one device, if so).
     typical_ = metrics::typical_pods(workload.pods);
     for (const core::Time t : times.arrival) last_arrival_ = std::max(last_arrival_, t);
+    first_arrival_ = times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end());
     bus_.set_timer(*this, kFragmentationTick, 0, core::Time::from_seconds(config.fragmentation_every_s), core::Phase::kMetrics);
   }
 }
@@ -194,6 +195,7 @@ void MetricsCollector::fragmentation_metrics(experiment::RunResult& result, std:
   double pct = 0, gpus = 0;
   std::size_t samples = 0;
   for (const FragmentationSample& f : fragmentation_) {
+    if (f.time_us < first_arrival_.micros()) continue;  // before the makespan
     if (f.time_us > end_us) break;
     pct += f.idle_milli > 0 ? f.fragmented_milli * 100.0 / f.idle_milli : 0.0;
     gpus += f.fragmented_milli / cluster::kMilliPerGpu;

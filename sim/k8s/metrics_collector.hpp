@@ -102,6 +102,7 @@ class MetricsCollector final : public Component {
   };
   std::vector<FragmentationSample> fragmentation_;
   core::Time last_arrival_ = core::Time::zero();
+  core::Time first_arrival_ = core::Time::zero();
   bool mig_nodes_ = false;  // fragmentation is not defined on MIG instances
 };
 

@@ -7,7 +7,8 @@ namespace gpusim::k8s {
 MigPartitioner::MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth,
                                const std::vector<NodeSetup>& setup, const std::vector<cluster::PodSpec>& pods,
                                const KubeSettings& settings)
-    : bus_(bus), api_(api), truth_(truth), setup_(setup), pods_(pods), settings_(settings), node_free_(setup.size()) {
+    : bus_(bus), api_(api), truth_(truth), setup_(setup), pods_(pods), settings_(settings), node_free_(setup.size()),
+      bound_(setup.size()) {
   for (std::uint32_t n = 0; n < setup.size(); ++n) {
     if (setup[n].model == DevicePluginModel::kMig && setup[n].mig_dynamic && truth.node(n).gpu_count > 0) dynamic_nodes_.push_back(n);
   }
@@ -19,9 +20,17 @@ void MigPartitioner::on_message(const Message& message, core::Time now) {
       if (pods_[message.source].device_class != 0) waiting_.push_back(message.pod);
       break;
     case Topic::kPodBound:
+      if (const auto it = std::find(waiting_.begin(), waiting_.end(), message.pod); it != waiting_.end()) waiting_.erase(it);
+      // Its instances are taken from now on, though the kubelet admits it only later.
+      if (pods_[message.source].device_class != 0) binding_.push_back({message.pod, message.node, message.gpus});
+      break;
+    case Topic::kPodAdmitted:
+      forget_binding(message.pod);
+      break;
     case Topic::kPodDeleted:
     case Topic::kPodTerminated:
       if (const auto it = std::find(waiting_.begin(), waiting_.end(), message.pod); it != waiting_.end()) waiting_.erase(it);
+      forget_binding(message.pod);
       break;
     case Topic::kCycleDone:
       if (!waiting_.empty()) partition(now);
@@ -29,6 +38,22 @@ void MigPartitioner::on_message(const Message& message, core::Time now) {
     default:
       break;
   }
+}
+
+void MigPartitioner::forget_binding(PodId pod) {
+  std::erase_if(binding_, [&](const Binding& b) { return b.pod == pod; });
+}
+
+void MigPartitioner::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
+  // A request lapsed (its kubelet did not re-partition): look again.
+  if (!waiting_.empty()) partition(now);
+}
+
+// Whether node n can take `pod` apart from its GPUs: present, reachable, the pod's GPU model, CPU
+// and memory free.
+bool MigPartitioner::fits_apart_from_gpus(std::uint32_t n, const cluster::PodSpec& pod) const {
+  return truth_.present(n) && api_.node_taints(n) == 0 && pod.allowed_models.allows(truth_.node(n).gpu_model) &&
+         truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib;
 }
 
 int MigPartitioner::advertised_shape(std::uint32_t n, int d) const {
@@ -64,7 +89,8 @@ void MigPartitioner::count_free(std::uint32_t n) {
     const std::vector<int>& shapes = setup.mig_layout(layout_of(n, g));
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       const int d = g * slots + static_cast<int>(i);
-      if (!status.unadvertised.contains(d) && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu) {
+      if (!status.unadvertised.contains(d) && unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu &&
+          !bound_[n].contains(d)) {
         ++free[static_cast<std::size_t>(shapes[i])];
       }
     }
@@ -77,18 +103,21 @@ void MigPartitioner::partition(core::Time now) {
   std::erase_if(in_flight_, [&](const InFlight& f) {
     return f.until <= now || (layout_of(f.node, f.gpu) == f.layout && !api_.node_status(f.node).unadvertised.contains(f.gpu * setup_[f.node].replicas()));
   });
-  // Idle GPUs (no instance allocated, healthy, not being re-partitioned), in node then GPU order;
-  // without one there is nothing to do.
+  for (const std::uint32_t n : dynamic_nodes_) bound_[n] = {};
+  for (const Binding& b : binding_) bound_[b.node].bits |= b.gpus.bits;
+  // Idle GPUs (no instance allocated or named by a bound pod, healthy, not being re-partitioned),
+  // on nodes that are up, in node then GPU order; without one there is nothing to do.
   idle_.clear();
   for (const std::uint32_t n : dynamic_nodes_) {
-    if (!truth_.present(n)) continue;
+    if (!truth_.present(n) || api_.node_taints(n) != 0) continue;
     const int slots = setup_[n].replicas();
     const auto unallocated = truth_.gpu_milli_unallocated(n);
     for (int g = 0; g < truth_.node(n).gpu_count / slots; ++g) {
       bool idle = std::none_of(in_flight_.begin(), in_flight_.end(), [&](const InFlight& f) { return f.node == n && f.gpu == g; });
       for (int i = 0; i < slots && idle; ++i) {
         const int d = g * slots + i;
-        idle = unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu && truth_.gpu_healthy(n, d);
+        idle = unallocated[static_cast<std::size_t>(d)] == cluster::kMilliPerGpu && truth_.gpu_healthy(n, d) &&
+               !bound_[n].contains(d);
       }
       if (idle) idle_.push_back({n, g, true});
     }
@@ -105,25 +134,20 @@ void MigPartitioner::partition(core::Time now) {
   }
   // Within a cycle idle GPUs only get fewer: a request that found none finds none again.
   hopeless_.clear();
-  placeable_.clear();
   for (const PodId waiting : waiting_) {
     const cluster::PodSpec& pod = pods_[api_.pod(waiting).source];
     const int wanted = pod.device_class - 1;
-    auto& free = free_[static_cast<std::size_t>(wanted)];
-    if (pod.gpu_count == 1 && free >= 1) {
-      --free;  // the scheduler will place it (or a resource other than GPUs holds it back)
-      continue;
-    }
-    const std::pair<int, int> ask{wanted, pod.gpu_count};
+    // Pods that ask the same are answered alike within a cycle (idle GPUs only get fewer).
+    const Ask ask{pod.cpu_milli, pod.memory_mib, pod.allowed_models.bits, wanted, pod.gpu_count};
     if (std::find(hopeless_.begin(), hopeless_.end(), ask) != hopeless_.end()) continue;
-    if (pod.gpu_count > 1) {
-      // Some node has enough of them (this cycle's answer stands until a request changes it).
-      if (std::find(placeable_.begin(), placeable_.end(), ask) != placeable_.end()) continue;
-      if (std::any_of(dynamic_nodes_.begin(), dynamic_nodes_.end(),
-                      [&](std::uint32_t n) { return free_on_node(n, wanted) >= pod.gpu_count; })) {
-        placeable_.push_back(ask);
-        continue;
-      }
+    // A node that can take it has enough free (or coming) instances: the scheduler will place it
+    // there; they are spoken for.
+    const auto room = std::find_if(dynamic_nodes_.begin(), dynamic_nodes_.end(), [&](std::uint32_t n) {
+      return free_on_node(n, wanted) >= pod.gpu_count && fits_apart_from_gpus(n, pod);
+    });
+    if (room != dynamic_nodes_.end()) {
+      node_free_[*room][static_cast<std::size_t>(wanted)] -= pod.gpu_count;
+      continue;
     }
     if (!request_for(pod, wanted, now)) hopeless_.push_back(ask);
   }
@@ -136,7 +160,6 @@ bool MigPartitioner::request_for(const cluster::PodSpec& pod, int wanted, core::
     const std::uint32_t n = idle_[first].node;
     std::size_t end = first;
     while (end < idle_.size() && idle_[end].node == n) ++end;
-    const cluster::NodeSpec& node = truth_.node(n);
     const NodeSetup& setup = setup_[n];
     const auto& templates = setup.mig_geometry->templates;
     const auto layout = std::find_if(templates.begin(), templates.end(), [&](const std::vector<int>& t) {
@@ -144,13 +167,10 @@ bool MigPartitioner::request_for(const cluster::PodSpec& pod, int wanted, core::
     });
     const std::size_t from = first;
     first = end;
-    if (layout == templates.end() || !pod.allowed_models.allows(node.gpu_model) || truth_.cpu_free(n) < pod.cpu_milli ||
-        truth_.memory_free(n) < pod.memory_mib) {
-      continue;
-    }
+    if (layout == templates.end() || !fits_apart_from_gpus(n, pod)) continue;
     const int id = static_cast<int>(layout - templates.begin());
     const int per_gpu = static_cast<int>(std::count(layout->begin(), layout->end(), wanted));
-    const int missing = pod.gpu_count - (pod.gpu_count > 1 ? free_on_node(n, wanted) : 0);
+    const int missing = pod.gpu_count - std::max(0, free_on_node(n, wanted));
     const int gpus_needed = (missing + per_gpu - 1) / per_gpu;
     int available = 0;
     for (std::size_t i = from; i < end; ++i) available += idle_[i].usable && layout_of(n, idle_[i].gpu) != id ? 1 : 0;
@@ -169,7 +189,9 @@ bool MigPartitioner::request_for(const cluster::PodSpec& pod, int wanted, core::
       request.layout = static_cast<std::uint64_t>(id);
       bus_.publish(request, now);
       // Its instances count as coming until the kubelet has made them and published its status.
-      in_flight_.push_back({n, gpu.gpu, id, now + setup.mig_reconfigure_time + settings_.node_status_period + core::Time::from_micros(1)});
+      const core::Time until = now + setup.mig_reconfigure_time + settings_.node_status_period + core::Time::from_micros(1);
+      in_flight_.push_back({n, gpu.gpu, id, until});
+      bus_.set_timer(*this, 0, 0, until);  // if the kubelet did not do it, look again then
       for (int s = 0; s < slots; ++s) {
         const int shape = advertised_shape(n, gpu.gpu * slots + s);
         if (shape < 0) continue;
@@ -182,7 +204,7 @@ bool MigPartitioner::request_for(const cluster::PodSpec& pod, int wanted, core::
       }
     }
     free_[static_cast<std::size_t>(wanted)] -= pod.gpu_count;
-    placeable_.clear();  // instances on their way changed
+    node_free_[n][static_cast<std::size_t>(wanted)] -= pod.gpu_count;
     return true;
   }
   return false;

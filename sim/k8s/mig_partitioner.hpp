@@ -22,11 +22,13 @@ class MigPartitioner final : public Component {
   MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth, const std::vector<NodeSetup>& setup,
                  const std::vector<cluster::PodSpec>& pods, const KubeSettings& settings);
   void on_message(const Message& message, core::Time now) override;
-  void on_timer(std::uint32_t, std::uint64_t, core::Time) override {}
+  void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
  private:
   // The shape node n's device d is advertised as (-1: none), per the published status.
   int advertised_shape(std::uint32_t n, int d) const;
+  bool fits_apart_from_gpus(std::uint32_t n, const cluster::PodSpec& pod) const;
+  void forget_binding(PodId pod);
   int layout_of(std::uint32_t n, int gpu) const;
   int free_on_node(std::uint32_t n, int shape) const;
   void count_free(std::uint32_t n);
@@ -58,9 +60,23 @@ class MigPartitioner final : public Component {
     bool usable;  // not asked for yet in this cycle
   };
   std::vector<IdleGpu> idle_;                       // scratch: this cycle's idle GPUs, node then GPU order
-  std::vector<std::pair<int, int>> hopeless_;       // scratch: (shape, count) no node can make room for
-  std::vector<std::pair<int, int>> placeable_;      // scratch: (shape, count) some node has free
+  struct Ask {
+    std::int64_t cpu, memory;
+    std::uint64_t models;
+    int shape, count;
+    bool operator==(const Ask&) const = default;
+  };
+  std::vector<Ask> hopeless_;  // scratch: requests no node can make room for this cycle
+  // Pods bound but not yet admitted, and the instances they were given (the kubelet has not
+  // allocated them yet, but no GPU of theirs may be re-partitioned).
+  struct Binding {
+    PodId pod;
+    std::uint32_t node;
+    cluster::GpuSet gpus;
+  };
+  std::vector<Binding> binding_;
   std::vector<std::array<int, cluster::kMigShapes>> node_free_;  // per node: this cycle's free or coming instances
+  std::vector<cluster::GpuSet> bound_;  // per node: scratch, the instances of binding_
 };
 
 }  // namespace gpusim::k8s

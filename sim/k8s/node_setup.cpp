@@ -26,7 +26,7 @@ void resolve_mig(NodeSetup& chosen, const MigConfig& mig, const cluster::NodeSpe
   chosen.mig_geometry = cluster::mig_geometry(gpu);
   if (chosen.mig_geometry == nullptr) {
     throw core::InputError(fmt::format("{}, but its GPU ({}) has no MIG (MIG-capable: a100-sxm4-40gb, a100-sxm4-80gb, "
-                                       "h100-sxm5-80gb, h100-pcie-80gb, h200-sxm-141gb)", where, gpu));
+                                       "h100-sxm5-80gb, h200-sxm-141gb)", where, gpu));
   }
   if (mig.layout.empty()) throw core::InputError(fmt::format("{} without a layout (mig.layout)", where));
   chosen.mig_strategy = mig.strategy;

@@ -9,6 +9,7 @@
 namespace gpusim::k8s {
 namespace {
 constexpr std::uint32_t kCycle = 0;
+constexpr std::uint32_t kLapsed = 1;  // a re-partition request's time is over (payload: node)
 }  // namespace
 
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -94,9 +95,12 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       // view until the node's status shows the new layout (or the request lapsed: the GPU took a
       // pod first).
       const NodeSetup& setup = setup_[message.node];
-      mig_pending_.push_back({message.node, static_cast<int>(message.value), static_cast<int>(message.layout),
-                              now + setup.mig_reconfigure_time + node_status_period_ + core::Time::from_micros(1)});
+      const core::Time until = now + setup.mig_reconfigure_time + node_status_period_ + core::Time::from_micros(1);
+      mig_pending_.push_back({message.node, static_cast<int>(message.value), static_cast<int>(message.layout), until});
       apply_status(message.node);
+      // If the kubelet did not re-partition it (the GPU took a pod first, or its node went down),
+      // the GPU shows again when the request lapses.
+      bus_.set_timer(*this, kLapsed, message.node, until);
       return;
     }
     case Topic::kNodeJoined:
@@ -120,7 +124,12 @@ void Scheduler::on_message(const Message& message, core::Time now) {
   request_cycle(now);
 }
 
-void Scheduler::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
+void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
+  if (tag == kLapsed) {
+    apply_status(static_cast<cluster::NodeIndex>(payload));
+    request_cycle(now);
+    return;
+  }
   cycle_queued_ = false;
   run_cycle(now);
   Message done;

@@ -221,7 +221,8 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     }
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("mig_gpus"); })) {
       md += "\nMIG instances (a pod runs on its instance's SMs alone: slowdown = its share of the GPU over the "
-            "instance's share of the SMs, at least 1)";
+            "instance's share of the SMs, at least 1; \"GPUs allocated\" above counts instances, and with dynamic MIG "
+            "7 device slots per GPU, so compare compute slices allocated)";
       std::vector<Column> reported;
       for (const Column& c : mig_columns()) {
         if (std::any_of(policies.begin(), policies.end(), [&](const auto& p) { return p.contains(c.metric); })) reported.push_back(c);

@@ -22,6 +22,18 @@ TEST(K8sFragmentation, SampledOnTheGridWithinTheMakespan) {
   EXPECT_NEAR(metric(result, "mean_fragmented_gpus"), 0.3, 1e-12);
 }
 
+// Samples before the first arrival are outside the makespan: the same pod arriving at 100 s is
+// sampled at 120, 150 and 180 only (not at 30, 60, 90 on the empty cluster).
+TEST(K8sFragmentation, SamplesBeforeTheFirstArrivalDoNotCount) {
+  K8sScenario s;
+  s.node("n", 2);
+  s.fragmentation_every_s = 30;
+  s.pod("a", 1, 100, 100).gpu_milli = 700;
+  const auto result = s.run();
+  EXPECT_EQ(metric(result, "fragmentation_samples"), 3);
+  EXPECT_NEAR(metric(result, "mean_fragmentation_pct"), 300.0 * 100 / 1300, 1e-9);
+}
+
 // A pod asking 0.3 leaves 700 milli on its GPU, which the typical (0.3) pod can use: nothing is
 // fragmented. Without the option nothing is sampled or reported.
 TEST(K8sFragmentation, UsableIdleGpuIsNotFragmentAndOffByDefault) {

@@ -217,6 +217,69 @@ TEST(K8sMig, DynamicLeavesBusyGpusAlone) {
   EXPECT_EQ(metric(result, "mig_reconfigurations"), 1);
 }
 
+// A pod bound to an instance but not yet admitted (5 s bind latency) keeps its GPU from being
+// re-partitioned: the 1g pod gets GPU 1 re-partitioned (0..60, then the 10 s status grid) rather
+// than GPU 0, which the whole-GPU pod was bound to at 0.
+TEST(K8sMig, DynamicSparesGpusWithPodsOnTheirWay) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"}, 2);
+  s.kube.default_mig.dynamic = true;
+  s.kube.bind_latency = s_(5);
+  s.pod("a-whole", 1, 0, 1000);
+  s.pod("b-tenth", 1, 0, 100).gpu_milli = 100;
+  const auto result = s.run();
+  EXPECT_EQ(metric(result, "admission_failures"), 0);
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));
+  EXPECT_EQ(record(result, 1).gpus, gpus({7}));
+  EXPECT_EQ(seconds(record(result, 1).start_us), 65);  // re-partitioned 0..60, status at 60, bound 60, admitted 65
+}
+
+// A request to a node that is down does nothing, and the partitioner looks elsewhere: n0 is lost
+// at 5, so its kubelet ignores the request made at 10 for the 1g pod. At 55 the node lifecycle
+// taints n0 unreachable (50 s grace), the scheduler's cycle then has the partitioner look again:
+// n0 no longer counts, n1's GPU is re-partitioned (55..115) and, at the status tick of 120, the
+// pod starts there.
+TEST(K8sMig, DynamicRequestsToADownNodeLapseAndAreRetried) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"});
+  s.node("mig-2", 1);
+  s.kube.default_mig.dynamic = true;
+  s.kube.node_events.push_back({s_(5), 0, k8s::NodeEventKind::kLost});
+  s.pod("tenth", 1, 10, 100).gpu_milli = 100;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).node, 1);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 120);
+}
+
+// Dynamic nodes offer HAMi's templates' profiles only: a 0.5 pod asks 7g (no template has 4g),
+// though the GPUs start as 4g + 3g, so it still runs after the GPU was re-partitioned to 7g.
+TEST(K8sMig, DynamicOffersTheTemplatesProfiles) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"4g.40gb", "3g.40gb"});
+  s.kube.default_mig.dynamic = true;
+  s.pod("whole", 1, 0, 100);
+  s.pod("half", 1, 10, 100).gpu_milli = 500;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
+  EXPECT_EQ(record(result, 1).outcome, PodOutcome::kCompleted);
+}
+
+// Mixed-strategy MIG turns every GPU pod into a MIG profile request; a GPU node without MIG in the
+// same cluster would silently serve none, so the setup is refused.
+TEST(K8sMig, MixedBesideOtherGpuNodesIsAnInputError) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"});
+  s.node("plain", 4);
+  k8s::NodePool plain;
+  plain.name = "plain";
+  plain.match.name_prefix = "plain";
+  plain.model = k8s::DevicePluginModel::kDevicePlugin;
+  s.kube.pools.push_back(plain);
+  s.pod("a", 1, 0, 100);
+  try {
+    s.run();
+    ADD_FAILURE() << "no error";
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("node plain: some nodes use MIG strategy mixed"), std::string::npos) << e.what();
+  }
+}
+
 std::string setup_error(K8sScenario s) {
   s.pod("a", 1, 0, 100);
   try {
