@@ -177,7 +177,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (settings.descheduler) descheduler.emplace(bus, api, kubelets.truth(), setup, pods, settings);
   std::optional<k8s::MigPartitioner> partitioner;
   if (std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) { return s.mig_dynamic; })) {
-    partitioner.emplace(bus, api, kubelets.truth(), setup, pods, settings);
+    partitioner.emplace(bus, api, kubelets.truth(), setup, pods, settings, present);
   }
 
   using k8s::Topic;
@@ -200,7 +200,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     bus.subscribe(Topic::kMigReconfigure, kubelets);
     bus.subscribe(Topic::kMigReconfigure, scheduler);
     for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodAdmitted, Topic::kPodDeleted,
-                              Topic::kPodTerminated, Topic::kCycleDone}) {
+                              Topic::kPodTerminated, Topic::kCycleDone, Topic::kNodeJoined, Topic::kNodeRemoved}) {
       bus.subscribe(topic, *partitioner);
     }
   }

@@ -6,9 +6,13 @@ namespace gpusim::k8s {
 
 MigPartitioner::MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth,
                                const std::vector<NodeSetup>& setup, const std::vector<cluster::PodSpec>& pods,
-                               const KubeSettings& settings)
+                               const KubeSettings& settings, const std::vector<std::uint8_t>& present)
     : bus_(bus), api_(api), truth_(truth), setup_(setup), pods_(pods), settings_(settings), node_free_(setup.size()),
-      bound_(setup.size()) {
+      bound_(setup.size()),
+      bound_cpu_(setup.size(), 0),
+      bound_memory_(setup.size(), 0),
+      silent_since_(setup.size(), 0),
+      present_(present) {
   for (std::uint32_t n = 0; n < setup.size(); ++n) {
     if (setup[n].model == DevicePluginModel::kMig && setup[n].mig_dynamic && truth.node(n).gpu_count > 0) dynamic_nodes_.push_back(n);
   }
@@ -35,6 +39,12 @@ void MigPartitioner::on_message(const Message& message, core::Time now) {
     case Topic::kCycleDone:
       if (!waiting_.empty()) partition(now);
       break;
+    case Topic::kNodeJoined:
+      present_[message.node] = 1;
+      break;
+    case Topic::kNodeRemoved:
+      present_[message.node] = 0;
+      break;
     default:
       break;
   }
@@ -52,8 +62,9 @@ void MigPartitioner::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
 // Whether node n can take `pod` apart from its GPUs: present, reachable, the pod's GPU model, CPU
 // and memory free.
 bool MigPartitioner::fits_apart_from_gpus(std::uint32_t n, const cluster::PodSpec& pod) const {
-  return truth_.present(n) && api_.node_taints(n) == 0 && pod.allowed_models.allows(truth_.node(n).gpu_model) &&
-         truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib;
+  // Pods bound but not yet admitted hold their CPU and memory already, as the scheduler counts.
+  return present_[n] != 0 && api_.node_taints(n) == 0 && pod.allowed_models.allows(truth_.node(n).gpu_model) &&
+         truth_.cpu_free(n) - bound_cpu_[n] >= pod.cpu_milli && truth_.memory_free(n) - bound_memory_[n] >= pod.memory_mib;
 }
 
 int MigPartitioner::advertised_shape(std::uint32_t n, int d) const {
@@ -101,15 +112,32 @@ void MigPartitioner::partition(core::Time now) {
   // A request is done when the status shows the new layout, or void after its time (the GPU had
   // taken a pod, so the kubelet kept its layout).
   std::erase_if(in_flight_, [&](const InFlight& f) {
-    return f.until <= now || (layout_of(f.node, f.gpu) == f.layout && !api_.node_status(f.node).unadvertised.contains(f.gpu * setup_[f.node].replicas()));
+    const NodeStatus& status = api_.node_status(f.node);
+    if (layout_of(f.node, f.gpu) == f.layout && !status.unadvertised.contains(f.gpu * setup_[f.node].replicas())) return true;
+    if (f.until > now) return false;
+    // Lapsed unanswered: that node is not asked again until its status changes (a node that is
+    // down would be asked for ever).
+    silent_since_[f.node] = status.published.micros() + 1;
+    return true;
   });
-  for (const std::uint32_t n : dynamic_nodes_) bound_[n] = {};
-  for (const Binding& b : binding_) bound_[b.node].bits |= b.gpus.bits;
+  for (const std::uint32_t n : dynamic_nodes_) {
+    bound_[n] = {};
+    bound_cpu_[n] = 0;
+    bound_memory_[n] = 0;
+  }
+  for (const Binding& b : binding_) {
+    bound_[b.node].bits |= b.gpus.bits;
+    const cluster::PodSpec& pod = pods_[api_.pod(b.pod).source];
+    bound_cpu_[b.node] += pod.cpu_milli;
+    bound_memory_[b.node] += pod.memory_mib;
+  }
   // Idle GPUs (no instance allocated or named by a bound pod, healthy, not being re-partitioned),
   // on nodes that are up, in node then GPU order; without one there is nothing to do.
   idle_.clear();
   for (const std::uint32_t n : dynamic_nodes_) {
-    if (!truth_.present(n) || api_.node_taints(n) != 0) continue;
+    if (present_[n] == 0 || api_.node_taints(n) != 0) continue;
+    if (silent_since_[n] != 0 && api_.node_status(n).published.micros() + 1 == silent_since_[n]) continue;
+    silent_since_[n] = 0;
     const int slots = setup_[n].replicas();
     const auto unallocated = truth_.gpu_milli_unallocated(n);
     for (int g = 0; g < truth_.node(n).gpu_count / slots; ++g) {

@@ -20,7 +20,8 @@ namespace gpusim::k8s {
 class MigPartitioner final : public Component {
  public:
   MigPartitioner(Bus& bus, const ApiServer& api, const cluster::ClusterState& truth, const std::vector<NodeSetup>& setup,
-                 const std::vector<cluster::PodSpec>& pods, const KubeSettings& settings);
+                 const std::vector<cluster::PodSpec>& pods, const KubeSettings& settings,
+                 const std::vector<std::uint8_t>& present);
   void on_message(const Message& message, core::Time now) override;
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
@@ -77,6 +78,10 @@ class MigPartitioner final : public Component {
   std::vector<Binding> binding_;
   std::vector<std::array<int, cluster::kMigShapes>> node_free_;  // per node: this cycle's free or coming instances
   std::vector<cluster::GpuSet> bound_;  // per node: scratch, the instances of binding_
+  std::vector<std::int64_t> bound_cpu_, bound_memory_;  // per node: scratch, what binding_'s pods hold
+  // Per node: 1 + the time of its status when a request to it lapsed unanswered (0: none).
+  std::vector<std::int64_t> silent_since_;
+  std::vector<std::uint8_t> present_;  // per node: part of the cluster (joins and removals)
 };
 
 }  // namespace gpusim::k8s

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
+#include "sim/cluster/device_class.hpp"
 #include "sim/core/status.hpp"
 
 namespace gpusim::k8s {
@@ -223,10 +225,9 @@ void Scheduler::apply_status(cluster::NodeIndex n) {
       if (node.device_class[static_cast<std::size_t>(d)] != device_class) cache_.set_device_class(n, d, device_class);
     }
   }
-  if (scheduler_picks_gpus(setup_[n].model) || setup_[n].model == DevicePluginModel::kMig) {
-    // The extender knows device ids: exactly the published unhealthy devices are unavailable.
-    // MIG: a count per instance resource; the instances not advertised are those of failed GPUs,
-    // so hiding exactly them keeps every resource's count right.
+  if (scheduler_picks_gpus(setup_[n].model) || setup.mig_dynamic) {
+    // The extender knows device ids: exactly the published unhealthy devices are unavailable
+    // (dynamic MIG: HAMi's scheduler names the instances, and hides GPUs it re-partitions).
     cluster::GpuSet hidden = status.unadvertised;
     if (setup.mig_dynamic) hidden.bits |= being_repartitioned(n);
     for (int g = 0; g < node.gpu_count; ++g) {
@@ -237,16 +238,29 @@ void Scheduler::apply_status(cluster::NodeIndex n) {
   }
   // A count: mark (capacity - allocatable) GPUs unavailable, free ones first from the highest
   // index, then used ones. Free GPUs then number max(0, allocatable - used), as in kube-scheduler.
-  int to_hide = node.gpu_count - std::clamp(status.allocatable_gpus, 0, node.gpu_count);
+  // MIG (static): a count per instance resource, so as many of each profile as the status lacks
+  // (the kubelet, not the scheduler, picked which instance each pod holds).
   const auto unallocated = cache_.gpu_milli_unallocated(n);
   cluster::GpuSet hidden;
-  for (int pass = 0; pass < 2 && to_hide > 0; ++pass) {
-    for (int g = node.gpu_count - 1; g >= 0 && to_hide > 0; --g) {
-      const bool used = unallocated[static_cast<std::size_t>(g)] < cluster::kMilliPerGpu;
-      if (hidden.contains(g) || (pass == 0 && used)) continue;
-      hidden.add(g);
-      --to_hide;
+  const auto hide = [&](int to_hide, std::uint8_t device_class) {
+    for (int pass = 0; pass < 2 && to_hide > 0; ++pass) {
+      for (int g = node.gpu_count - 1; g >= 0 && to_hide > 0; --g) {
+        const bool used = unallocated[static_cast<std::size_t>(g)] < cluster::kMilliPerGpu;
+        if (hidden.contains(g) || (pass == 0 && used)) continue;
+        if (cluster::has_device_classes(node) && node.device_class[static_cast<std::size_t>(g)] != device_class) continue;
+        hidden.add(g);
+        --to_hide;
+      }
     }
+  };
+  if (cluster::has_device_classes(node)) {
+    std::array<int, 1 + cluster::kMigShapes> missing{};
+    for (int g = 0; g < node.gpu_count; ++g) {
+      if (status.unadvertised.contains(g)) ++missing[node.device_class[static_cast<std::size_t>(g)]];
+    }
+    for (std::size_t c = 0; c < missing.size(); ++c) hide(missing[c], static_cast<std::uint8_t>(c));
+  } else {
+    hide(node.gpu_count - std::clamp(status.allocatable_gpus, 0, node.gpu_count), 0);
   }
   for (int g = 0; g < node.gpu_count; ++g) {
     const bool available = !hidden.contains(g);

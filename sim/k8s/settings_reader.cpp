@@ -167,7 +167,11 @@ class Reader {
       fail(layout, field + ".layout", "strategy single needs one profile on every instance; use strategy mixed");
     }
     if (map["dynamic"]) c.dynamic = boolean(map["dynamic"], field + ".dynamic");
-    if (map["reconfigureTime"]) c.reconfigure_time = duration(map["reconfigureTime"], field + ".reconfigureTime");
+    if (map["reconfigureTime"]) {
+      c.reconfigure_time = duration(map["reconfigureTime"], field + ".reconfigureTime");
+      // A re-partition takes time; none would let GPUs flip back and forth within one instant.
+      if (c.reconfigure_time <= core::Time::zero()) fail(map["reconfigureTime"], field + ".reconfigureTime", "must be more than 0s");
+    }
     if (c.dynamic && c.strategy != MigStrategy::kMixed) {
       fail(map["dynamic"], field + ".dynamic", "re-partitioning changes which profiles a GPU offers: needs strategy mixed");
     }

@@ -280,6 +280,35 @@ TEST(K8sMig, MixedBesideOtherGpuNodesIsAnInputError) {
   }
 }
 
+// A removed node is never asked to re-partition: n0 leaves at 5, the 1g pod at 10 gets n1's GPU
+// (re-partitioned 10..70, shown at the 70 s status tick).
+TEST(K8sMig, DynamicSkipsRemovedNodes) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"});
+  s.node("mig-2", 1);
+  s.kube.default_mig.dynamic = true;
+  s.kube.node_events.push_back({s_(5), 0, k8s::NodeEventKind::kRemove});
+  s.pod("tenth", 1, 10, 100).gpu_milli = 100;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).node, 1);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 70);
+}
+
+// Static MIG counts instances per profile: after an XID the scheduler hides as many instances of
+// that profile as the status lacks, whichever it had assumed a pod on. GPU 0 fails (XID 48, not
+// fatal) at 301; E, bound at 302 before the status shows it, gets GPU 1 from the kubelet; F at 320
+// must wait for E (no instance is left), not fail admission.
+TEST(K8sMig, StaticCountsSurviveAGpuFailure) {
+  K8sScenario s = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"}, 2);
+  s.kube.backoff_limit = 0;
+  s.kube.gpu_failures.push_back({s_(301), 0, 0, 48});
+  s.pod("e", 1, 302, 1000);
+  s.pod("f", 1, 320, 100);
+  const auto result = s.run();
+  EXPECT_EQ(metric(result, "admission_failures"), 0);
+  EXPECT_EQ(record(result, 0).gpus, gpus({1}));
+  EXPECT_EQ(record(result, 1).start_us, record(result, 0).end_us);
+}
+
 std::string setup_error(K8sScenario s) {
   s.pod("a", 1, 0, 100);
   try {

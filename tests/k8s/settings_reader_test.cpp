@@ -151,6 +151,8 @@ TEST(KubeSettings, MigErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [7g.80gb], dynamic: true, reconfigureTime: soon}\n")
                 .substr(0, 53),
             "kube.yaml:3: devicePlugin.mig.reconfigureTime: 'soon'");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [7g.80gb], dynamic: true, reconfigureTime: 0s}\n"),
+            "kube.yaml:3: devicePlugin.mig.reconfigureTime: must be more than 0s");
 }
 
 TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
