@@ -34,6 +34,8 @@ using YAML::Node;
 
 constexpr const char* kNvidiaGpu = "nvidia.com/gpu";
 constexpr const char* kAlphaGpu = "alpha.kubernetes.io/nvidia-gpu";
+// What NVIDIA's plugin advertises for shared GPUs with renameByDefault (a pod may ask it).
+constexpr const char* kNvidiaGpuShared = "nvidia.com/gpu.shared";
 constexpr const char* kGfdCount = "nvidia.com/gpu.count";
 constexpr const char* kGfdProduct = "nvidia.com/gpu.product";
 constexpr const char* kGfdMemory = "nvidia.com/gpu.memory";
@@ -987,10 +989,20 @@ std::int64_t gpu_ask(const std::optional<Fields>& requests, const std::optional<
   return limit.value_or(0);
 }
 
-bool is_gpu_name(std::string_view name) { return name == kNvidiaGpu || name == kAlphaGpu; }
+constexpr std::array<const char*, 3> kPodGpuNames = {kNvidiaGpu, kAlphaGpu, kNvidiaGpuShared};
+
+bool is_gpu_name(std::string_view name) {
+  return std::find(kPodGpuNames.begin(), kPodGpuNames.end(), name) != kPodGpuNames.end();
+}
+
+GpuResource gpu_resource_named(std::string_view name) {
+  if (name == kNvidiaGpu) return GpuResource::kNvidiaGpu;
+  if (name == kNvidiaGpuShared) return GpuResource::kNvidiaGpuShared;
+  return GpuResource::kAlphaNvidiaGpu;
+}
 
 void note_gpu_name(const Fields& map, const std::string& name, PodFacts& facts) {
-  const GpuResource resource = name == kNvidiaGpu ? GpuResource::kNvidiaGpu : GpuResource::kAlphaNvidiaGpu;
+  const GpuResource resource = gpu_resource_named(name);
   if (facts.gpu.resource == GpuResource::kAny) {
     facts.gpu = {resource, map.path(name)};
   } else if (facts.gpu.resource != resource) {
@@ -1034,10 +1046,12 @@ cluster::Container read_container(const Where& where, const Node& node, const st
       if (is_gpu_name(name)) {
         if (asked_gpu_name) continue;
         asked_gpu_name = true;
-        const std::string other = name == kNvidiaGpu ? kAlphaGpu : kNvidiaGpu;
-        if ((limits && limits->has(other)) || (requests && requests->has(other))) {
-          const Fields& holder = (limits && limits->has(other)) ? *limits : *requests;
-          holder.fail(other, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+        for (const char* other : kPodGpuNames) {
+          if (other == name) continue;
+          if ((limits && limits->has(other)) || (requests && requests->has(other))) {
+            const Fields& holder = (limits && limits->has(other)) ? *limits : *requests;
+            holder.fail(other, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+          }
         }
         const std::int64_t gpus = gpu_ask(requests, limits, name);
         out.gpus = static_cast<std::int32_t>(gpus);

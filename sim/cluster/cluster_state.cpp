@@ -42,6 +42,21 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   }
   gpu_offset_[n] = gpu_free_.size();
   gpu_view_ = gpu_free_;
+  gpu_pods_.assign(gpu_free_.size(), 0);
+}
+
+std::int32_t ClusterState::view_of(NodeIndex n, int gpu) const {
+  const std::size_t i = gpu_offset_[n] + static_cast<std::size_t>(gpu);
+  const std::int32_t limit = nodes_[n].max_pods_per_gpu;
+  const bool full = limit > 0 && gpu_pods_[i] >= limit;
+  return gpu_healthy(n, gpu) && !full ? gpu_free_[i] : 0;
+}
+
+void ClusterState::refresh_view(NodeIndex n, int gpu) {
+  const std::size_t i = gpu_offset_[n] + static_cast<std::size_t>(gpu);
+  const std::int32_t view = view_of(n, gpu);
+  node_gpu_free_[n] += view - gpu_view_[i];
+  gpu_view_[i] = view;
 }
 
 bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
@@ -73,13 +88,13 @@ void ClusterState::allocate(const PodSpec& pod, const Placement& placement) {
   allocated_cpu_ += pod.cpu_milli;
   allocated_memory_ += pod.memory_mib;
   std::int32_t* free = gpu_free_.data() + gpu_offset_[n];
-  std::int32_t* view = gpu_view_.data() + gpu_offset_[n];
+  std::int32_t* pods = gpu_pods_.data() + gpu_offset_[n];
   for (int g = 0; g < nodes_[n].gpu_count; ++g) {
     if (!placement.gpus.contains(g)) continue;
     if (free[g] == kMilliPerGpu) ++gpus_in_use_;
     free[g] -= pod.gpu_milli;
-    view[g] -= pod.gpu_milli;  // fits() guarantees the GPU is healthy
-    node_gpu_free_[n] -= pod.gpu_milli;
+    ++pods[g];
+    refresh_view(n, g);  // fits() guarantees the GPU is healthy and below the pods-per-GPU limit
     allocated_gpu_milli_ += pod.gpu_milli;
   }
   ++version_[n];
@@ -103,15 +118,15 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement) {
   memory_free_[n] += pod.memory_mib;
   allocated_cpu_ -= pod.cpu_milli;
   allocated_memory_ -= pod.memory_mib;
-  std::int32_t* view = gpu_view_.data() + gpu_offset_[n];
+  std::int32_t* pods = gpu_pods_.data() + gpu_offset_[n];
   for (int g = 0; g < nodes_[n].gpu_count; ++g) {
     if (!placement.gpus.contains(g)) continue;
+    GPUSIM_CHECK(pods[g] > 0, fmt::format("release of pod {} from GPU {} of node {}, which holds none", pod.name, g,
+                                          nodes_[n].name));
     free[g] += pod.gpu_milli;
+    --pods[g];
     if (free[g] == kMilliPerGpu) --gpus_in_use_;
-    if (gpu_healthy(n, g)) {
-      view[g] += pod.gpu_milli;
-      node_gpu_free_[n] += pod.gpu_milli;
-    }
+    refresh_view(n, g);
     allocated_gpu_milli_ -= pod.gpu_milli;
   }
   ++version_[n];
@@ -138,16 +153,12 @@ void ClusterState::set_gpu_healthy(NodeIndex n, int gpu, bool healthy) {
   GPUSIM_CHECK(n < nodes_.size() && gpu >= 0 && gpu < nodes_[n].gpu_count,
                "health change of an unknown GPU");
   if (gpu_healthy(n, gpu) == healthy) return;
-  const std::size_t i = gpu_offset_[n] + static_cast<std::size_t>(gpu);
   if (healthy) {
     unhealthy_[n] &= ~(std::uint64_t{1} << gpu);
-    gpu_view_[i] = gpu_free_[i];
-    node_gpu_free_[n] += gpu_free_[i];
   } else {
     unhealthy_[n] |= std::uint64_t{1} << gpu;
-    node_gpu_free_[n] -= gpu_view_[i];
-    gpu_view_[i] = 0;
   }
+  refresh_view(n, gpu);
   ++version_[n];
 }
 
@@ -165,8 +176,8 @@ void ClusterState::check_invariants() const {
       const std::size_t i = gpu_offset_[n] + static_cast<std::size_t>(g);
       const std::int32_t free = gpu_free_[i];
       GPUSIM_CHECK(free >= 0 && free <= kMilliPerGpu, "GPU milli out of range");
-      const bool healthy = gpu_healthy(static_cast<NodeIndex>(n), g);
-      GPUSIM_CHECK(gpu_view_[i] == (healthy ? free : 0), "scheduler view of a GPU out of step");
+      GPUSIM_CHECK(gpu_pods_[i] >= 0 && (free == kMilliPerGpu || gpu_pods_[i] > 0), "pods-per-GPU count out of step");
+      GPUSIM_CHECK(gpu_view_[i] == view_of(static_cast<NodeIndex>(n), g), "scheduler view of a GPU out of step");
       node_free += gpu_view_[i];
       allocated_gpu += kMilliPerGpu - free;
       if (free < kMilliPerGpu) ++in_use;

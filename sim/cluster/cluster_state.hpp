@@ -44,6 +44,10 @@ class ClusterState {
   std::span<const std::int32_t> gpu_milli_unallocated(NodeIndex n) const {
     return {gpu_free_.data() + gpu_offset_[n], static_cast<std::size_t>(nodes_[n].gpu_count)};
   }
+  // Pods holding each GPU of node n (a pod counts once per GPU it holds).
+  std::span<const std::int32_t> gpu_pods(NodeIndex n) const {
+    return {gpu_pods_.data() + gpu_offset_[n], static_cast<std::size_t>(nodes_[n].gpu_count)};
+  }
   // Sum of gpu_milli_free(n).
   std::int64_t node_gpu_milli_free(NodeIndex n) const { return node_gpu_free_[n]; }
   bool gpu_healthy(NodeIndex n, int gpu) const { return ((unhealthy_[n] >> gpu) & 1U) == 0; }
@@ -93,7 +97,12 @@ class ClusterState {
   std::vector<std::uint64_t> version_;
   std::vector<std::size_t> gpu_offset_;
   std::vector<std::int32_t> gpu_free_;  // real milli free per GPU
-  std::vector<std::int32_t> gpu_view_;  // what the scheduler sees: gpu_free_, or 0 if unhealthy
+  // What the scheduler sees: gpu_free_, or 0 if unhealthy or at the node's pods-per-GPU limit.
+  std::vector<std::int32_t> gpu_view_;
+  std::vector<std::int32_t> gpu_pods_;  // pods holding each GPU
+  std::int32_t view_of(NodeIndex n, int gpu) const;
+  // Sets GPU i's (of node n) view from its state and keeps the node's total in step.
+  void refresh_view(NodeIndex n, int gpu);
   std::vector<std::uint64_t> unhealthy_;  // per node, a bit per GPU
   std::vector<std::vector<Taint>> taints_;
   std::vector<std::uint8_t> present_;

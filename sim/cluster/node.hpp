@@ -35,6 +35,9 @@ struct NodeSpec {
   GpuResource gpu_resource = GpuResource::kAny;
   // A pod gets at most one of its GPUs (gpushare: one GPU index per pod).
   bool one_gpu_per_pod = false;
+  // At most this many pods on one GPU (HAMi's deviceSplitCount); 0: no limit. A GPU that holds
+  // as many reads 0 free to the scheduler.
+  std::int32_t max_pods_per_gpu = 0;
   // Per device, the extended resource it is advertised as when the node has several (MIG's mixed
   // strategy: 1 + the instance's shape, sim/cluster/mig.hpp); empty: one resource for all. A pod
   // then gets devices of its own `device_class` only.

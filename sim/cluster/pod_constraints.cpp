@@ -49,6 +49,7 @@ const char* to_string(GpuResource resource) {
     case GpuResource::kAny: return "any";
     case GpuResource::kNvidiaGpu: return "nvidia.com/gpu";
     case GpuResource::kAlphaNvidiaGpu: return "alpha.kubernetes.io/nvidia-gpu";
+    case GpuResource::kNvidiaGpuShared: return "nvidia.com/gpu.shared";
   }
   return "?";
 }

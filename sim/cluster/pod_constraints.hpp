@@ -18,6 +18,7 @@ enum class GpuResource : std::uint8_t {
   kAny,             // a trace pod that names none: any GPU node may serve it
   kNvidiaGpu,       // nvidia.com/gpu (device plugins, 1.10+)
   kAlphaNvidiaGpu,  // alpha.kubernetes.io/nvidia-gpu (1.3 kubelet flag, 1.6 Accelerators gate)
+  kNvidiaGpuShared, // nvidia.com/gpu.shared (NVIDIA's plugin sharing GPUs with renameByDefault)
 };
 const char* to_string(GpuResource resource);
 

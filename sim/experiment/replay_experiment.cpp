@@ -125,6 +125,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     scheduler_nodes[n].whole_gpus_only = !k8s::scheduler_picks_gpus(setup[n].model);
     scheduler_nodes[n].one_gpu_per_pod = setup[n].model == k8s::DevicePluginModel::kGpushare;
+    if (setup[n].model == k8s::DevicePluginModel::kHamiVgpu) {
+      scheduler_nodes[n].max_pods_per_gpu = setup[n].hami.device_split_count;
+    }
     if (setup[n].model == k8s::DevicePluginModel::kMig && setup[n].mig_strategy == k8s::MigStrategy::kMixed) {
       // nvidia.com/mig-<profile>: a resource per instance shape (0: a slot without an instance).
       const int slots = setup[n].replicas();
@@ -138,6 +141,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       scheduler_nodes[n].gpu_resource = setup[n].model == k8s::DevicePluginModel::kAccelerators16 ||
                                                 setup[n].model == k8s::DevicePluginModel::kAlpha13
                                             ? cluster::GpuResource::kAlphaNvidiaGpu
+                                        : k8s::is_shared(setup[n].model) && setup[n].sharing.rename_by_default
+                                            ? cluster::GpuResource::kNvidiaGpuShared
                                             : cluster::GpuResource::kNvidiaGpu;
     }
   }
@@ -159,7 +164,11 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (setup[n].model == k8s::DevicePluginModel::kGpushare) node_gpu_selection[n] = "best";
     if (setup[n].model == k8s::DevicePluginModel::kHamiVgpu) {
-      node_gpu_selection[n] = setup[n].hami_gpu_policy == k8s::HamiGpuPolicy::kBinpack ? "best" : "worst";
+      switch (setup[n].hami.gpu_policy) {
+        case k8s::HamiGpuPolicy::kSpread: node_gpu_selection[n] = "worst"; break;
+        case k8s::HamiGpuPolicy::kBinpack: node_gpu_selection[n] = "best"; break;
+        case k8s::HamiGpuPolicy::kTopologyAware: node_gpu_selection[n] = "hami-topology-aware"; break;
+      }
     }
   }
   if (std::any_of(node_gpu_selection.begin(), node_gpu_selection.end(), [](const std::string& s) { return !s.empty(); })) {

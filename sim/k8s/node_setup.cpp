@@ -80,7 +80,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
   fallback.choice = settings.default_choice;
   fallback.topology = topology_id(settings.default_topology, "defaults", topologies);
   fallback.sharing = settings.default_sharing;
-  fallback.hami_gpu_policy = settings.default_hami_gpu_policy;
+  fallback.hami = settings.default_hami;
   std::vector<NodeSetup> setup;
   setup.reserve(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -97,7 +97,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         chosen.choice = pool.pool->choice;
         chosen.topology = pool.topology;
         chosen.sharing = pool.pool->sharing;
-        chosen.hami_gpu_policy = pool.pool->hami_gpu_policy;
+        chosen.hami = pool.pool->hami;
         mig = &pool.pool->mig;
         from = "pool " + pool.pool->name;
         break;

@@ -48,10 +48,34 @@ enum class DevicePluginModel : std::uint8_t {
   kMig,
 };
 
-// HAMi's GPU scheduler policy: which GPU of the chosen node a pod gets.
+// HAMi's GPU scheduler policy: which GPU of the chosen node a pod gets (sim/k8s/README.md).
 enum class HamiGpuPolicy : std::uint8_t {
-  kSpread,   // the least used GPU (HAMi's default)
-  kBinpack,  // the most used GPU that fits
+  kSpread,         // the least used GPU (HAMi's default)
+  kBinpack,        // the most used GPU that fits
+  kTopologyAware,  // by link scores: one GPU the worst connected, several the best connected set
+};
+
+// HAMi's node scheduler policy: its extender's filter returns the one node its score ranks first.
+enum class HamiNodePolicy : std::uint8_t {
+  kBinpack,  // the most used node (HAMi's default)
+  kSpread,   // the least used node
+};
+
+// The HAMi scheduler's and device plugin's options (charts/hami values: deviceSplitCount,
+// deviceMemoryScaling; the scheduler's node and GPU policies).
+struct HamiConfig {
+  HamiGpuPolicy gpu_policy = HamiGpuPolicy::kSpread;
+  HamiNodePolicy node_policy = HamiNodePolicy::kBinpack;
+  // At most this many pods on one GPU (the plugin registers each GPU with this count).
+  int device_split_count = 10;
+  // Each GPU registers this many times its memory: above 1, gpumem asks can add up to more than
+  // the GPU has (HAMi's virtual device memory). A trace fraction asks its share of the physical
+  // memory, so of the registered memory it asks fraction / scaling.
+  double device_memory_scaling = 1;
+  // Whether a trace fraction also asks that share of nvidia.com/gpucores (its compute cap), or
+  // gpumem alone (gpucores 0: no cap, and no core reservation).
+  bool fraction_asks_cores = true;
+  friend bool operator==(const HamiConfig&, const HamiConfig&) = default;
 };
 
 // Whether a model's devices are replicas of shared GPUs.
@@ -95,6 +119,9 @@ enum class ReplicaPolicy : std::uint8_t {
 // sharing.timeSlicing / sharing.mps of NVIDIA's device plugin.
 struct SharingConfig {
   int replicas = 1;
+  // The plugin advertises the replicas as nvidia.com/gpu.shared instead of nvidia.com/gpu, so
+  // only pods that ask that resource land there (trace pods name no resource and still do).
+  bool rename_by_default = false;
   // Allocate fails for a container asking more than one replica. The plugin forces it on for MPS.
   bool fail_requests_greater_than_one = false;
   ReplicaPolicy policy = ReplicaPolicy::kDistributed;
@@ -126,7 +153,7 @@ struct NodePool {
   DeviceChoice choice = DeviceChoice::kFirstFit;
   std::string topology;  // a template of sim/topology ("" = none known)
   SharingConfig sharing;  // time-slicing and mps
-  HamiGpuPolicy hami_gpu_policy = HamiGpuPolicy::kSpread;  // hami-vgpu
+  HamiConfig hami{};   // hami-vgpu
   MigConfig mig{};                                          // mig
 };
 
@@ -189,7 +216,7 @@ struct KubeSettings {
   DeviceChoice default_choice = DeviceChoice::kFirstFit;
   std::string default_topology;
   SharingConfig default_sharing;
-  HamiGpuPolicy default_hami_gpu_policy = HamiGpuPolicy::kSpread;
+  HamiConfig default_hami;
   MigConfig default_mig;
   std::vector<NodePool> pools;  // the first pool that matches a node wins
 
@@ -239,7 +266,7 @@ struct NodeSetup {
   DeviceChoice choice = DeviceChoice::kFirstFit;
   int topology = -1;  // index into the topology templates, -1: none
   SharingConfig sharing;  // time-slicing and mps: device d is replica d % replicas of GPU d / replicas
-  HamiGpuPolicy hami_gpu_policy = HamiGpuPolicy::kSpread;  // hami-vgpu
+  HamiConfig hami{};  // hami-vgpu
   // mig: the strategy, the GPU model's geometry and the shape of each instance of a GPU (device d
   // is instance d % instances of GPU d / instances).
   MigStrategy mig_strategy = MigStrategy::kSingle;

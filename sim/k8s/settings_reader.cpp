@@ -110,9 +110,9 @@ class Reader {
 
   // NVIDIA's sharing.timeSlicing / sharing.mps options (one resource, so no resources list).
   SharingConfig sharing(const YAML::Node& map, const std::string& field) const {
-    // renameByDefault (nvidia.com/gpu.shared) is not modelled: pods ask nvidia.com/gpu.
-    only(map, field, {"replicas", "failRequestsGreaterThanOne", "allocationPolicy", "mpsActiveThreadPercentage"});
+    only(map, field, {"replicas", "renameByDefault", "failRequestsGreaterThanOne", "allocationPolicy", "mpsActiveThreadPercentage"});
     SharingConfig c;
+    if (map["renameByDefault"]) c.rename_by_default = boolean(map["renameByDefault"], field + ".renameByDefault");
     // A node's devices are its GPUs times the replicas, at most 64 (checked per node later).
     if (map["replicas"]) c.replicas = static_cast<int>(integer(map["replicas"], field + ".replicas", 1, 64));
     if (map["failRequestsGreaterThanOne"]) {
@@ -129,14 +129,35 @@ class Reader {
     return c;
   }
 
-  // HAMi's scheduler options (one: the GPU policy; the node policy is the profile's scoring).
-  HamiGpuPolicy hami(const YAML::Node& map, const std::string& field) const {
-    only(map, field, {"gpuSchedulerPolicy"});
-    if (!map["gpuSchedulerPolicy"]) return HamiGpuPolicy::kSpread;
-    const std::string policy = text(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy");
-    if (policy == "binpack") return HamiGpuPolicy::kBinpack;
-    if (policy != "spread") fail(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy", "expected spread or binpack");
-    return HamiGpuPolicy::kSpread;
+  // HAMi's scheduler and device-plugin options.
+  HamiConfig hami(const YAML::Node& map, const std::string& field) const {
+    only(map, field, {"gpuSchedulerPolicy", "nodeSchedulerPolicy", "deviceSplitCount", "deviceMemoryScaling", "fractionAsks"});
+    HamiConfig c;
+    if (map["gpuSchedulerPolicy"]) {
+      const std::string policy = text(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy");
+      if (policy == "binpack") c.gpu_policy = HamiGpuPolicy::kBinpack;
+      else if (policy == "topology-aware") c.gpu_policy = HamiGpuPolicy::kTopologyAware;
+      else if (policy != "spread") fail(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy", "expected spread, binpack or topology-aware");
+    }
+    if (map["nodeSchedulerPolicy"]) {
+      const std::string policy = text(map["nodeSchedulerPolicy"], field + ".nodeSchedulerPolicy");
+      if (policy == "spread") c.node_policy = HamiNodePolicy::kSpread;
+      else if (policy != "binpack") fail(map["nodeSchedulerPolicy"], field + ".nodeSchedulerPolicy", "expected binpack or spread");
+    }
+    // Each GPU's pods are at most this many, and a node's devices stay within 64 bits of masks.
+    if (map["deviceSplitCount"]) {
+      c.device_split_count = static_cast<int>(integer(map["deviceSplitCount"], field + ".deviceSplitCount", 1, 1000));
+    }
+    // Below 1 a trace fraction could ask more than a GPU registers; gpusim models oversubscription only.
+    if (map["deviceMemoryScaling"]) {
+      c.device_memory_scaling = number(map["deviceMemoryScaling"], field + ".deviceMemoryScaling", 1, 100);
+    }
+    if (map["fractionAsks"]) {
+      const std::string asks = text(map["fractionAsks"], field + ".fractionAsks");
+      if (asks == "gpumem") c.fraction_asks_cores = false;
+      else if (asks != "gpumem-and-gpucores") fail(map["fractionAsks"], field + ".fractionAsks", "expected gpumem-and-gpucores or gpumem");
+    }
+    return c;
   }
 
   // The device plugin's migStrategy and the instances of each GPU. Profile names are checked
@@ -225,7 +246,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     }
     if (item["hami"]) {
       if (pool.model != DevicePluginModel::kHamiVgpu) r.fail(item["hami"], field + ".hami", "applies to devicePlugin hami-vgpu only");
-      pool.hami_gpu_policy = r.hami(item["hami"], field + ".hami");
+      pool.hami = r.hami(item["hami"], field + ".hami");
     }
     if (item["mig"]) {
       if (pool.model != DevicePluginModel::kMig) r.fail(item["mig"], field + ".mig", "applies to devicePlugin mig only");
@@ -383,7 +404,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       }
       if (d["hami"]) {
         if (s.default_model != DevicePluginModel::kHamiVgpu) r.fail(d["hami"], "devicePlugin.hami", "applies to model hami-vgpu only");
-        s.default_hami_gpu_policy = r.hami(d["hami"], "devicePlugin.hami");
+        s.default_hami = r.hami(d["hami"], "devicePlugin.hami");
       }
       if (d["mig"]) {
         if (s.default_model != DevicePluginModel::kMig) r.fail(d["mig"], "devicePlugin.mig", "applies to model mig only");

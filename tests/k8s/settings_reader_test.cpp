@@ -96,17 +96,33 @@ TEST(KubeSettings, SharingOptions) {
   const KubeSettings s = parse_kube_settings(
       "fractionalGpuRequests: one-device\n"
       "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed, failRequestsGreaterThanOne: true}\n"
-      "pools:\n  - name: m\n    match: {namePrefix: n1}\n    devicePlugin: mps\n    sharing: {replicas: 2, mpsActiveThreadPercentage: 30}\n",
+      "pools:\n  - name: m\n    match: {namePrefix: n1}\n    devicePlugin: mps\n    sharing: {replicas: 2, mpsActiveThreadPercentage: 30}\n"
+      "  - name: renamed\n    devicePlugin: time-slicing\n    sharing: {replicas: 2, renameByDefault: true}\n"
+      "  - name: h\n    devicePlugin: hami-vgpu\n    hami: {gpuSchedulerPolicy: topology-aware, nodeSchedulerPolicy: spread, "
+      "deviceSplitCount: 4, deviceMemoryScaling: 1.5, fractionAsks: gpumem}\n",
       "kube.yaml", nodes());
   EXPECT_TRUE(s.fraction_as_one_device);
   EXPECT_EQ(s.default_model, DevicePluginModel::kTimeSlicing);
   EXPECT_EQ(s.default_sharing.replicas, 4);
   EXPECT_EQ(s.default_sharing.policy, ReplicaPolicy::kPacked);
   EXPECT_TRUE(s.default_sharing.fail_requests_greater_than_one);
-  ASSERT_EQ(s.pools.size(), 1U);
+  EXPECT_FALSE(s.default_sharing.rename_by_default);
+  ASSERT_EQ(s.pools.size(), 3U);
   EXPECT_EQ(s.pools[0].model, DevicePluginModel::kMps);
   EXPECT_EQ(s.pools[0].sharing.replicas, 2);
   EXPECT_EQ(s.pools[0].sharing.mps_active_thread_percentage, 30);
+  EXPECT_TRUE(s.pools[1].sharing.rename_by_default);
+  // HAMi's defaults (charts/hami values) unless set.
+  EXPECT_EQ(s.default_hami, k8s::HamiConfig{});
+  EXPECT_EQ(s.default_hami.device_split_count, 10);
+  EXPECT_EQ(s.default_hami.node_policy, k8s::HamiNodePolicy::kBinpack);
+  EXPECT_EQ(s.default_hami.gpu_policy, k8s::HamiGpuPolicy::kSpread);
+  const k8s::HamiConfig& h = s.pools[2].hami;
+  EXPECT_EQ(h.gpu_policy, k8s::HamiGpuPolicy::kTopologyAware);
+  EXPECT_EQ(h.node_policy, k8s::HamiNodePolicy::kSpread);
+  EXPECT_EQ(h.device_split_count, 4);
+  EXPECT_EQ(h.device_memory_scaling, 1.5);
+  EXPECT_FALSE(h.fraction_asks_cores);
   const KubeSettings m = parse_kube_settings("gpuMemory: {overrunProbability: 0.05, overrunFactor: 2, overrunPods: [a, b]}\n",
                                              "kube.yaml", nodes());
   EXPECT_TRUE(m.memory_model);
@@ -160,15 +176,28 @@ TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
             "kube.yaml:3: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 64");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {allocationPolicy: spread}\n"),
             "kube.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {renameByDefault: true}\n"),
-            "kube.yaml:3: devicePlugin.sharing.renameByDefault: unknown field (known: replicas, "
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {renameByDefault: yes}\n"),
+            "kube.yaml:3: devicePlugin.sharing.renameByDefault: 'yes' is not true or false");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {rename: true}\n"),
+            "kube.yaml:3: devicePlugin.sharing.rename: unknown field (known: replicas, renameByDefault, "
             "failRequestsGreaterThanOne, allocationPolicy, mpsActiveThreadPercentage)");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {failRequestsGreaterThanOne: yes}\n"),
             "kube.yaml:3: devicePlugin.sharing.failRequestsGreaterThanOne: 'yes' is not true or false");
   EXPECT_EQ(error_of("devicePlugin:\n  model: device-plugin\n  sharing: {replicas: 2}\n"),
             "kube.yaml:3: devicePlugin.sharing: applies to model time-slicing or mps only");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {gpuSchedulerPolicy: topology-aware}\n"),
-            "kube.yaml:3: devicePlugin.hami.gpuSchedulerPolicy: expected spread or binpack");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {gpuSchedulerPolicy: numa}\n"),
+            "kube.yaml:3: devicePlugin.hami.gpuSchedulerPolicy: expected spread, binpack or topology-aware");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {nodeSchedulerPolicy: topology-aware}\n"),
+            "kube.yaml:3: devicePlugin.hami.nodeSchedulerPolicy: expected binpack or spread");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {deviceSplitCount: 0}\n"),
+            "kube.yaml:3: devicePlugin.hami.deviceSplitCount: '0' is not an integer from 1 to 1000");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {deviceMemoryScaling: 0.5}\n"),
+            "kube.yaml:3: devicePlugin.hami.deviceMemoryScaling: '0.5' is not a number from 1 to 100");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {fractionAsks: gpucores}\n"),
+            "kube.yaml:3: devicePlugin.hami.fractionAsks: expected gpumem-and-gpucores or gpumem");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {splitCount: 4}\n"),
+            "kube.yaml:3: devicePlugin.hami.splitCount: unknown field (known: gpuSchedulerPolicy, nodeSchedulerPolicy, "
+            "deviceSplitCount, deviceMemoryScaling, fractionAsks)");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  hami: {gpuSchedulerPolicy: binpack}\n"),
             "kube.yaml:3: devicePlugin.hami: applies to model hami-vgpu only");
   EXPECT_EQ(error_of("descheduler: {evictionsPerCycle: 0}\n"),

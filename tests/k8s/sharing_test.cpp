@@ -346,7 +346,7 @@ TEST(K8sHami, GpuPolicySpreadOrBinpack) {
     K8sScenario s;
     s.node("hami", 2);
     s.kube.default_model = DevicePluginModel::kHamiVgpu;
-    s.kube.default_hami_gpu_policy = policy;
+    s.kube.default_hami.gpu_policy = policy;
     s.pod("a", 1, 0, 100).gpu_milli = 300;
     s.pod("b", 1, 1, 100).gpu_milli = 300;
     const auto result = s.run();
