@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 
 #include "sim/core/status.hpp"
@@ -13,6 +14,7 @@
 #include "sim/k8s/descheduler.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/failure_injector.hpp"
+#include "sim/k8s/hami_scheduler.hpp"
 #include "sim/k8s/kubelet.hpp"
 #include "sim/k8s/metrics_collector.hpp"
 #include "sim/k8s/mig_partitioner.hpp"
@@ -118,6 +120,44 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     }
     workload = &one_device;
   }
+  // HAMi runs one scheduler: its node policy is the cluster's. With deviceMemoryScaling above 1
+  // and gpumem alone, a fraction asks fraction / scaling of the registered memory (its share of
+  // the physical memory stays its GPU demand); the scheduler then sees that smaller share, which
+  // other nodes would misread, so every GPU node must be such a HAMi node.
+  const k8s::NodeSetup* first_hami = nullptr;
+  for (std::size_t n = 0; n < setup.size(); ++n) {
+    if (setup[n].model != k8s::DevicePluginModel::kHamiVgpu) continue;
+    if (first_hami == nullptr) first_hami = &setup[n];
+    if (setup[n].hami.node_policy != first_hami->hami.node_policy) {
+      throw core::InputError(fmt::format("node {}: hami.nodeSchedulerPolicy differs from another HAMi node's; HAMi runs "
+                                         "one scheduler with one node policy", physical_nodes[n].name));
+    }
+  }
+  const bool scaled_memory = first_hami != nullptr && std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) {
+    return s.model == k8s::DevicePluginModel::kHamiVgpu && s.hami.device_memory_scaling != 1 && !s.hami.fraction_asks_cores;
+  });
+  if (scaled_memory) {
+    for (std::size_t n = 0; n < setup.size(); ++n) {
+      if (physical_nodes[n].gpu_count == 0) continue;
+      if (setup[n].model != k8s::DevicePluginModel::kHamiVgpu || setup[n].hami.device_memory_scaling != first_hami->hami.device_memory_scaling ||
+          setup[n].hami.fraction_asks_cores) {
+        throw core::InputError(fmt::format(
+            "node {}: some HAMi nodes scale their memory (deviceMemoryScaling {} with fractionAsks gpumem), so a "
+            "fraction asks a share of the scaled memory; give every GPU node devicePlugin hami-vgpu with the same "
+            "deviceMemoryScaling and fractionAsks", physical_nodes[n].name, first_hami->hami.device_memory_scaling));
+      }
+    }
+    if (workload != &one_device) {
+      one_device = *inputs.workload;
+      workload = &one_device;
+    }
+    for (cluster::PodSpec& pod : one_device.pods) {
+      if (!pod.shares_gpu()) continue;
+      if (pod.gpu_demand_milli == 0) pod.gpu_demand_milli = pod.gpu_milli;
+      pod.gpu_milli = std::max<std::int32_t>(
+          1, static_cast<std::int32_t>(std::ceil(pod.gpu_milli / first_hami->hami.device_memory_scaling - 1e-9)));
+    }
+  }
   const auto& pods = workload->pods;
   const k8s::WorkloadTimes times = k8s::workload_times(*workload, config.time_compression);
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
@@ -158,21 +198,20 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   sched::PluginContext context = inputs.plugin_context(config.seed);
   context.workload = pods;  // as the scheduler sees them (fractions as one device, if so)
   context.topologies = node_topologies;
-  // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy;
-  // HAMi's scheduler picks GPUs by its GPU policy (spread: the least used; binpack: the tightest).
+  // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy.
   std::vector<std::string> node_gpu_selection(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (setup[n].model == k8s::DevicePluginModel::kGpushare) node_gpu_selection[n] = "best";
-    if (setup[n].model == k8s::DevicePluginModel::kHamiVgpu) {
-      switch (setup[n].hami.gpu_policy) {
-        case k8s::HamiGpuPolicy::kSpread: node_gpu_selection[n] = "worst"; break;
-        case k8s::HamiGpuPolicy::kBinpack: node_gpu_selection[n] = "best"; break;
-        case k8s::HamiGpuPolicy::kTopologyAware: node_gpu_selection[n] = "hami-topology-aware"; break;
-      }
-    }
   }
   if (std::any_of(node_gpu_selection.begin(), node_gpu_selection.end(), [](const std::string& s) { return !s.empty(); })) {
     context.node_gpu_selection = node_gpu_selection;
+  }
+  // HAMi's scheduler, an extender: it picks the node among those that passed the filters and the
+  // GPUs on it (sim/k8s/hami_scheduler.hpp).
+  std::optional<k8s::HamiScheduler> hami;
+  if (first_hami != nullptr) {
+    hami.emplace(setup, node_topologies, scheduler_nodes, first_hami->hami.node_policy);
+    context.extender = &*hami;
   }
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period);

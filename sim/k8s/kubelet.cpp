@@ -518,8 +518,9 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
   // A trace-Pending pod runs until its owner deletes it, whatever its speed.
   const bool fixed_end = pod.phase == cluster::TracePhase::kPending;
-  // HAMi caps a pod's compute at its gpucores (the share it asked).
-  const double core_cap = setup_[static_cast<std::size_t>(r.node)].model == DevicePluginModel::kHamiVgpu
+  // HAMi caps a pod's compute at its gpucores (the share it asked), if it asked any.
+  const NodeSetup& node = setup_[static_cast<std::size_t>(r.node)];
+  const double core_cap = node.model == DevicePluginModel::kHamiVgpu && node.hami.fraction_asks_cores
                               ? std::clamp(pod.gpu_milli / double{cluster::kMilliPerGpu}, 1e-3, 1.0)
                               : 1.0;
   progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap);
@@ -541,9 +542,14 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   const NodeSetup& setup = setup_[n];
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   const bool asks_memory = setup.model == DevicePluginModel::kGpushare || setup.model == DevicePluginModel::kHamiVgpu;
-  const double request = asks_memory ? pod.gpu_milli / double{cluster::kMilliPerGpu}
-                         : pod.gpu_demand() < 1                      ? pod.gpu_demand()
-                                                                     : 1.0 / setup.replicas();
+  // HAMi with gpumem alone asks fraction / deviceMemoryScaling of the registered memory, which is
+  // its fraction of the physical memory again.
+  const double registered = setup.model == DevicePluginModel::kHamiVgpu && !setup.hami.fraction_asks_cores
+                                ? setup.hami.device_memory_scaling
+                                : 1.0;
+  const double request = asks_memory ? std::min(1.0, pod.gpu_milli * registered / double{cluster::kMilliPerGpu})
+                         : pod.gpu_demand() < 1 ? pod.gpu_demand()
+                                                : 1.0 / setup.replicas();
   r.overruns = draws_overrun(id);
   r.memory = request * (r.overruns ? settings_.memory_overrun_factor : 1.0);
   sharing_.overrunning_pods += r.overruns;

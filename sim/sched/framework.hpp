@@ -56,6 +56,7 @@ class Framework {
   std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
   GpuSelector* gpu_selector_ = nullptr;
   std::vector<GpuSelector*> node_gpu_selectors_;  // per node, when the context overrides some
+  Extender* extender_ = nullptr;                   // the cluster's scheduler extender, if any
   std::vector<ReservePlugin*> reservers_;
   std::vector<PermitPlugin*> permits_;
   BindPlugin* binder_ = nullptr;

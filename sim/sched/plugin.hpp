@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/cluster/pod.hpp"
@@ -94,6 +95,20 @@ class PermitPlugin : public virtual Plugin {
 }  // namespace gpusim::sched
 
 namespace gpusim::sched {
+
+// A scheduler extender (kube-scheduler's extender API), supplied by the cluster rather than the
+// profile: its filter sees every node that passed the plugins' filters at once and keeps those it
+// accepts; on the nodes it manages it also picks the GPUs (its bind's annotation), and it hears of
+// every placement and release so that it can keep its own view of device use.
+class Extender {
+ public:
+  virtual ~Extender() = default;
+  virtual void filter(const PodSpec& pod, std::vector<NodeIndex>& feasible, const ClusterState& cluster) = 0;
+  virtual bool picks_gpus(NodeIndex n) const = 0;
+  virtual cluster::GpuSet select(const PodSpec& pod, NodeIndex n, const ClusterState& cluster) = 0;
+  virtual void placed(const PodSpec& pod, const cluster::Placement& placement) = 0;
+  virtual void released(const PodSpec& pod, const cluster::Placement& placement) = 0;
+};
 
 // Binds the pod; ok means the framework commits the placement. A later device-plugin model
 // may answer kWait (the kubelet has not confirmed yet) or an error (Allocate failed).

@@ -1067,6 +1067,21 @@ spec:
                   "pods.yaml:7: metadata.name: duplicate Job name 'j' (first at line 1)");
 }
 
+// NVIDIA's plugin with renameByDefault advertises shared GPUs as nvidia.com/gpu.shared; a pod
+// asking it lands only where that resource is advertised.
+TEST_F(K8sManifestTest, PodsMayAskSharedGpusByTheirRenamedResource) {
+  const Workload w = pods(R"(kind: Pod
+metadata: {name: notebook}
+spec:
+  containers:
+  - {name: a, resources: {limits: {nvidia.com/gpu.shared: 1}}}
+)");
+  ASSERT_EQ(w.pods.size(), 1U);
+  EXPECT_EQ(w.pods[0].gpu_count, 1);
+  ASSERT_NE(w.pods[0].constraints, nullptr);
+  EXPECT_EQ(w.pods[0].constraints->gpu_resource, cluster::GpuResource::kNvidiaGpuShared);
+}
+
 TEST_F(K8sManifestTest, NotesForDefaultsAndUnmodelledResources) {
   const Workload w = pods(R"(kind: Pod
 metadata: {name: a}
@@ -1135,6 +1150,10 @@ TEST_F(K8sManifestTest, PodErrorsNameFileLineAndField) {
       pod_error(pod_with("      limits:\n        nvidia.com/gpu: 1\n        alpha.kubernetes.io/nvidia-gpu: 1\n")),
       "pods.yaml:10: spec.containers[1].resources.limits.alpha.kubernetes.io/nvidia-gpu: the container also asks "
       "nvidia.com/gpu");
+  EXPECT_ERROR_AT(
+      pod_error(pod_with("      limits:\n        nvidia.com/gpu.shared: 1\n        nvidia.com/gpu: 1\n")),
+      "pods.yaml:10: spec.containers[1].resources.limits.nvidia.com/gpu: the container also asks "
+      "nvidia.com/gpu.shared");
   EXPECT_ERROR_AT(
       pod_error("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    resources: {limits: "
                 "{nvidia.com/gpu: 1}}\n  - name: b\n    resources:\n      limits:\n        "
