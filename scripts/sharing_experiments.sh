@@ -8,7 +8,9 @@
 #   time-slicing-4-packed   4 replicas, packed
 #   mps-2, mps-4     sharing.mps, 2 or 4 replicas (each client capped at 100/replicas % of the SMs)
 #   gpushare         Alibaba's gpushare: memory shares of one GPU, the extender binpacks GPUs
-#   hami-vgpu, hami-vgpu-binpack   HAMi vGPU with its spread (default) or binpack GPU policy
+#   hami-vgpu, hami-vgpu-binpack   HAMi vGPU with its spread (default) or binpack GPU policy (node
+#                    policy binpack, HAMi's default, and 10 pods per GPU at most)
+#   hami-vgpu-memory-2x   HAMi with deviceMemoryScaling 2, fractions asking gpumem alone
 #   *-overrun        gpushare, hami-vgpu, time-slicing-2 and mps-2 with 5 % of pods using 1.5x the
 #                    memory asked
 #   a100-whole-gpu, mig-single-3g, mig-mixed, mig-dynamic   on the A100 what-if cluster (the same nodes
@@ -34,7 +36,7 @@ python3 scripts/make_sharing_workload.py "$workload"
 
 dir=results/sharing
 mkdir -p "$dir"
-variants=(gpu-milli defrag-1 defrag-4 whole-gpu gpushare hami-vgpu hami-vgpu-binpack time-slicing-2 time-slicing-4-packed mps-2 mps-4
+variants=(gpu-milli defrag-1 defrag-4 whole-gpu gpushare hami-vgpu hami-vgpu-binpack hami-vgpu-memory-2x time-slicing-2 time-slicing-4-packed mps-2 mps-4
           gpushare-overrun hami-vgpu-overrun time-slicing-2-overrun mps-2-overrun
           a100-whole-gpu mig-single-3g mig-mixed mig-dynamic)
 for v in "${variants[@]}"; do
@@ -71,14 +73,14 @@ set key top left
 set output "$dir/jct.svg"
 set title "Job completion time by sharing mode (binpack, mean of 3 seeds)"
 set ylabel "hours"
-plot "< awk 'NR <= 12 || NR >= 17' $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
+plot "< awk 'NR <= 13 || NR >= 18' $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
 set output "$dir/slowdown.svg"
 set title "Slowdown of pods on shared GPUs against running alone"
 set ylabel "run time / solo run time"
-plot "< sed -n 6,12p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
+plot "< sed -n 6,13p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
 set output "$dir/fragmentation.svg"
 set title "Mean FGD fragmentation rate of idle GPU capacity (sampled every 10 min)"
 set ylabel "% of idle GPU milli"
-plot "< sed -n 1,12p $dir/table.txt" using 20:xtic(1) title "fragmentation" lc rgb "#aa3377"
+plot "< sed -n 1,13p $dir/table.txt" using 20:xtic(1) title "fragmentation" lc rgb "#aa3377"
 GP
 echo "sharing: results in $dir (table.txt, jct.svg, slowdown.svg, fragmentation.svg)"
