@@ -133,18 +133,26 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                                          "one scheduler with one node policy", physical_nodes[n].name));
     }
   }
-  const bool scaled_memory = first_hami != nullptr && std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) {
-    return s.model == k8s::DevicePluginModel::kHamiVgpu && s.hami.device_memory_scaling != 1 && !s.hami.fraction_asks_cores;
-  });
-  if (scaled_memory) {
+  const k8s::HamiConfig* scaled = nullptr;  // the first GPU node that scales, the reference
+  std::size_t scaled_node = 0;
+  for (std::size_t n = 0; n < setup.size() && scaled == nullptr; ++n) {
+    const k8s::HamiConfig& h = setup[n].hami;
+    if (physical_nodes[n].gpu_count > 0 && setup[n].model == k8s::DevicePluginModel::kHamiVgpu &&
+        h.device_memory_scaling != 1 && !h.fraction_asks_cores) {
+      scaled = &h;
+      scaled_node = n;
+    }
+  }
+  if (scaled != nullptr) {
     for (std::size_t n = 0; n < setup.size(); ++n) {
       if (physical_nodes[n].gpu_count == 0) continue;
-      if (setup[n].model != k8s::DevicePluginModel::kHamiVgpu || setup[n].hami.device_memory_scaling != first_hami->hami.device_memory_scaling ||
+      if (setup[n].model != k8s::DevicePluginModel::kHamiVgpu || setup[n].hami.device_memory_scaling != scaled->device_memory_scaling ||
           setup[n].hami.fraction_asks_cores) {
         throw core::InputError(fmt::format(
-            "node {}: some HAMi nodes scale their memory (deviceMemoryScaling {} with fractionAsks gpumem), so a "
+            "node {}: node {} scales its memory (HAMi deviceMemoryScaling {} with fractionAsks gpumem), so a "
             "fraction asks a share of the scaled memory; give every GPU node devicePlugin hami-vgpu with the same "
-            "deviceMemoryScaling and fractionAsks", physical_nodes[n].name, first_hami->hami.device_memory_scaling));
+            "deviceMemoryScaling and fractionAsks", physical_nodes[n].name, physical_nodes[scaled_node].name,
+            scaled->device_memory_scaling));
       }
     }
     if (workload != &one_device) {
@@ -155,7 +163,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       if (!pod.shares_gpu()) continue;
       if (pod.gpu_demand_milli == 0) pod.gpu_demand_milli = pod.gpu_milli;
       pod.gpu_milli = std::max<std::int32_t>(
-          1, static_cast<std::int32_t>(std::ceil(pod.gpu_milli / first_hami->hami.device_memory_scaling - 1e-9)));
+          1, static_cast<std::int32_t>(std::ceil(pod.gpu_milli / scaled->device_memory_scaling - 1e-9)));
     }
   }
   const auto& pods = workload->pods;

@@ -137,7 +137,16 @@ TEST(K8sHami, ScaledMemoryNeedsEveryGpuNodeOnHami) {
   pool.hami = {.device_memory_scaling = 2, .fraction_asks_cores = false};
   s.kube.pools.push_back(pool);
   s.pod("a", 1, 0, 100).gpu_milli = 500;
-  EXPECT_THROW(s.run(), core::InputError);
+  try {
+    s.run();
+    ADD_FAILURE() << "expected an input error";
+  } catch (const core::InputError& e) {
+    // The error names the node that does not fit and the node whose scaling it must match.
+    EXPECT_STREQ(e.what(),
+                 "node plain-0: node hami-0 scales its memory (HAMi deviceMemoryScaling 2 with fractionAsks gpumem), so "
+                 "a fraction asks a share of the scaled memory; give every GPU node devicePlugin hami-vgpu with the "
+                 "same deviceMemoryScaling and fractionAsks");
+  }
 }
 
 // topology-aware on a DGX-1 (hybrid cube-mesh; pair scores as sim/topology computes them, PCIe
