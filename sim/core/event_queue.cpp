@@ -12,31 +12,23 @@ bool later(const Event& a, const Event& b) { return fires_before(b, a); }
 
 EventId EventQueue::push(Time time, Phase phase, std::uint32_t kind, std::uint64_t payload) {
   const EventId id = next_seq_++;
+  if (id / 64 >= done_.size()) done_.push_back(0);
   heap_.push_back(Event{time, phase, id, kind, payload});
   std::push_heap(heap_.begin(), heap_.end(), later);
   return id;
 }
 
-bool EventQueue::is_cancelled(EventId id) const {
-  return std::binary_search(cancelled_.begin(), cancelled_.end(), id);
-}
-
 bool EventQueue::cancel(EventId id) {
-  if (id >= next_seq_ || is_cancelled(id)) return false;
-  const bool in_heap = std::any_of(heap_.begin(), heap_.end(),
-                                   [id](const Event& e) { return e.seq == id; });
-  if (!in_heap) return false;
-  cancelled_.insert(std::upper_bound(cancelled_.begin(), cancelled_.end(), id), id);
+  if (id >= next_seq_ || is_done(id)) return false;
+  mark_done(id);
   ++cancelled_in_heap_;
   return true;
 }
 
 void EventQueue::drop_cancelled_top() {
-  while (!heap_.empty() && cancelled_in_heap_ > 0 && is_cancelled(heap_.front().seq)) {
-    const EventId id = heap_.front().seq;
+  while (!heap_.empty() && cancelled_in_heap_ > 0 && is_done(heap_.front().seq)) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     heap_.pop_back();
-    cancelled_.erase(std::lower_bound(cancelled_.begin(), cancelled_.end(), id));
     --cancelled_in_heap_;
   }
 }
@@ -58,6 +50,7 @@ Event EventQueue::pop() {
   std::pop_heap(heap_.begin(), heap_.end(), later);
   Event event = heap_.back();
   heap_.pop_back();
+  mark_done(event.seq);
   return event;
 }
 

@@ -76,22 +76,26 @@ std::optional<cluster::GpuSet> DeviceChooser::choose(std::uint32_t n, int count,
 // unstable sort leaves that order open).
 cluster::GpuSet DeviceChooser::choose_replicas(const NodeSetup& node, int count, cluster::GpuSet available) {
   const int replicas = node.sharing.replicas;
-  std::array<int, cluster::kMaxGpusPerNode> taken{};  // per GPU: replicas not available
-  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-    if (!available.contains(d)) ++taken[static_cast<std::size_t>(d / replicas)];
+  // Per GPU: its replicas not available (a GPU past the node's devices has none available and
+  // is never chosen). Whole words and set bits only: this runs at every admission.
+  std::array<int, cluster::kMaxGpusPerNode> taken{};
+  const std::uint64_t gpu_mask = replicas >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << replicas) - 1;
+  for (int g = 0; g * replicas < cluster::kMaxGpusPerNode; ++g) {
+    taken[static_cast<std::size_t>(g)] = replicas - __builtin_popcountll(available.bits & (gpu_mask << (g * replicas)));
   }
+  const bool fewest = node.sharing.policy == ReplicaPolicy::kDistributed;
   cluster::GpuSet chosen;
   for (int picked = 0; picked < count; ++picked) {
+    // The first device (lowest index) of the GPU with the fewest (most) replicas taken.
     int best = -1;
-    for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-      if (!available.contains(d) || chosen.contains(d)) continue;
-      if (best < 0) {
-        best = d;
-        continue;
-      }
+    int best_taken = 0;
+    for (std::uint64_t left = available.bits & ~chosen.bits; left != 0; left &= left - 1) {
+      const int d = __builtin_ctzll(left);
       const int mine = taken[static_cast<std::size_t>(d / replicas)];
-      const int theirs = taken[static_cast<std::size_t>(best / replicas)];
-      if (node.sharing.policy == ReplicaPolicy::kDistributed ? mine < theirs : mine > theirs) best = d;
+      if (best < 0 || (fewest ? mine < best_taken : mine > best_taken)) {
+        best = d;
+        best_taken = mine;
+      }
     }
     chosen.add(best);
     ++taken[static_cast<std::size_t>(best / replicas)];

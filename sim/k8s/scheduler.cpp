@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <tuple>
 
 #include "sim/cluster/device_class.hpp"
 #include "sim/core/status.hpp"
@@ -28,6 +30,18 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
       profile_name_(profile.name),
       node_status_period_(node_status_period) {
   pending_.reserve(pods.size());
+  // Number the trace rows' shapes in row order. The map is only looked up, never walked, and the
+  // numbers only name shapes, so no decision depends on the order of its keys.
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::uint64_t, std::uint8_t, std::uintptr_t>;
+  std::map<Key, std::uint32_t> shapes;
+  shape_of_source_.reserve(pods.size());
+  for (const cluster::PodSpec& pod : pods) {
+    const Key key{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
+                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get())};
+    shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
+  }
+  failed_in_cycle_.assign(shapes.size(), 0);
+  pending_of_shape_.assign(shapes.size(), 0);
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
     apply_status(n);
     if (!present[n]) cache_.set_present(n, false);
@@ -74,12 +88,14 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       pending_.insert(std::upper_bound(pending_.begin(), pending_.end(), message.pod,
                                        [&](PodId a, PodId b) { return queued_before(a, b); }),
                       message.pod);
+      count_pending(message.pod, +1);
       break;
     }
     case Topic::kPodDeleted:
       if (message.pod != kNoPod) {
         if (const auto it = std::find(pending_.begin(), pending_.end(), message.pod); it != pending_.end()) {
           pending_.erase(it);
+          count_pending(message.pod, -1);
         }
       }
       break;
@@ -152,22 +168,35 @@ bool Scheduler::queued_before(PodId a, PodId b) const {
   return sort.less(pa, pb) || (!sort.less(pb, pa) && a < b);
 }
 
+void Scheduler::count_pending(PodId id, int sign) {
+  std::uint32_t& count = pending_of_shape_[shape_of_source_[api_.pod(id).source]];
+  if (sign > 0) {
+    pending_shapes_ += count == 0 ? 1 : 0;
+    ++count;
+  } else {
+    --count;
+    pending_shapes_ -= count == 0 ? 1 : 0;
+  }
+}
+
 void Scheduler::run_cycle(core::Time now) {
   const auto source_of = [&](PodId id) { return api_.pod(id).source; };
+  ++cycle_;
   std::size_t kept = 0;
-  // Within one cycle free resources only shrink, so a shape that failed once fails again:
-  // later pods of that shape skip the (costly) filter pass.
-  failed_shapes_.clear();
-  for (const PodId id : pending_) {
-    const cluster::PodSpec& pod = pods_[source_of(id)];
-    const Shape shape{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
-                      pod.device_class, pod.constraints.get()};
-    if (std::find(failed_shapes_.begin(), failed_shapes_.end(), shape) != failed_shapes_.end()) {
+  std::size_t failed_shapes = 0;
+  std::size_t i = 0;
+  // Once every shape still pending has failed, the rest of the queue is skipped whole (its pods
+  // keep their order); a long queue then costs one pass over its shapes, not its pods.
+  for (; i < pending_.size() && failed_shapes < pending_shapes_; ++i) {
+    const PodId id = pending_[i];
+    const std::uint32_t shape = shape_of_source_[source_of(id)];
+    if (failed_in_cycle_[shape] == cycle_) {
       pending_[kept++] = id;
       continue;
     }
     ++attempts_;
-    if (const auto placement = framework_.schedule(pod)) {
+    if (const auto placement = framework_.schedule(pods_[source_of(id)])) {
+      count_pending(id, -1);
       assumed_[id] = *placement;
       apply_status(placement->node);
       Message bound;
@@ -178,11 +207,15 @@ void Scheduler::run_cycle(core::Time now) {
       bound.gpus = placement->gpus;
       bus_.publish(bound, now, core::Phase::kSchedule);
     } else {
-      failed_shapes_.push_back(shape);
+      failed_in_cycle_[shape] = cycle_;
+      ++failed_shapes;
       pending_[kept++] = id;
     }
   }
-  pending_.resize(kept);
+  if (kept < i) {
+    std::move(pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(kept));
+    pending_.resize(pending_.size() - (i - kept));
+  }
 }
 
 // Dynamic MIG: the devices of node n's GPUs this scheduler asked to re-partition, while the

@@ -52,16 +52,16 @@ class Scheduler final : public Component {
   std::string profile_name_;  // pods naming it (or default-scheduler) are this scheduler's
   std::vector<PodId> pending_;
   std::vector<cluster::Placement> assumed_;  // per pod object: where the scheduler bound it
-  struct Shape {
-    std::int64_t cpu, memory;
-    std::int32_t gpus, milli;
-    std::uint64_t models;
-    std::uint8_t device_class;  // MIG mixed: the profile it asks
-    // Placement rules take part: pods with other rules may fit where this one did not.
-    const cluster::PodConstraints* rules;
-    bool operator==(const Shape&) const = default;
-  };
-  std::vector<Shape> failed_shapes_;
+  // Pods of one shape (requests, allowed GPU models, MIG profile and placement rules: pods with
+  // other rules may fit where this one did not) fit the same nodes: within a cycle free resources
+  // only shrink, so once a shape failed its later pods are skipped. Shapes are numbered once per
+  // trace row.
+  std::vector<std::uint32_t> shape_of_source_;  // per trace row, its shape's number
+  std::vector<std::uint64_t> failed_in_cycle_;  // per shape, the cycle it last failed in
+  std::vector<std::uint32_t> pending_of_shape_;  // per shape, pending pods
+  std::size_t pending_shapes_ = 0;               // shapes with pending pods
+  std::uint64_t cycle_ = 0;
+  void count_pending(PodId id, int sign);
   bool cycle_queued_ = false;
   std::uint64_t attempts_ = 0;  // scheduling attempts (framework cycles run)
   struct PendingLayout {
