@@ -58,7 +58,11 @@ class GpuFit final : public sched::FilterPlugin {
       }
       return Status::ok();
     }
-    if (!gpus_fit(pod, cluster.gpu_milli_free(n))) return Status::unschedulable("insufficient GPU", "gpu-fit");
+    // The node's free total bounds what its GPUs can give: a full node fails without a scan.
+    if (cluster.node_gpu_milli_free(n) < std::int64_t{pod.gpu_count} * pod.gpu_milli ||
+        !gpus_fit(pod, cluster.gpu_milli_free(n))) {
+      return Status::unschedulable("insufficient GPU", "gpu-fit");
+    }
     return Status::ok();
   }
 };
