@@ -5,7 +5,8 @@
 // at most 2x the default replay of the same workload. The sharing variants (traces/sharing/) run
 // the same workload on time-sliced and MPS replicas, against whole GPUs through the same plugin:
 // a sharing replay may cost at most 2x the whole-GPU replay. The MIG variants run it on the same
-// nodes relabelled A100 80GB (MIG-capable), against whole A100s.
+// nodes relabelled A100 80GB (MIG-capable), against whole A100s. The HAMi variants run it through
+// HAMi's scheduler (an extender that picks node and GPUs), against whole GPUs.
 #include <benchmark/benchmark.h>
 
 #include "policies/register_builtin.hpp"
@@ -57,6 +58,8 @@ const Variant kVariants[] = {
     {"whole A100s (device plugin)", "traces/sharing/a100-whole-gpu.yaml", "binpack", true},
     {"MIG single, 2 x 3g per A100", "traces/sharing/mig-single-3g.yaml", "binpack", true},
     {"MIG dynamic, from 7 x 1g", "traces/synthetic/kube-mig-dynamic.yaml", "binpack", true},
+    {"HAMi vGPU (its scheduler as an extender)", "traces/sharing/hami-vgpu.yaml", "binpack"},
+    {"HAMi vGPU, memory x2, gpumem alone", "traces/sharing/hami-vgpu-memory-2x.yaml", "binpack"},
 };
 
 void BM_ReplayRun(benchmark::State& state) {
@@ -75,6 +78,6 @@ void BM_ReplayRun(benchmark::State& state) {
   }
   state.SetLabel(variant.label);
 }
-BENCHMARK(BM_ReplayRun)->DenseRange(0, 11)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_ReplayRun)->DenseRange(0, 13)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace

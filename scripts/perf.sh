@@ -41,7 +41,8 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo "its cost follows k, not n. The whole sharing runs below use the sharing comparison's workload (770 GPUs)."
   echo "Variants 9-11 run the workload on the same nodes relabelled A100 80GB: whole GPUs, MIG single (two 3g"
   echo "instances per GPU: each job asks instances) and dynamic MIG starting from seven 1g instances per GPU (the"
-  echo "whole-GPU jobs make it re-partition)."
+  echo "whole-GPU jobs make it re-partition). Variants 12-13 run it through HAMi's scheduler (an extender that picks"
+  echo "the node and the GPUs), plainly and with memory doubled by deviceMemoryScaling."
   echo
   echo "## Whole runs (wall time and peak resident memory, /usr/bin/time)"
   echo
@@ -64,7 +65,7 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
     ./build/gpusim run "${k8s[@]}" --policy binpack --kube traces/synthetic/kube-stale-60s.yaml --out "$scratch/k8s-stale"
   python3 scripts/make_sharing_workload.py "$scratch/sharing-jobs.csv"
   sharing=(--mode replay --cluster traces/sharing/openb-eighth-cluster.csv --workload "$scratch/sharing-jobs.csv" --seed 42 --policy binpack)
-  for v in whole-gpu time-slicing-2 mps-2 gpushare; do
+  for v in whole-gpu time-slicing-2 time-slicing-4-packed mps-2 gpushare hami-vgpu hami-vgpu-memory-2x; do
     measure "gpusim run, sharing comparison, $v (770 GPUs, 7,064 pods)" \
       ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
   done
@@ -72,6 +73,26 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   for v in a100-whole-gpu mig-mixed mig-dynamic; do
     measure "gpusim run, sharing comparison, $v (770 A100s, 7,064 pods)" \
       ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
+  done
+  echo
+  echo "## Instructions of one replay (callgrind: the same count whatever else the machine runs)"
+  echo
+  echo "The synthetic topology workload (3,315 jobs, 256 GPUs, binpack, seed 42) under each sharing setting; only"
+  echo 'run_replay is counted (not reading inputs or writing the report). Pod objects: rows plus the'
+  echo 'replacements owners created (`pods_recreated` in summary.json).'
+  echo
+  echo "| setting | instructions (M) | x whole GPUs | pod objects | instructions per pod object (k) |"
+  echo "|---|---:|---:|---:|---:|"
+  base=""
+  for v in whole-gpu time-slicing-2 time-slicing-4-packed mps-2 gpushare hami-vgpu hami-vgpu-memory-2x; do
+    valgrind --tool=callgrind --callgrind-out-file="$scratch/cg-$v.out" --toggle-collect='gpusim::experiment::run_replay*' \
+      ./build/gpusim run "${k8s[@]}" --policy binpack --kube "traces/sharing/$v.yaml" --out "$scratch/cg-$v" \
+      > /dev/null 2> "$scratch/cg-$v.err"
+    ir=$(grep -oE 'Collected : [0-9]+' "$scratch/cg-$v.err" | grep -oE '[0-9]+$')
+    base=${base:-$ir}
+    objects=$(jq --argjson rows "$(( $(wc -l < traces/synthetic/topology-jobs.csv) - 1 ))" \
+      '.policies[0].pods_recreated.mean + $rows' "$scratch/cg-$v/summary.json")
+    echo "| $v | $(( ir / 1000000 )) | $(awk -v a="$ir" -v b="$base" 'BEGIN {printf "%.2f", a / b}') | $objects | $(awk -v a="$ir" -v o="$objects" 'BEGIN {printf "%.1f", a / o / 1000}') |"
   done
   echo
   echo "## Google Benchmark (bench/, full JSON in bench.json)"
