@@ -17,11 +17,13 @@
 #include <utility>
 #include <vector>
 
+#include "sim/cluster/mig.hpp"
 #include "sim/cluster/node.hpp"
 #include "sim/cluster/pod.hpp"
 #include "sim/cluster/pod_constraints.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/k8s/device_memory.hpp"
 #include "traces/k8s_quantity.hpp"
 
 namespace gpusim::traces {
@@ -37,6 +39,9 @@ constexpr const char* kAlphaGpu = "alpha.kubernetes.io/nvidia-gpu";
 // What NVIDIA's plugin advertises for shared GPUs with renameByDefault (a pod may ask it).
 constexpr const char* kNvidiaGpuShared = "nvidia.com/gpu.shared";
 constexpr const char* kGfdCount = "nvidia.com/gpu.count";
+// gpushare's device plugin: GPUs, and GiB over all of them (a pod asks GiB of one GPU).
+constexpr const char* kAliyunGpuCount = "aliyun.com/gpu-count";
+constexpr const char* kAliyunGpuMem = "aliyun.com/gpu-mem";
 constexpr const char* kGfdProduct = "nvidia.com/gpu.product";
 constexpr const char* kGfdMemory = "nvidia.com/gpu.memory";
 constexpr const char* kAlphaGpuName = "alpha.kubernetes.io/nvidia-gpu-name";
@@ -538,10 +543,10 @@ namespace {
 
 // ---------------------------------------------------------------- nodes
 
-enum class PluginDefault : std::uint8_t { kAlpha, kNvidia, kGfdOnly };
+enum class PluginDefault : std::uint8_t { kAlpha, kNvidia, kGfdOnly, kGpushare };
 
 struct NodeTally {
-  std::array<int, 3> plugin_defaults{};   // by PluginDefault
+  std::array<int, 4> plugin_defaults{};   // by PluginDefault
   std::map<std::string, int> unmodelled;  // resource name -> nodes
   std::vector<std::string> cordoned;      // spec.unschedulable nodes, tainted as Kubernetes does
   std::vector<std::string> count_notes;   // advertised count differs from GFD's
@@ -549,10 +554,12 @@ struct NodeTally {
 
 bool modelled_node_resource(std::string_view name) {
   return name == "cpu" || name == "memory" || name == "pods" || name == "ephemeral-storage" ||
-         name.starts_with("hugepages-") || name == kNvidiaGpu || name == kAlphaGpu;
+         name.starts_with("hugepages-") || name == kNvidiaGpu || name == kAlphaGpu || name == kAliyunGpuCount ||
+         name == kAliyunGpuMem;
 }
 
-constexpr const char* kValidDevicePlugins = "scheduler-assigned, device-plugin, accelerators-1.6 or alpha-1.3";
+constexpr const char* kValidDevicePlugins =
+    "scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3 or gpushare";
 
 void read_node_kube(const Where& where, const Entries& annotations, NodeKube& kube) {
   static constexpr std::array<std::string_view, 6> kKnown{"gpusim.io/device-plugin", "gpusim.io/device-choice",
@@ -561,7 +568,7 @@ void read_node_kube(const Where& where, const Entries& annotations, NodeKube& ku
   check_gpusim_annotations(where, annotations, kKnown, "Node");
   if (const Entry* e = find(annotations, "gpusim.io/device-plugin")) {
     if (e->value != "scheduler-assigned" && e->value != "device-plugin" && e->value != "accelerators-1.6" &&
-        e->value != "alpha-1.3") {
+        e->value != "alpha-1.3" && e->value != "gpushare") {
       where.fail(e->node, e->path,
                  fmt::format("'{}' is not a device-plugin model (expected {})", e->value, kValidDevicePlugins));
     }
@@ -621,15 +628,22 @@ GpuFacts gpu_facts(const NodeResources& r, const Where& where, const Meta& meta,
   GpuFacts f;
   const Fields* nvidia = r.holder(kNvidiaGpu);
   const Fields* alpha = r.holder(kAlphaGpu);
+  const Fields* aliyun = r.holder(kAliyunGpuCount);  // gpushare's device plugin
   if (nvidia != nullptr && alpha != nullptr) {
     alpha->fail(kAlphaGpu, fmt::format("the node also advertises {}; a node has one GPU resource", kNvidiaGpu));
   }
-  const Fields* holder = nvidia != nullptr ? nvidia : alpha;
+  if (aliyun != nullptr && (nvidia != nullptr || alpha != nullptr)) {
+    aliyun->fail(kAliyunGpuCount, fmt::format("the node also advertises {}; a node has one GPU resource",
+                                              nvidia != nullptr ? kNvidiaGpu : kAlphaGpu));
+  }
+  const Fields* holder = nvidia != nullptr ? nvidia : alpha != nullptr ? alpha : aliyun;
   if (holder != nullptr) {
-    const std::string name = nvidia != nullptr ? kNvidiaGpu : kAlphaGpu;
+    const std::string name = nvidia != nullptr ? kNvidiaGpu : alpha != nullptr ? kAlphaGpu : kAliyunGpuCount;
     f.advertised = must(where, holder->get(name), holder->path(name),
                         whole_count(quantity_text(*holder, name), cluster::kMaxGpusPerNode));
-    f.advertised_as = nvidia != nullptr ? GpuResource::kNvidiaGpu : GpuResource::kAlphaNvidiaGpu;
+    f.advertised_as = nvidia != nullptr  ? GpuResource::kNvidiaGpu
+                      : alpha != nullptr ? GpuResource::kAlphaNvidiaGpu
+                                         : GpuResource::kAliyunGpuMem;
     // A device plugin leaves unhealthy GPUs out of allocatable; gpusim simulates health itself.
     if (r.allocatable && holder == &*r.allocatable && r.capacity && r.capacity->has(name)) {
       const auto capacity = whole_count(quantity_text(*r.capacity, name), cluster::kMaxGpusPerNode);
@@ -723,6 +737,19 @@ void settle_device_plugin(const Where& where, const Meta& meta, const GpuFacts& 
           e->node, e->path,
           fmt::format("{}, but the node advertises {} (that era advertised {})", e->value, kNvidiaGpu, kAlphaGpu));
     }
+    if ((e->value == "gpushare") != (gpus.advertised_as == GpuResource::kAliyunGpuMem) &&
+        gpus.advertised_as != GpuResource::kAny) {
+      where.fail(e->node, e->path,
+                 fmt::format("{}, but the node advertises {} (gpushare's device plugin advertises {})", e->value,
+                             gpus.advertised_as == GpuResource::kAliyunGpuMem ? kAliyunGpuCount
+                                                                              : cluster::to_string(gpus.advertised_as),
+                             kAliyunGpuCount));
+    }
+    return;
+  }
+  if (gpus.advertised_as == GpuResource::kAliyunGpuMem) {
+    kube.device_plugin = "gpushare";
+    ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kGpushare)];
     return;
   }
   if (gpus.advertised_as == GpuResource::kAlphaNvidiaGpu) {
@@ -730,9 +757,11 @@ void settle_device_plugin(const Where& where, const Meta& meta, const GpuFacts& 
     ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kAlpha)];
   } else if (gpus.advertised_as == GpuResource::kNvidiaGpu) {
     kube.device_plugin = "device-plugin";
+    kube.device_plugin_implied = true;
     ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kNvidia)];
   } else if (gpus.gfd_count.value_or(0) > 0) {
     kube.device_plugin = "device-plugin";
+    kube.device_plugin_implied = true;
     ++tally.plugin_defaults[static_cast<std::size_t>(PluginDefault::kGfdOnly)];
   }
 }
@@ -758,6 +787,7 @@ std::int32_t node_gpu_count(const std::string& name, const GpuFacts& gpus, const
 GpuResource node_gpu_resource(const GpuFacts& gpus, const NodeKube& kube) {
   if (gpus.advertised_as != GpuResource::kAny) return gpus.advertised_as;
   if (kube.device_plugin == "device-plugin") return GpuResource::kNvidiaGpu;
+  if (kube.device_plugin == "gpushare") return GpuResource::kAliyunGpuMem;
   if (kube.device_plugin == "accelerators-1.6" || kube.device_plugin == "alpha-1.3") {
     return GpuResource::kAlphaNvidiaGpu;
   }
@@ -778,6 +808,22 @@ void tally_unmodelled(const NodeResources& r, NodeTally& tally) {
     }
   }
   for (const auto& n : names) ++tally.unmodelled[n];
+}
+
+// gpushare registers each GPU's memory in whole GiB; gpusim takes the size from the catalog, and
+// says so when the node's aliyun.com/gpu-mem implies another.
+void note_gpushare_memory(const NodeResources& r, const cluster::NodeSpec& node, const GpuCatalog& catalog,
+                          NodeTally& tally) {
+  const Fields* holder = r.holder(kAliyunGpuMem);
+  if (holder == nullptr || node.gpu_resource != GpuResource::kAliyunGpuMem) return;
+  const std::int64_t total = must(holder->where(), holder->get(kAliyunGpuMem), holder->path(kAliyunGpuMem),
+                                  whole_count(quantity_text(*holder, kAliyunGpuMem), kMaxQuantity));
+  const std::int64_t per_gpu = k8s::gpushare_gib(catalog.at(node.gpu_model).memory_mib);
+  if (total != per_gpu * node.gpu_count) {
+    tally.count_notes.push_back(fmt::format(
+        "node {} advertises {} {} over {} GPUs; gpusim counts the catalog's {} GiB per GPU ({} in all)", node.name,
+        total, kAliyunGpuMem, node.gpu_count, per_gpu, per_gpu * node.gpu_count));
+  }
 }
 
 std::pair<cluster::NodeSpec, NodeKube> read_node(const Object& object, const GpuCatalog& catalog, NodeTally& tally) {
@@ -819,6 +865,7 @@ std::pair<cluster::NodeSpec, NodeKube> read_node(const Object& object, const Gpu
   node.gpu_resource = node_gpu_resource(gpus, kube);
   if (node.gpu_count > 0) {
     node.gpu_model = node_gpu_model(where, meta, metadata, catalog);
+    note_gpushare_memory(r, node, catalog, tally);
   } else if (const Entry* e = find(meta.annotations, "gpusim.io/gpu-model")) {
     where.fail(e->node, e->path, "given for a node without GPUs");
   }
@@ -831,18 +878,21 @@ void node_notes(const NodeTally& tally, ClusterSpec& spec) {
     const char* one;
     const char* many;
   };
-  const std::array<Why, 3> whys{{
+  const std::array<Why, 4> whys{{
       {"accelerators-1.6", "it advertises alpha.kubernetes.io/nvidia-gpu",
        "they advertise alpha.kubernetes.io/nvidia-gpu"},
       {"device-plugin", "it advertises nvidia.com/gpu", "they advertise nvidia.com/gpu"},
       {"device-plugin", "it has only GPU feature discovery labels (nvidia.com/gpu.count)",
        "they have only GPU feature discovery labels (nvidia.com/gpu.count)"},
+      {"gpushare", "it advertises aliyun.com/gpu-count", "they advertise aliyun.com/gpu-count"},
   }};
   for (std::size_t i = 0; i < whys.size(); ++i) {
     const int n = tally.plugin_defaults[i];
     if (n == 0) continue;
-    spec.notes.push_back(fmt::format("{} without gpusim.io/device-plugin: {} ({})", plural(n, "node", "nodes"),
-                                     whys[i].plugin, n == 1 ? whys[i].one : whys[i].many));
+    const bool soft = static_cast<PluginDefault>(i) == PluginDefault::kNvidia || static_cast<PluginDefault>(i) == PluginDefault::kGfdOnly;
+    spec.notes.push_back(fmt::format("{} without gpusim.io/device-plugin: {} ({}){}", plural(n, "node", "nodes"),
+                                     whys[i].plugin, n == 1 ? whys[i].one : whys[i].many,
+                                     soft ? ", unless a --kube pool or devicePlugin names another model" : ""));
   }
   if (!tally.unmodelled.empty()) {
     std::vector<std::string> parts;
@@ -936,11 +986,24 @@ struct QosFacts {
   bool guaranteed = true;  // every container: cpu and memory limits, requests equal to them
 };
 
+// What one container asks of a sharing device plugin beside its GPU count.
+struct ShareFacts {
+  std::string path;          // the container's resources.limits, for messages
+  int line = 0;
+  std::int32_t gpus = 0;     // nvidia.com/gpu
+  bool hami_asked = false;   // nvidia.com/gpumem, gpumem-percentage or gpucores given
+  cluster::HamiAsk hami;     // with HAMi's defaults filled in
+  std::int64_t gpu_memory_gib = 0;  // aliyun.com/gpu-mem
+  bool init = false;
+};
+
 struct PodFacts {
   GpuName gpu;
   QosFacts qos;
   std::vector<std::string> unmodelled;  // resource names, once each
   std::unordered_map<std::string, int> container_names;
+  std::vector<ShareFacts> shares;  // per container, init containers first
+  std::string mig_profile;         // nvidia.com/mig-<profile>, once asked
 };
 
 // requests default to limits (Kubernetes' defaulting), and may not exceed them.
@@ -966,16 +1029,15 @@ std::int64_t request_or_limit(const std::optional<Fields>& requests, const std::
 }
 
 // An extended resource such as nvidia.com/gpu: the limit is the ask; a request must equal it.
-std::int64_t gpu_ask(const std::optional<Fields>& requests, const std::optional<Fields>& limits,
-                     const std::string& name) {
+std::int64_t extended_ask(const std::optional<Fields>& requests, const std::optional<Fields>& limits,
+                          const std::string& name, std::int64_t max = cluster::kMaxGpusPerNode) {
   std::optional<std::int64_t> limit;
   if (limits && limits->has(name)) {
-    limit = must(limits->where(), limits->get(name), limits->path(name),
-                 whole_count(quantity_text(*limits, name), cluster::kMaxGpusPerNode));
+    limit = must(limits->where(), limits->get(name), limits->path(name), whole_count(quantity_text(*limits, name), max));
   }
   if (requests && requests->has(name)) {
     const std::int64_t request = must(requests->where(), requests->get(name), requests->path(name),
-                                      whole_count(quantity_text(*requests, name), cluster::kMaxGpusPerNode));
+                                      whole_count(quantity_text(*requests, name), max));
     if (!limit) {
       requests->fail(
           name,
@@ -990,14 +1052,26 @@ std::int64_t gpu_ask(const std::optional<Fields>& requests, const std::optional<
 }
 
 constexpr std::array<const char*, 3> kPodGpuNames = {kNvidiaGpu, kAlphaGpu, kNvidiaGpuShared};
+// Sharing device plugins' resources (sim/k8s/README.md, "GPU sharing"): HAMi's per-vGPU asks beside
+// nvidia.com/gpu, gpushare's GiB of one GPU, NVIDIA's MIG profiles under strategy mixed.
+constexpr const char* kHamiMemory = "nvidia.com/gpumem";
+constexpr const char* kHamiMemoryPercent = "nvidia.com/gpumem-percentage";
+constexpr const char* kHamiCores = "nvidia.com/gpucores";
+constexpr std::string_view kMigPrefix = "nvidia.com/mig-";
+// HAMi keeps gpumem in an int32 of MiB; gpushare's GiB of one GPU are far below this.
+constexpr std::int64_t kMaxGpuMemoryMib = 2147483647;
+constexpr std::int64_t kMaxGpuMemoryGib = 1 << 21;
+
+bool is_mig_name(std::string_view name) { return name.starts_with(kMigPrefix); }
 
 bool is_gpu_name(std::string_view name) {
-  return std::find(kPodGpuNames.begin(), kPodGpuNames.end(), name) != kPodGpuNames.end();
+  return std::find(kPodGpuNames.begin(), kPodGpuNames.end(), name) != kPodGpuNames.end() || is_mig_name(name);
 }
 
 GpuResource gpu_resource_named(std::string_view name) {
   if (name == kNvidiaGpu) return GpuResource::kNvidiaGpu;
   if (name == kNvidiaGpuShared) return GpuResource::kNvidiaGpuShared;
+  if (is_mig_name(name)) return GpuResource::kMigProfile;
   return GpuResource::kAlphaNvidiaGpu;
 }
 
@@ -1009,6 +1083,55 @@ void note_gpu_name(const Fields& map, const std::string& name, PodFacts& facts) 
     map.fail(name, fmt::format("the pod also asks {} ({}); a pod may ask one GPU resource",
                                cluster::to_string(facts.gpu.resource), facts.gpu.path));
   }
+}
+
+// HAMi's per-vGPU asks and gpushare's GiB, which ride beside (HAMi) or instead of (gpushare) a GPU count.
+void read_share_asks(int line, const std::string& path, const std::optional<Fields>& limits,
+                     const std::optional<Fields>& requests, const cluster::Container& container, bool init,
+                     PodFacts& facts) {
+  const auto asks = [&](const char* name) { return (limits && limits->has(name)) || (requests && requests->has(name)); };
+  const auto holder = [&](const char* name) -> const Fields& { return (limits && limits->has(name)) ? *limits : *requests; };
+  ShareFacts share;
+  share.path = path + ".resources.limits";
+  share.line = line;
+  share.gpus = container.gpus;
+  share.init = init;
+  const bool memory = asks(kHamiMemory);
+  const bool percent = asks(kHamiMemoryPercent);
+  const bool cores = asks(kHamiCores);
+  share.hami_asked = memory || percent || cores;
+  if (share.hami_asked) {
+    const char* first = memory ? kHamiMemory : percent ? kHamiMemoryPercent : kHamiCores;
+    if (container.gpus == 0 || facts.gpu.resource != GpuResource::kNvidiaGpu || !asks(kNvidiaGpu)) {
+      holder(first).fail(first, "needs nvidia.com/gpu in the same container (HAMi gives a container without it no GPU)");
+    }
+    if (memory && percent) {
+      holder(kHamiMemoryPercent).fail(kHamiMemoryPercent, "give nvidia.com/gpumem or nvidia.com/gpumem-percentage, not both");
+    }
+    if (memory) {
+      share.hami.memory_mib = extended_ask(requests, limits, kHamiMemory, kMaxGpuMemoryMib);
+      if (share.hami.memory_mib == 0) holder(kHamiMemory).fail(kHamiMemory, "0 MiB; leave it out for the whole memory");
+    }
+    if (percent) {
+      share.hami.memory_percent = static_cast<std::int32_t>(extended_ask(requests, limits, kHamiMemoryPercent, 100));
+    }
+    if (cores) share.hami.cores_percent = static_cast<std::int32_t>(extended_ask(requests, limits, kHamiCores, 100));
+  }
+  // HAMi 2.8: a vGPU asking neither memory nor cores is a whole GPU (100 % cores).
+  if (!memory && !percent && !cores) share.hami.cores_percent = 100;
+  if (asks(kAliyunGpuMem)) {
+    share.gpu_memory_gib = extended_ask(requests, limits, kAliyunGpuMem, kMaxGpuMemoryGib);
+    if (share.gpu_memory_gib > 0) {
+      const Fields& map = holder(kAliyunGpuMem);
+      if (facts.gpu.resource == GpuResource::kAny) {
+        facts.gpu = {GpuResource::kAliyunGpuMem, map.path(kAliyunGpuMem)};
+      } else if (facts.gpu.resource != GpuResource::kAliyunGpuMem) {
+        map.fail(kAliyunGpuMem, fmt::format("the pod also asks {} ({}); a pod may ask one GPU resource",
+                                            cluster::to_string(facts.gpu.resource), facts.gpu.path));
+      }
+    }
+  }
+  facts.shares.push_back(std::move(share));
 }
 
 cluster::Container read_container(const Where& where, const Node& node, const std::string& path, bool init,
@@ -1038,24 +1161,45 @@ cluster::Container read_container(const Where& where, const Node& node, const st
   facts.qos.guaranteed = facts.qos.guaranteed && cpu_limited && memory_limited && cpu_equal && memory_equal;
 
   bool asked_gpu_name = false;
+  const auto asks = [&](const std::string& name) { return (limits && limits->has(name)) || (requests && requests->has(name)); };
+  const auto holder = [&](const std::string& name) -> const Fields& { return (limits && limits->has(name)) ? *limits : *requests; };
   for (const auto* map : {&limits, &requests}) {
     if (!*map) continue;
     for (const auto& kv : (*map)->node()) {
       const std::string& name = kv.first.Scalar();
       if (name == "cpu" || name == "memory") continue;
+      if (name == kHamiMemory || name == kHamiMemoryPercent || name == kHamiCores || name == kAliyunGpuMem) continue;
       if (is_gpu_name(name)) {
-        if (asked_gpu_name) continue;
+        if (asked_gpu_name) {
+          if (map == &requests || !is_mig_name(name)) continue;
+          // A second MIG profile in the same limits.
+          (*map)->fail(name, "the container also asks another MIG profile; a pod may ask one GPU resource");
+        }
         asked_gpu_name = true;
         for (const char* other : kPodGpuNames) {
           if (other == name) continue;
-          if ((limits && limits->has(other)) || (requests && requests->has(other))) {
-            const Fields& holder = (limits && limits->has(other)) ? *limits : *requests;
-            holder.fail(other, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+          if (asks(other)) holder(other).fail(other, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+        }
+        if (asks(kAliyunGpuMem)) {
+          holder(kAliyunGpuMem).fail(kAliyunGpuMem, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+        }
+        if (is_mig_name(name)) {
+          const std::string profile = name.substr(kMigPrefix.size());
+          if (!cluster::is_mig_profile_name(profile)) {
+            (*map)->fail(name, fmt::format("'{}' is not a MIG profile of any GPU in the catalog ({})", profile,
+                                           cluster::all_mig_profile_names()));
+          }
+          if (!facts.mig_profile.empty() && facts.mig_profile != profile) {
+            (*map)->fail(name, fmt::format("the pod also asks nvidia.com/mig-{} ({}); a pod may ask one GPU resource",
+                                           facts.mig_profile, facts.gpu.path));
           }
         }
-        const std::int64_t gpus = gpu_ask(requests, limits, name);
+        const std::int64_t gpus = extended_ask(requests, limits, name);
         out.gpus = static_cast<std::int32_t>(gpus);
-        if (gpus > 0) note_gpu_name(**map, name, facts);
+        if (gpus > 0) {
+          note_gpu_name(**map, name, facts);
+          if (is_mig_name(name)) facts.mig_profile = name.substr(kMigPrefix.size());
+        }
         continue;
       }
       must((*map)->where(), kv.second, (*map)->path(name), parse_quantity(quantity_text(**map, name)));
@@ -1064,6 +1208,7 @@ cluster::Container read_container(const Where& where, const Node& node, const st
       }
     }
   }
+  read_share_asks(where.line(node), path, limits, requests, out, init, facts);
   return out;
 }
 
@@ -1218,6 +1363,44 @@ std::int64_t checked_total(const Fields& spec, std::int64_t total, std::int64_t 
   return total;
 }
 
+// The pod's asks of a sharing device plugin, from its containers'. The replay turns them into a
+// share of a GPU once it knows the nodes (sim/experiment/replay_experiment.cpp).
+void read_pod_share(const Fields& spec, const PodFacts& facts, cluster::PodSpec& pod, cluster::PodConstraints& c) {
+  c.mig_profile = facts.mig_profile;
+  if (c.gpu_resource == GpuResource::kAliyunGpuMem) {
+    // gpushare puts the whole pod on one GPU; init containers run before the others.
+    std::int64_t gib = 0;
+    std::int64_t init_gib = 0;
+    for (const ShareFacts& share : facts.shares) {
+      if (share.init) {
+        init_gib = std::max(init_gib, share.gpu_memory_gib);
+      } else {
+        gib += share.gpu_memory_gib;
+      }
+    }
+    c.gpu_memory_gib = checked_total(spec, std::max(gib, init_gib), kMaxGpuMemoryGib, "aliyun.com/gpu-mem");
+    pod.gpu_count = 1;
+    pod.gpu_milli = cluster::kMilliPerGpu;  // until the replay knows the GPUs' memory
+    return;
+  }
+  const auto asked = std::find_if(facts.shares.begin(), facts.shares.end(), [](const ShareFacts& f) { return f.hami_asked; });
+  if (asked == facts.shares.end()) return;
+  // gpusim gives a pod one share of each of its GPUs, so its vGPUs must all ask the same.
+  for (const ShareFacts& share : facts.shares) {
+    if (share.gpus == 0) continue;
+    const cluster::HamiAsk& a = share.hami;
+    const cluster::HamiAsk& b = asked->hami;
+    if (a.memory_mib != b.memory_mib || a.memory_percent != b.memory_percent || a.cores_percent != b.cores_percent) {
+      spec.where().fail_at(share.line, share.path, fmt::format(
+          "asks nvidia.com/gpumem {} MiB / {} %, gpucores {} of each vGPU, but {} asks {} MiB / {} %, gpucores {} "
+          "(HAMi's defaults filled in); gpusim models one share per pod: give every GPU container the same",
+          a.memory_mib, a.memory_percent, a.cores_percent, asked->path, b.memory_mib, b.memory_percent, b.cores_percent));
+    }
+  }
+  c.gpu_resource = GpuResource::kHamiVgpu;
+  c.hami = asked->hami;
+}
+
 // A pod spec (a Pod's, or a Job's template's) with its annotations (for a Job, the Job's
 // overlaid by the template's).
 PodRead read_pod_spec(const Fields& spec, const Entries& annotations, const PriorityClasses& classes,
@@ -1251,6 +1434,7 @@ PodRead read_pod_spec(const Fields& spec, const Entries& annotations, const Prio
   pod.memory_mib = checked_total(spec, memory, kMaxQuantity, "memory");
   pod.gpu_count = static_cast<std::int32_t>(checked_total(spec, gpus, cluster::kMaxGpusPerNode, "GPU"));
   pod.gpu_milli = pod.gpu_count > 0 ? cluster::kMilliPerGpu : 0;
+  read_pod_share(spec, facts, pod, c);
   pod.qos = !facts.qos.any         ? cluster::Qos::kBestEffort
             : facts.qos.guaranteed ? cluster::Qos::kGuaranteed
                                    : cluster::Qos::kBurstable;

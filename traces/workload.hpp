@@ -14,7 +14,10 @@ namespace gpusim::traces {
 // What a Kubernetes Node object (or its gpusim annotations) says about the simulated Kubernetes
 // layer of that node; empty strings leave the --kube settings' choice.
 struct NodeKube {
-  std::string device_plugin;  // scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3
+  std::string device_plugin;  // scheduler-assigned, device-plugin, accelerators-1.6, alpha-1.3, gpushare
+  // device-plugin taken from what the node advertises (nvidia.com/gpu, GFD labels), not from an
+  // annotation: a --kube pool or default model may name another model that advertises nvidia.com/gpu.
+  bool device_plugin_implied = false;
   std::string device_choice;  // first-fit, preferred
   std::string topology;       // a template of sim/topology
   core::Time joins_at;        // when the node joins the cluster (0: from the start)

@@ -38,8 +38,7 @@ class GpuFit final : public sched::FilterPlugin {
     if (!pod.allowed_models.allows(node.gpu_model)) {
       return Status::unschedulable("GPU model not allowed", "gpu-fit");
     }
-    if (pod.constraints != nullptr && pod.constraints->gpu_resource != cluster::GpuResource::kAny &&
-        node.gpu_resource != cluster::GpuResource::kAny && pod.constraints->gpu_resource != node.gpu_resource) {
+    if (pod.constraints != nullptr && !cluster::serves(node.gpu_resource, pod.constraints->gpu_resource)) {
       return Status::unschedulable("node advertises another GPU resource", "gpu-fit");
     }
     if (node.one_gpu_per_pod && pod.gpu_count > 1) {

@@ -50,8 +50,18 @@ const char* to_string(GpuResource resource) {
     case GpuResource::kNvidiaGpu: return "nvidia.com/gpu";
     case GpuResource::kAlphaNvidiaGpu: return "alpha.kubernetes.io/nvidia-gpu";
     case GpuResource::kNvidiaGpuShared: return "nvidia.com/gpu.shared";
+    case GpuResource::kHamiVgpu: return "nvidia.com/gpu with nvidia.com/gpumem or gpucores";
+    case GpuResource::kAliyunGpuMem: return "aliyun.com/gpu-mem";
+    case GpuResource::kMigProfile: return "nvidia.com/mig-<profile>";
   }
   return "?";
+}
+
+bool serves(GpuResource node, GpuResource pod) {
+  if (node == pod || node == GpuResource::kAny || pod == GpuResource::kAny) return true;
+  if (node == GpuResource::kHamiVgpu) return pod == GpuResource::kNvidiaGpu;
+  if (node == GpuResource::kMigProfile) return pod == GpuResource::kNvidiaGpu;
+  return false;
 }
 
 bool tolerates(const std::vector<Toleration>& tolerations, const Taint& taint) {

@@ -19,8 +19,28 @@ enum class GpuResource : std::uint8_t {
   kNvidiaGpu,       // nvidia.com/gpu (device plugins, 1.10+)
   kAlphaNvidiaGpu,  // alpha.kubernetes.io/nvidia-gpu (1.3 kubelet flag, 1.6 Accelerators gate)
   kNvidiaGpuShared, // nvidia.com/gpu.shared (NVIDIA's plugin sharing GPUs with renameByDefault)
+  kHamiVgpu,        // nvidia.com/gpu with nvidia.com/gpumem, -percentage or gpucores (HAMi's vGPUs)
+  kAliyunGpuMem,    // aliyun.com/gpu-mem, GiB of one GPU (gpushare)
+  kMigProfile,      // nvidia.com/mig-<profile> (NVIDIA's plugin, MIG strategy mixed)
 };
 const char* to_string(GpuResource resource);
+// Whether a node advertising `node` serves a pod asking `pod`. HAMi nodes advertise nvidia.com/gpu
+// and take plain GPU pods too; gpusim lets MIG mixed nodes take nvidia.com/gpu pods as the
+// smallest profile that covers them (sim/k8s/README.md, "MIG").
+bool serves(GpuResource node, GpuResource pod);
+// Whether a pod asking `r` names a sharing plugin's own resource: replay sets its share of a GPU
+// from the nodes (sim/experiment/device_shares.hpp).
+inline bool asks_device_share(GpuResource r) {
+  return r == GpuResource::kHamiVgpu || r == GpuResource::kAliyunGpuMem || r == GpuResource::kMigProfile;
+}
+
+// What a HAMi pod asks of each of its vGPUs (HAMi's GenerateResourceRequests, with its defaults:
+// no memory asked is 100 % of it; no memory and no cores asked is 100 % cores too).
+struct HamiAsk {
+  std::int64_t memory_mib = 0;      // nvidia.com/gpumem; 0: memory_percent of the registered memory
+  std::int32_t memory_percent = 100;  // nvidia.com/gpumem-percentage
+  std::int32_t cores_percent = 0;   // nvidia.com/gpucores; 0: no share of compute reserved or capped
+};
 
 enum class SelectorOperator : std::uint8_t { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
 
@@ -57,6 +77,9 @@ struct PodConstraints {
   std::vector<Container> containers;           // in order; their GPUs are distinct devices
   std::vector<Container> init_containers;      // run one at a time before the containers
   GpuResource gpu_resource = GpuResource::kAny;
+  HamiAsk hami;                                // kHamiVgpu: the same for each of its vGPUs
+  std::int64_t gpu_memory_gib = 0;             // kAliyunGpuMem: the pod's sum, on one GPU
+  std::string mig_profile;                     // kMigProfile: e.g. "1g.10gb"
   std::string scheduler_name = "default-scheduler";
   std::string priority_class;                  // "" when none
   std::int32_t job = -1;                       // index into Workload::jobs, -1: a bare pod

@@ -57,7 +57,7 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
       containers.append(gpu_list(r.container_gpus[c]));
     }
     out.print("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", i, name, pod.cpu_milli, pod.memory_mib,
-              pod.gpu_count, pod.gpu_milli, seconds(r.arrival_us), seconds(r.start_us), seconds(r.end_us),
+              pod.gpu_count, r.gpu_milli >= 0 ? r.gpu_milli : pod.gpu_milli, seconds(r.arrival_us), seconds(r.start_us), seconds(r.end_us),
               to_string(r.outcome), r.node >= 0 ? ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name : "",
               gpu_list(r.gpus), r.attempts, r.reason, containers, seconds(r.bound_us), seconds(r.admitted_us));
   }

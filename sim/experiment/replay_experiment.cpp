@@ -8,12 +8,14 @@
 #include <optional>
 
 #include "sim/core/status.hpp"
+#include "sim/experiment/device_shares.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
 #include "sim/k8s/descheduler.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/failure_injector.hpp"
+#include "sim/k8s/gpushare_scheduler.hpp"
 #include "sim/k8s/hami_scheduler.hpp"
 #include "sim/k8s/kubelet.hpp"
 #include "sim/k8s/metrics_collector.hpp"
@@ -29,6 +31,23 @@ namespace gpusim::experiment {
 // the API server (the bus's store), the workload driver, the scheduler, the kubelets, the pods'
 // owners, the failure injector and the metrics collector.
 namespace {
+
+// The GPU resource a node's device plugin advertises (the MIG mixed profiles and HAMi's extras as
+// one kind each: sim/cluster/pod_constraints.hpp).
+cluster::GpuResource advertised_resource(const k8s::NodeSetup& setup) {
+  switch (setup.model) {
+    case k8s::DevicePluginModel::kAccelerators16:
+    case k8s::DevicePluginModel::kAlpha13: return cluster::GpuResource::kAlphaNvidiaGpu;
+    case k8s::DevicePluginModel::kGpushare: return cluster::GpuResource::kAliyunGpuMem;
+    case k8s::DevicePluginModel::kHamiVgpu: return cluster::GpuResource::kHamiVgpu;
+    case k8s::DevicePluginModel::kMig:
+      return setup.mig_strategy == k8s::MigStrategy::kMixed ? cluster::GpuResource::kMigProfile
+                                                            : cluster::GpuResource::kNvidiaGpu;
+    default:
+      return k8s::is_shared(setup.model) && setup.sharing.rename_by_default ? cluster::GpuResource::kNvidiaGpuShared
+                                                                            : cluster::GpuResource::kNvidiaGpu;
+  }
+}
 
 // The settings' node events plus the join and leave times Node objects carry; which nodes are
 // there from the start (those whose first event is not a join).
@@ -111,7 +130,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (settings.fraction_as_one_device || mixed_mig != nullptr) {
     one_device = *inputs.workload;
     for (cluster::PodSpec& pod : one_device.pods) {
-      if (mixed_mig != nullptr && pod.wants_gpu()) {
+      // A pod that names its profile gets it (device_shares.cpp).
+      if (mixed_mig != nullptr && pod.wants_gpu() &&
+          (pod.constraints == nullptr || pod.constraints->gpu_resource != cluster::GpuResource::kMigProfile)) {
         pod.device_class = static_cast<std::uint8_t>(1 + mig_request(pod.gpu_demand()));
       }
       if (!pod.shares_gpu()) continue;
@@ -166,6 +187,14 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
           1, static_cast<std::int32_t>(std::ceil(pod.gpu_milli / scaled->device_memory_scaling - 1e-9)));
     }
   }
+  // Manifests' asks of sharing plugins' own resources (gpumem, gpu-mem, MIG profiles) as shares.
+  if (experiment::asks_device_shares(workload->pods)) {
+    if (workload != &one_device) {
+      one_device = *inputs.workload;
+      workload = &one_device;
+    }
+    resolve_device_shares(one_device.pods, setup, physical_nodes, *inputs.catalog, {mixed_mig, offered});
+  }
   const auto& pods = workload->pods;
   const k8s::WorkloadTimes times = k8s::workload_times(*workload, config.time_compression);
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
@@ -185,14 +214,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
         scheduler_nodes[n].device_class.push_back(i < layout.size() ? static_cast<std::uint8_t>(1 + layout[i]) : 0);
       }
     }
-    if (nodes[n].gpu_count > 0) {
-      scheduler_nodes[n].gpu_resource = setup[n].model == k8s::DevicePluginModel::kAccelerators16 ||
-                                                setup[n].model == k8s::DevicePluginModel::kAlpha13
-                                            ? cluster::GpuResource::kAlphaNvidiaGpu
-                                        : k8s::is_shared(setup[n].model) && setup[n].sharing.rename_by_default
-                                            ? cluster::GpuResource::kNvidiaGpuShared
-                                            : cluster::GpuResource::kNvidiaGpu;
-    }
+    if (nodes[n].gpu_count > 0) scheduler_nodes[n].gpu_resource = advertised_resource(setup[n]);
   }
   const k8s::DeviceChooser chooser(setup, topologies);
 
@@ -217,10 +239,21 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   // HAMi's scheduler, an extender: it picks the node among those that passed the filters and the
   // GPUs on it (sim/k8s/hami_scheduler.hpp).
   std::optional<k8s::HamiScheduler> hami;
+  std::vector<sched::Extender*> extenders;
   if (first_hami != nullptr) {
-    hami.emplace(setup, node_topologies, scheduler_nodes, first_hami->hami.node_policy);
-    context.extender = &*hami;
+    hami.emplace(setup, node_topologies, scheduler_nodes, *inputs.catalog, first_hami->hami.node_policy);
+    extenders.push_back(&*hami);
   }
+  // gpushare's extender counts GiB for manifests that ask aliyun.com/gpu-mem; trace fractions on
+  // gpushare nodes go to the GPU that fits them most tightly by share (node_gpu_selection).
+  std::optional<k8s::GpushareScheduler> gpushare;
+  if (std::any_of(pods.begin(), pods.end(), [](const cluster::PodSpec& pod) {
+        return pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kAliyunGpuMem;
+      })) {
+    gpushare.emplace(setup, scheduler_nodes, *inputs.catalog);
+    extenders.push_back(&*gpushare);
+  }
+  context.extenders = extenders;
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,

@@ -36,6 +36,9 @@ struct PodRecord {
   std::int64_t admitted_us = -1;
   const char* reason = "";
   std::vector<std::uint64_t> container_gpus;
+  // The share of each GPU replay gave a pod that asked a sharing plugin's own resource (gpumem,
+  // aliyun.com/gpu-mem, a MIG profile: 1000 per instance); -1: the workload's gpu_milli.
+  std::int32_t gpu_milli = -1;
 };
 
 // One row of the time series: the cluster after an event.

@@ -105,7 +105,10 @@ cluster::GpuSet DeviceChooser::choose_replicas(const NodeSetup& node, int count,
 
 std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, cluster::GpuSet all) {
   std::vector<cluster::GpuSet> split;
-  if (pod.constraints == nullptr || pod.constraints->containers.empty()) return split;
+  if (pod.constraints == nullptr || pod.constraints->containers.empty() ||
+      pod.constraints->gpu_resource == cluster::GpuResource::kAliyunGpuMem) {
+    return split;
+  }
   int g = 0;
   for (const cluster::Container& container : pod.constraints->containers) {
     cluster::GpuSet mine;
@@ -120,7 +123,9 @@ std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, clu
 std::optional<PodDevices> DeviceChooser::allocate(std::uint32_t n, const cluster::PodSpec& pod,
                                                   cluster::GpuSet available) const {
   PodDevices devices;
-  if (pod.constraints == nullptr || pod.constraints->containers.empty()) {
+  // gpushare gives the whole pod one GPU, whichever containers ask its memory.
+  if (pod.constraints == nullptr || pod.constraints->containers.empty() ||
+      pod.constraints->gpu_resource == cluster::GpuResource::kAliyunGpuMem) {
     const auto chosen = choose(n, pod.gpu_count, available);
     if (!chosen) return std::nullopt;
     devices.all = *chosen;

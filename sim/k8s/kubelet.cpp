@@ -467,7 +467,9 @@ void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
   sharing_.overrunning_pods += r.overruns;
   // Its request: its fraction of a GPU (mixed: it asked a profile that has that much memory), or
   // its whole instance (a whole GPU, or a device under strategy single).
-  const double request = setup.mig_strategy == MigStrategy::kMixed && pod.gpu_demand() < 1 ? pod.gpu_demand() : limit;
+  // A pod that named its profile asked that instance's memory.
+  const bool named = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kMigProfile;
+  const double request = setup.mig_strategy == MigStrategy::kMixed && pod.gpu_demand() < 1 && !named ? pod.gpu_demand() : limit;
   constexpr double kSlack = 1e-9;
   if (request * (r.overruns ? settings_.memory_overrun_factor : 1.0) > limit + kSlack) oom_kill(id, false, now);
 }
@@ -520,9 +522,11 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   const bool fixed_end = pod.phase == cluster::TracePhase::kPending;
   // HAMi caps a pod's compute at its gpucores (the share it asked), if it asked any.
   const NodeSetup& node = setup_[static_cast<std::size_t>(r.node)];
-  const double core_cap = node.model == DevicePluginModel::kHamiVgpu && node.hami.fraction_asks_cores
-                              ? std::clamp(pod.gpu_milli / double{cluster::kMilliPerGpu}, 1e-3, 1.0)
-                              : 1.0;
+  const bool manifest_hami = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kHamiVgpu;
+  const double core_cap = node.model != DevicePluginModel::kHamiVgpu ? 1.0
+                          : manifest_hami ? (pod.constraints->hami.cores_percent > 0 ? pod.constraints->hami.cores_percent / 100.0 : 1.0)
+                          : node.hami.fraction_asks_cores ? std::clamp(pod.gpu_milli / double{cluster::kMilliPerGpu}, 1e-3, 1.0)
+                                                          : 1.0;
   progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap);
   if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
   retime();
@@ -544,7 +548,9 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   const bool asks_memory = setup.model == DevicePluginModel::kGpushare || setup.model == DevicePluginModel::kHamiVgpu;
   // HAMi with gpumem alone asks fraction / deviceMemoryScaling of the registered memory, which is
   // its fraction of the physical memory again.
-  const double registered = setup.model == DevicePluginModel::kHamiVgpu && !setup.hami.fraction_asks_cores
+  // A manifest's gpumem is a share of the registered memory too.
+  const bool manifest_hami = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kHamiVgpu;
+  const double registered = setup.model == DevicePluginModel::kHamiVgpu && (!setup.hami.fraction_asks_cores || manifest_hami)
                                 ? setup.hami.device_memory_scaling
                                 : 1.0;
   const double request = asks_memory ? std::min(1.0, pod.gpu_milli * registered / double{cluster::kMilliPerGpu})

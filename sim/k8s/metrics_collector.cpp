@@ -262,6 +262,10 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   for (std::uint32_t s = 0; s < sources; ++s) {
     experiment::PodRecord& record = records[s];
     record.source_index = s;
+    const cluster::PodSpec& spec = pods_at(s);
+    if (spec.constraints != nullptr && cluster::asks_device_share(spec.constraints->gpu_resource)) {
+      record.gpu_milli = spec.gpu_milli;
+    }
     const PodId latest = api_.latest(s);
     if (latest == kNoPod) {
       // Deleted by its owner the instant it was created: it never entered the queue.

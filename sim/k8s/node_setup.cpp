@@ -107,7 +107,17 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       // The Node object's own gpusim annotations come first.
       const traces::NodeKube& own = cluster.kube[n];
       const std::string where = "node " + node.name;
-      if (!own.device_plugin.empty()) {
+      // A model implied by nvidia.com/gpu yields to a matching pool or a --kube default model,
+      // which must then be one that advertises nvidia.com/gpu (or its MIG or shared variants).
+      const bool settings_choose =
+          own.device_plugin_implied && (from != "the defaults" || settings.default_model != DevicePluginModel::kSchedulerAssigned);
+      if (settings_choose) {
+        if (chosen.model == DevicePluginModel::kGpushare || chosen.model == DevicePluginModel::kAccelerators16 ||
+            chosen.model == DevicePluginModel::kAlpha13) {
+          throw core::InputError(fmt::format("{}: {} gives it devicePlugin {}, but the node advertises nvidia.com/gpu",
+                                             where, from, to_string(chosen.model)));
+        }
+      } else if (!own.device_plugin.empty()) {
         const auto model = device_plugin_model(own.device_plugin);
         if (!model) throw core::InputError(fmt::format("{}: unknown device-plugin model '{}'", where, own.device_plugin));
         chosen.model = *model;

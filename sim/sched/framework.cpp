@@ -88,7 +88,7 @@ Framework::Framework(const Profile& profile, const Registry& registry,
     scorers_.emplace_back(build<ScorePlugin>(name, "score", registry, context, owned_), weight);
   }
   gpu_selector_ = build<GpuSelector>(profile.gpu_selection, "gpu-selection", registry, context, owned_);
-  extender_ = context.extender;
+  extenders_.assign(context.extenders.begin(), context.extenders.end());
   if (!context.node_gpu_selection.empty()) {
     node_gpu_selectors_.assign(context.node_gpu_selection.size(), gpu_selector_);
     std::vector<std::pair<std::string, GpuSelector*>> built;  // one plugin per name, in first-use order
@@ -167,7 +167,10 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
     if (!made_room) break;
   }
   // The extender is called after the filters, with the nodes that passed them (as kube-scheduler).
-  if (extender_ != nullptr && !feasible_.empty()) extender_->filter(pod, feasible_, cluster_);
+  for (Extender* extender : extenders_) {
+    if (feasible_.empty()) break;
+    extender->filter(pod, feasible_, cluster_);
+  }
   if (feasible_.empty()) {
     last_outcome_ = Outcome::kNoFeasibleNode;
     return std::nullopt;
@@ -181,8 +184,8 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
       // Several device resources (MIG mixed): whatever the profile's GPU choice, the pod takes
       // devices of its own resource, as kube-scheduler counts each extended resource apart.
       placement.gpus = cluster::first_fit_of_class(pod, cluster_.node(chosen), cluster_.gpu_milli_free(chosen));
-    } else if (extender_ != nullptr && extender_->picks_gpus(chosen)) {
-      placement.gpus = extender_->select(pod, chosen, cluster_);
+    } else if (Extender* binder = gpu_binder(chosen)) {
+      placement.gpus = binder->select(pod, chosen, cluster_);
     } else {
       GpuSelector* selector = node_gpu_selectors_.empty() ? gpu_selector_ : node_gpu_selectors_[chosen];
       placement.gpus = selector->select(pod, chosen, cluster_, cycle_);
@@ -204,9 +207,16 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
     return std::nullopt;
   }
   cluster_.allocate(pod, placement);
-  if (extender_ != nullptr) extender_->placed(pod, placement);
+  for (Extender* extender : extenders_) extender->placed(pod, placement);
   last_outcome_ = Outcome::kScheduled;
   return placement;
+}
+
+Extender* Framework::gpu_binder(NodeIndex n) const {
+  for (Extender* extender : extenders_) {
+    if (extender->picks_gpus(n)) return extender;
+  }
+  return nullptr;
 }
 
 NodeIndex Framework::select_host(const PodSpec& pod) {
@@ -235,7 +245,7 @@ void Framework::release(const PodSpec& pod, const cluster::Placement& placement)
   // Reserve plugins that keep per-node bookkeeping (GpuClustering) forget the pod here too.
   for (std::size_t i = reservers_.size(); i-- > 0;) reservers_[i]->unreserve(pod, placement);
   cluster_.release(pod, placement);
-  if (extender_ != nullptr) extender_->released(pod, placement);
+  for (Extender* extender : extenders_) extender->released(pod, placement);
 }
 
 }  // namespace gpusim::sched

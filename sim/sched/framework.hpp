@@ -42,6 +42,7 @@ class Framework {
 
  private:
   NodeIndex select_host(const PodSpec& pod);
+  Extender* gpu_binder(NodeIndex n) const;  // the first extender that picks GPUs on n, or null
   void check_profile(const Profile& profile, const Registry& registry) const;
 
   Profile profile_;
@@ -56,7 +57,7 @@ class Framework {
   std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
   GpuSelector* gpu_selector_ = nullptr;
   std::vector<GpuSelector*> node_gpu_selectors_;  // per node, when the context overrides some
-  Extender* extender_ = nullptr;                   // the cluster's scheduler extender, if any
+  std::vector<Extender*> extenders_;                // the cluster's scheduler extenders, in call order
   std::vector<ReservePlugin*> reservers_;
   std::vector<PermitPlugin*> permits_;
   BindPlugin* binder_ = nullptr;

@@ -32,8 +32,9 @@ struct PluginContext {
   // Replay: per node, a GPU selection that overrides the profile's there (an extender that binds
   // GPUs, e.g. gpushare's); an empty name or an empty span: the profile's.
   std::span<const std::string> node_gpu_selection = {};
-  // Replay: a scheduler extender the cluster runs (HAMi's scheduler), or null. Not owned.
-  Extender* extender = nullptr;
+  // Replay: the scheduler extenders the cluster runs (HAMi's scheduler, gpushare's), called in
+  // this order as kube-scheduler calls its extenders. Not owned.
+  std::span<Extender* const> extenders = {};
 };
 
 class Registry {

@@ -171,5 +171,33 @@ TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
   EXPECT_FALSE(fs::exists(dir_ / "out4"));
 }
 
+// traces/examples/k8s-sharing-asks: the notebooks' 6 and 10 GiB fill GPU 0 of the T4 node (16 GiB
+// each, binpacked); the vGPUs (8000 MiB of 24576 = 325 milli; 50 % = 500) share GPU 0 of the A10
+// node under HAMi's binpack; the plain nvidia.com/gpu trainer can only use the HAMi node, GPU 1.
+TEST_F(K8sExamples, SharingPluginAsksThroughTheBinary) {
+  auto pods = run("k8s-sharing-asks");
+  EXPECT_EQ(pods["notebook-a"]["node"], "share-0");
+  EXPECT_EQ(pods["notebook-a"]["gpu_milli"], "375");
+  EXPECT_EQ(pods["notebook-b"]["gpus"], "0");
+  EXPECT_EQ(pods["notebook-b"]["gpu_milli"], "625");
+  EXPECT_EQ(pods["notebook-b"]["end_s"], "7260.000000");  // 375 + 625: no slowdown
+  EXPECT_EQ(pods["inference-a"]["node"], "vgpu-0");
+  EXPECT_EQ(pods["inference-a"]["gpu_milli"], "325");
+  EXPECT_EQ(pods["inference-b"]["gpus"], "0");
+  EXPECT_EQ(pods["trainer"]["node"], "vgpu-0");
+  EXPECT_EQ(pods["trainer"]["gpus"], "1");
+}
+
+// traces/examples/k8s-mig-profiles: two 1g.10gb instances per GPU (devices 2, 3 and 6, 7) serve
+// eight 1g trials four at a time; the 3g pod gets GPU 0's 3g instance (device 0).
+TEST_F(K8sExamples, MigProfilesThroughTheBinary) {
+  auto pods = run("k8s-mig-profiles");
+  EXPECT_EQ(pods["sweep-0"]["gpus"], "2");
+  EXPECT_EQ(pods["sweep-3"]["gpus"], "7");
+  EXPECT_EQ(pods["sweep-4"]["start_s"], "1800.000000");
+  EXPECT_EQ(pods["finetune"]["gpus"], "0");
+  EXPECT_EQ(pods["finetune"]["end_s"], "7260.000000");
+}
+
 }  // namespace
 }  // namespace gpusim::testing

@@ -32,6 +32,14 @@ void check_workload(const gpusim::traces::Workload& w) {
     require(pod.gpu_milli == (pod.gpu_count > 0 ? gpusim::cluster::kMilliPerGpu : 0));
     require(pod.creation_time && pod.duration && pod.deletion_time &&
             *pod.deletion_time == *pod.creation_time + *pod.duration);
+    // Sharing plugins' asks: gpushare's GiB on one GPU, HAMi's within its ranges, a named profile.
+    const auto& c = *pod.constraints;
+    if (c.gpu_resource == gpusim::cluster::GpuResource::kAliyunGpuMem) require(pod.gpu_count == 1 && c.gpu_memory_gib > 0);
+    if (c.gpu_resource == gpusim::cluster::GpuResource::kHamiVgpu) {
+      require(pod.gpu_count > 0 && c.hami.memory_mib >= 0 && c.hami.memory_percent >= 0 && c.hami.memory_percent <= 100 &&
+              c.hami.cores_percent >= 0 && c.hami.cores_percent <= 100);
+    }
+    require((c.gpu_resource == gpusim::cluster::GpuResource::kMigProfile) == !c.mig_profile.empty());
     const auto job = pod.constraints->job;
     require(job >= -1 && job < static_cast<std::int64_t>(w.jobs.size()));
   }

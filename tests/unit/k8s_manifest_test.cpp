@@ -264,7 +264,7 @@ TEST_F(K8sManifestTest, ReadsANodeYaml) {
   EXPECT_EQ(k.joins_at, Time::from_seconds(600));
   EXPECT_EQ(k.leaves_at, Time::from_seconds(7200));
   EXPECT_TRUE(
-      has_note(spec.notes, "1 node without gpusim.io/device-plugin: device-plugin (it advertises nvidia.com/gpu)"))
+      has_note(spec.notes, "1 node without gpusim.io/device-plugin: device-plugin (it advertises nvidia.com/gpu), unless a --kube pool or devicePlugin names another model"))
       << joined(spec.notes);
   EXPECT_TRUE(has_note(spec.notes, "node resources gpusim does not model (ignored): example.com/fpga (1 node)"))
       << joined(spec.notes);
@@ -378,7 +378,7 @@ status:
   EXPECT_EQ(spec.kube[0].device_plugin, "device-plugin");
   EXPECT_TRUE(has_note(spec.notes,
                        "2 nodes without gpusim.io/device-plugin: device-plugin (they have only GPU feature "
-                       "discovery labels (nvidia.com/gpu.count))"))
+                       "discovery labels (nvidia.com/gpu.count)), unless a --kube pool or devicePlugin names another model"))
       << joined(spec.notes);
 }
 
@@ -476,6 +476,34 @@ TEST_F(K8sManifestTest, ResolvesGpuProductNames) {
   EXPECT_TRUE(id("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb").starts_with("none:"));
   EXPECT_TRUE(id("NVIDIA").starts_with("none:"));
   EXPECT_TRUE(id("").starts_with("none:"));
+}
+
+// gpushare's nodes advertise aliyun.com/gpu-count (and GiB over all GPUs): gpushare by default,
+// with a note where the GiB differ from the catalog's (a T4 is 16 GiB there; NVML says 15).
+TEST_F(K8sManifestTest, GpushareNodes) {
+  const ClusterSpec spec = nodes(R"(kind: Node
+metadata:
+  name: share
+  labels: {nvidia.com/gpu.product: Tesla-T4}
+status:
+  capacity: {cpu: "32", memory: 128Gi, aliyun.com/gpu-count: "4", aliyun.com/gpu-mem: "60"}
+)");
+  ASSERT_EQ(spec.nodes.size(), 1U);
+  EXPECT_EQ(spec.nodes[0].gpu_count, 4);
+  EXPECT_EQ(spec.nodes[0].gpu_resource, cluster::GpuResource::kAliyunGpuMem);
+  EXPECT_EQ(spec.kube[0].device_plugin, "gpushare");
+  EXPECT_TRUE(has_note(spec.notes, "1 node without gpusim.io/device-plugin: gpushare (it advertises aliyun.com/gpu-count)"))
+      << joined(spec.notes);
+  EXPECT_TRUE(has_note(spec.notes, "node share advertises 60 aliyun.com/gpu-mem over 4 GPUs; gpusim counts the "
+                                   "catalog's 16 GiB per GPU (64 in all)"))
+      << joined(spec.notes);
+  EXPECT_ERROR_AT(node_error("kind: Node\nmetadata:\n  name: n\n  annotations: {gpusim.io/device-plugin: device-plugin}\n"
+                             "status:\n  capacity: {cpu: 1, memory: 1Gi, aliyun.com/gpu-count: 1}\n"),
+                  "nodes.yaml:4: metadata.annotations.gpusim.io/device-plugin: device-plugin, but the node advertises "
+                  "aliyun.com/gpu-count");
+  EXPECT_ERROR_AT(node_error("kind: Node\nmetadata: {name: n}\nstatus:\n  capacity: {cpu: 1, memory: 1Gi, "
+                             "nvidia.com/gpu: 1, aliyun.com/gpu-count: 1}\n"),
+                  "nodes.yaml:4: status.capacity.aliyun.com/gpu-count: the node also advertises nvidia.com/gpu");
 }
 
 TEST_F(K8sManifestTest, NodeModelAnnotationAndLabelsMustAgree) {
@@ -1112,10 +1140,7 @@ metadata: {name: web}
   EXPECT_TRUE(has_note(w.notes, "1 pod without gpusim.io/arrival: arrive at 0s (the simulation start)"))
       << joined(w.notes);
   EXPECT_TRUE(has_note(w.notes, "2 pods without gpusim.io/duration: run 1h")) << joined(w.notes);
-  EXPECT_TRUE(
-      has_note(w.notes,
-               "resources gpusim does not model (ignored): aliyun.com/gpu-mem (2 pods), ephemeral-storage (1 pod), "
-               "rdma/hca (1 pod)"))
+  EXPECT_TRUE(has_note(w.notes, "resources gpusim does not model (ignored): ephemeral-storage (1 pod), rdma/hca (1 pod)"))
       << joined(w.notes);
   EXPECT_TRUE(has_note(w.notes, "spec.nodeName ignored (gpusim schedules the pod itself): 1 pod")) << joined(w.notes);
   EXPECT_TRUE(
@@ -1123,7 +1148,93 @@ metadata: {name: web}
                "skipped 2 objects gpusim does not read here (Pod, Job and PriorityClass only): Deployment at line 20, "
                "Service at line 24"))
       << joined(w.notes);
-  EXPECT_EQ(w.pods[0].gpu_count, 0);
+  // gpushare's GiB: the pod's containers' sum, on one GPU.
+  ASSERT_EQ(w.pods.size(), 2u);
+  EXPECT_EQ(w.pods[0].gpu_count, 1);
+  EXPECT_EQ(w.pods[0].constraints->gpu_resource, cluster::GpuResource::kAliyunGpuMem);
+  EXPECT_EQ(w.pods[0].constraints->gpu_memory_gib, 8);
+  EXPECT_EQ(w.pods[1].gpu_count, 1);
+  EXPECT_EQ(w.pods[1].constraints->gpu_memory_gib, 8);
+}
+
+// Sharing plugins' own resources: HAMi's per-vGPU asks with its defaults, MIG profiles by name.
+TEST_F(K8sManifestTest, SharingPluginResources) {
+  const Workload w = pods(R"(kind: Pod
+metadata: {name: vgpu}
+spec:
+  containers:
+  - name: a
+    resources: {limits: {nvidia.com/gpu: 2, nvidia.com/gpumem: 4000, nvidia.com/gpucores: 30}}
+---
+kind: Pod
+metadata: {name: percent}
+spec:
+  containers:
+  - {name: a, resources: {limits: {nvidia.com/gpu: 1, nvidia.com/gpumem-percentage: 25}}}
+---
+kind: Pod
+metadata: {name: cores}
+spec:
+  containers:
+  - {name: a, resources: {limits: {nvidia.com/gpu: 1, nvidia.com/gpucores: 50}}}
+---
+kind: Pod
+metadata: {name: slices}
+spec:
+  containers:
+  - {name: a, resources: {limits: {nvidia.com/mig-1g.10gb: 2}}}
+  - {name: b}
+)");
+  ASSERT_EQ(w.pods.size(), 4u);
+  const auto& vgpu = *w.pods[0].constraints;
+  EXPECT_EQ(w.pods[0].gpu_count, 2);
+  EXPECT_EQ(vgpu.gpu_resource, cluster::GpuResource::kHamiVgpu);
+  EXPECT_EQ(vgpu.hami.memory_mib, 4000);
+  EXPECT_EQ(vgpu.hami.cores_percent, 30);
+  // gpumem-percentage alone: no cores reserved; gpucores alone: the whole memory.
+  EXPECT_EQ(w.pods[1].constraints->hami.memory_percent, 25);
+  EXPECT_EQ(w.pods[1].constraints->hami.cores_percent, 0);
+  EXPECT_EQ(w.pods[2].constraints->hami.memory_mib, 0);
+  EXPECT_EQ(w.pods[2].constraints->hami.memory_percent, 100);
+  EXPECT_EQ(w.pods[2].constraints->hami.cores_percent, 50);
+  EXPECT_EQ(w.pods[3].gpu_count, 2);
+  EXPECT_EQ(w.pods[3].constraints->gpu_resource, cluster::GpuResource::kMigProfile);
+  EXPECT_EQ(w.pods[3].constraints->mig_profile, "1g.10gb");
+  EXPECT_EQ(w.pods[3].constraints->containers[0].gpus, 2);
+}
+
+TEST_F(K8sManifestTest, SharingPluginResourceErrors) {
+  const auto pod_with = [](const std::string& container_resources) {
+    return "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: first\n  - name: second\n    resources:\n" +
+           container_resources;
+  };
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits:\n        nvidia.com/gpumem: 4000\n")),
+                  "pods.yaml:9: spec.containers[1].resources.limits.nvidia.com/gpumem: needs nvidia.com/gpu in the same "
+                  "container");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, nvidia.com/gpucores: 120}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/gpucores: '120'");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, nvidia.com/gpumem: 10, "
+                                     "nvidia.com/gpumem-percentage: 5}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/gpumem-percentage: give "
+                  "nvidia.com/gpumem or nvidia.com/gpumem-percentage, not both");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, nvidia.com/gpumem: 0}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/gpumem: 0 MiB");
+  EXPECT_ERROR_AT(
+      pod_error("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    resources: {limits: "
+                "{nvidia.com/gpu: 1, nvidia.com/gpumem: 1000}}\n  - name: b\n    resources: {limits: {nvidia.com/gpu: 1}}\n"),
+      "pods.yaml:7: spec.containers[1].resources.limits: asks nvidia.com/gpumem 0 MiB / 100 %, gpucores 100 of each "
+      "vGPU, but spec.containers[0].resources.limits asks 1000 MiB / 100 %, gpucores 0");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/mig-9g.99gb: 1}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/mig-9g.99gb: '9g.99gb' is not a MIG "
+                  "profile of any GPU in the catalog");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/mig-1g.10gb: 1, nvidia.com/mig-2g.20gb: 1}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/mig-2g.20gb: the container also asks "
+                  "another MIG profile");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, aliyun.com/gpu-mem: 4}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.aliyun.com/gpu-mem: the container also asks "
+                  "nvidia.com/gpu");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {aliyun.com/gpu-mem: 2.5}\n")),
+                  "pods.yaml:8: spec.containers[1].resources.limits.aliyun.com/gpu-mem: '2.5' is not a whole number");
 }
 
 TEST_F(K8sManifestTest, PodErrorsNameFileLineAndField) {
