@@ -377,17 +377,20 @@ void KubeletFleet::admit(PodId id, core::Time now) {
         if (by_profile && 1 + slot_shape_[gpu_offset_[n] + static_cast<std::size_t>(g)] != pod.device_class) continue;
         if (!ad.unadvertised.contains(g) && unallocated[static_cast<std::size_t>(g)] == cluster::kMilliPerGpu) available.add(g);
       }
-      auto chosen = chooser_.allocate(n, pod, available);
-      ok = chosen.has_value() && pod.gpu_milli == cluster::kMilliPerGpu && chosen->all.size() == pod.gpu_count;
-      if (ok && shared_node(n) && setup.sharing.fail_requests_greater_than_one && asks_several(pod)) {
-        // The plugin's Allocate refuses a container asking more than one replica.
+      if (shared_node(n) && setup.sharing.fail_requests_greater_than_one && asks_several(pod)) {
+        // The plugin's Allocate refuses a container asking more than one replica. The device
+        // manager calls it once it has found the devices: enough available replicas (it takes any
+        // of them), so the refusal counts only then. No allocation need be worked out.
         ok = false;
-        ++sharing_.refused_multi_replica;
-      }
-      if (ok) {
-        placement.gpus = chosen->all;
-        containers = std::move(chosen->containers);
-        if (shared_node(n)) count_replica_spread(placement.gpus, setup.sharing.replicas);
+        if (pod.gpu_milli == cluster::kMilliPerGpu && available.size() >= pod.gpu_count) ++sharing_.refused_multi_replica;
+      } else {
+        auto chosen = chooser_.allocate(n, pod, available);
+        ok = chosen.has_value() && pod.gpu_milli == cluster::kMilliPerGpu && chosen->all.size() == pod.gpu_count;
+        if (ok) {
+          placement.gpus = chosen->all;
+          containers = std::move(chosen->containers);
+          if (shared_node(n)) count_replica_spread(placement.gpus, setup.sharing.replicas);
+        }
       }
     }
   }
