@@ -95,6 +95,25 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
     echo "| $v | $(( ir / 1000000 )) | $(awk -v a="$ir" -v b="$base" 'BEGIN {printf "%.2f", a / b}') | $objects | $(awk -v a="$ir" -v o="$objects" 'BEGIN {printf "%.1f", a / o / 1000}') |"
   done
   echo
+  echo "The sharing comparison's own workload (openb-based, 7,064 pods, 770 GPUs; MIG rows on the same nodes as A100"
+  echo "80GB, against whole A100s), the same way:"
+  echo
+  echo "| setting | instructions (M) | x whole GPUs | pod objects |"
+  echo "|---|---:|---:|---:|"
+  rows=$(( $(wc -l < "$scratch/sharing-jobs.csv") - 1 ))
+  for v in whole-gpu time-slicing-2 time-slicing-4-packed mps-2 mps-4 gpushare hami-vgpu hami-vgpu-memory-2x a100-whole-gpu mig-mixed mig-dynamic; do
+    cluster=traces/sharing/openb-eighth-cluster.csv
+    [[ $v == a100-* || $v == mig-* ]] && cluster=traces/sharing/openb-eighth-cluster-a100.csv
+    [[ $v == whole-gpu || $v == a100-whole-gpu ]] && base=""
+    valgrind --tool=callgrind --callgrind-out-file="$scratch/cgs-$v.out" --toggle-collect='gpusim::experiment::run_replay*' \
+      ./build/gpusim run --mode replay --cluster "$cluster" --workload "$scratch/sharing-jobs.csv" --seed 42 --policy binpack \
+      --kube "traces/sharing/$v.yaml" --out "$scratch/cgs-$v" > /dev/null 2> "$scratch/cgs-$v.err"
+    ir=$(grep -oE 'Collected : [0-9]+' "$scratch/cgs-$v.err" | grep -oE '[0-9]+$')
+    base=${base:-$ir}
+    objects=$(jq --argjson rows "$rows" '.policies[0].pods_recreated.mean + $rows' "$scratch/cgs-$v/summary.json")
+    echo "| $v | $(( ir / 1000000 )) | $(awk -v a="$ir" -v b="$base" 'BEGIN {printf "%.2f", a / b}') | $objects |"
+  done
+  echo
   echo "## Google Benchmark (bench/, full JSON in bench.json)"
   echo
   echo '```'

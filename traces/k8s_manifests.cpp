@@ -636,6 +636,10 @@ GpuFacts gpu_facts(const NodeResources& r, const Where& where, const Meta& meta,
     aliyun->fail(kAliyunGpuCount, fmt::format("the node also advertises {}; a node has one GPU resource",
                                               nvidia != nullptr ? kNvidiaGpu : kAlphaGpu));
   }
+  if (aliyun == nullptr && r.holder(kAliyunGpuMem) != nullptr) {
+    const Fields* memory = r.holder(kAliyunGpuMem);
+    memory->fail(kAliyunGpuMem, fmt::format("without {} (gpushare's device plugin advertises both)", kAliyunGpuCount));
+  }
   const Fields* holder = nvidia != nullptr ? nvidia : alpha != nullptr ? alpha : aliyun;
   if (holder != nullptr) {
     const std::string name = nvidia != nullptr ? kNvidiaGpu : alpha != nullptr ? kAlphaGpu : kAliyunGpuCount;
@@ -819,10 +823,11 @@ void note_gpushare_memory(const NodeResources& r, const cluster::NodeSpec& node,
   const std::int64_t total = must(holder->where(), holder->get(kAliyunGpuMem), holder->path(kAliyunGpuMem),
                                   whole_count(quantity_text(*holder, kAliyunGpuMem), kMaxQuantity));
   const std::int64_t per_gpu = k8s::gpushare_gib(catalog.at(node.gpu_model).memory_mib);
-  if (total != per_gpu * node.gpu_count) {
+  // A model without a memory size in the catalog: a pod's ask is refused at replay, which says why.
+  if (per_gpu > 0 && total != per_gpu * node.gpu_count) {
     tally.count_notes.push_back(fmt::format(
-        "node {} advertises {} {} over {} GPUs; gpusim counts the catalog's {} GiB per GPU ({} in all)", node.name,
-        total, kAliyunGpuMem, node.gpu_count, per_gpu, per_gpu * node.gpu_count));
+        "node {} advertises {} {} over {}; gpusim counts the catalog's {} GiB per GPU ({} in all)", node.name, total,
+        kAliyunGpuMem, plural(node.gpu_count, "GPU", "GPUs"), per_gpu, per_gpu * node.gpu_count));
   }
 }
 
@@ -1105,9 +1110,6 @@ void read_share_asks(int line, const std::string& path, const std::optional<Fiel
     if (container.gpus == 0 || facts.gpu.resource != GpuResource::kNvidiaGpu || !asks(kNvidiaGpu)) {
       holder(first).fail(first, "needs nvidia.com/gpu in the same container (HAMi gives a container without it no GPU)");
     }
-    if (memory && percent) {
-      holder(kHamiMemoryPercent).fail(kHamiMemoryPercent, "give nvidia.com/gpumem or nvidia.com/gpumem-percentage, not both");
-    }
     if (memory) {
       share.hami.memory_mib = extended_ask(requests, limits, kHamiMemory, kMaxGpuMemoryMib);
       if (share.hami.memory_mib == 0) holder(kHamiMemory).fail(kHamiMemory, "0 MiB; leave it out for the whole memory");
@@ -1161,8 +1163,6 @@ cluster::Container read_container(const Where& where, const Node& node, const st
   facts.qos.guaranteed = facts.qos.guaranteed && cpu_limited && memory_limited && cpu_equal && memory_equal;
 
   bool asked_gpu_name = false;
-  const auto asks = [&](const std::string& name) { return (limits && limits->has(name)) || (requests && requests->has(name)); };
-  const auto holder = [&](const std::string& name) -> const Fields& { return (limits && limits->has(name)) ? *limits : *requests; };
   for (const auto* map : {&limits, &requests}) {
     if (!*map) continue;
     for (const auto& kv : (*map)->node()) {
@@ -1170,18 +1170,16 @@ cluster::Container read_container(const Where& where, const Node& node, const st
       if (name == "cpu" || name == "memory") continue;
       if (name == kHamiMemory || name == kHamiMemoryPercent || name == kHamiCores || name == kAliyunGpuMem) continue;
       if (is_gpu_name(name)) {
-        if (asked_gpu_name) {
-          if (map == &requests || !is_mig_name(name)) continue;
-          // A second MIG profile in the same limits.
-          (*map)->fail(name, "the container also asks another MIG profile; a pod may ask one GPU resource");
-        }
+        if (asked_gpu_name) continue;  // the same name in requests (any other failed below)
         asked_gpu_name = true;
-        for (const char* other : kPodGpuNames) {
-          if (other == name) continue;
-          if (asks(other)) holder(other).fail(other, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
-        }
-        if (asks(kAliyunGpuMem)) {
-          holder(kAliyunGpuMem).fail(kAliyunGpuMem, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+        // Any other GPU resource in either map, MIG profiles and gpushare's memory included.
+        for (const auto* other_map : {&limits, &requests}) {
+          if (!*other_map) continue;
+          for (const auto& other : (*other_map)->node()) {
+            const std::string& other_name = other.first.Scalar();
+            if (other_name == name || (!is_gpu_name(other_name) && other_name != kAliyunGpuMem)) continue;
+            (*other_map)->fail(other_name, fmt::format("the container also asks {}; a pod may ask one GPU resource", name));
+          }
         }
         if (is_mig_name(name)) {
           const std::string profile = name.substr(kMigPrefix.size());
@@ -1368,17 +1366,18 @@ std::int64_t checked_total(const Fields& spec, std::int64_t total, std::int64_t 
 void read_pod_share(const Fields& spec, const PodFacts& facts, cluster::PodSpec& pod, cluster::PodConstraints& c) {
   c.mig_profile = facts.mig_profile;
   if (c.gpu_resource == GpuResource::kAliyunGpuMem) {
-    // gpushare puts the whole pod on one GPU; init containers run before the others.
+    // gpushare puts the whole pod on one GPU and its extender sums the app containers' asks only.
     std::int64_t gib = 0;
-    std::int64_t init_gib = 0;
     for (const ShareFacts& share : facts.shares) {
-      if (share.init) {
-        init_gib = std::max(init_gib, share.gpu_memory_gib);
-      } else {
+      if (!share.init) {
         gib += share.gpu_memory_gib;
+      } else if (share.gpu_memory_gib > 0) {
+        spec.where().fail_at(share.line, share.path + "." + kAliyunGpuMem,
+                             "an init container's ask, which gpushare's extender does not count (it sums the app "
+                             "containers'): ask it in an app container");
       }
     }
-    c.gpu_memory_gib = checked_total(spec, std::max(gib, init_gib), kMaxGpuMemoryGib, "aliyun.com/gpu-mem");
+    c.gpu_memory_gib = checked_total(spec, gib, kMaxGpuMemoryGib, "aliyun.com/gpu-mem");
     pod.gpu_count = 1;
     pod.gpu_milli = cluster::kMilliPerGpu;  // until the replay knows the GPUs' memory
     return;

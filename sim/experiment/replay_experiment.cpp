@@ -193,7 +193,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       one_device = *inputs.workload;
       workload = &one_device;
     }
-    resolve_device_shares(one_device.pods, setup, physical_nodes, *inputs.catalog, {mixed_mig, offered});
+    resolve_device_shares(one_device.pods, inputs.workload->source, setup, physical_nodes, *inputs.catalog,
+                          {mixed_mig, offered});
   }
   const auto& pods = workload->pods;
   const k8s::WorkloadTimes times = k8s::workload_times(*workload, config.time_compression);

@@ -107,19 +107,28 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       // The Node object's own gpusim annotations come first.
       const traces::NodeKube& own = cluster.kube[n];
       const std::string where = "node " + node.name;
-      // A model implied by nvidia.com/gpu yields to a matching pool or a --kube default model,
-      // which must then be one that advertises nvidia.com/gpu (or its MIG or shared variants).
-      const bool settings_choose =
-          own.device_plugin_implied && (from != "the defaults" || settings.default_model != DevicePluginModel::kSchedulerAssigned);
-      if (settings_choose) {
-        if (chosen.model == DevicePluginModel::kGpushare || chosen.model == DevicePluginModel::kAccelerators16 ||
-            chosen.model == DevicePluginModel::kAlpha13) {
-          throw core::InputError(fmt::format("{}: {} gives it devicePlugin {}, but the node advertises nvidia.com/gpu",
-                                             where, from, to_string(chosen.model)));
+      // A model implied by nvidia.com/gpu yields to a pool's or the --kube default's, unless that is
+      // gpusim's default scheduler-assigned (a pool that sets only a topology or device choice keeps
+      // device-plugin); it must be a model whose devices are nvidia.com/gpu (or their MIG or shared
+      // variants).
+      const std::string source = from == "the defaults" ? "the --kube devicePlugin" : from;
+      if (own.device_plugin_implied) {
+        if (chosen.model == DevicePluginModel::kSchedulerAssigned) {
+          chosen.model = DevicePluginModel::kDevicePlugin;
+        } else if (chosen.model == DevicePluginModel::kGpushare || chosen.model == DevicePluginModel::kAccelerators16 ||
+                   chosen.model == DevicePluginModel::kAlpha13) {
+          throw core::InputError(fmt::format("{}: {} names devicePlugin {}, whose resource is not nvidia.com/gpu, but the "
+                                             "node's GPUs are nvidia.com/gpu devices", where, source, to_string(chosen.model)));
         }
       } else if (!own.device_plugin.empty()) {
         const auto model = device_plugin_model(own.device_plugin);
         if (!model) throw core::InputError(fmt::format("{}: unknown device-plugin model '{}'", where, own.device_plugin));
+        // A gpushare node (aliyun.com/gpu-count) cannot be made another model by a pool.
+        if (*model == DevicePluginModel::kGpushare && from != "the defaults" &&
+            chosen.model != DevicePluginModel::kSchedulerAssigned && chosen.model != DevicePluginModel::kGpushare) {
+          throw core::InputError(fmt::format("{}: {} names devicePlugin {}, but the node runs gpushare's device plugin "
+                                             "(it advertises aliyun.com/gpu-count)", where, from, to_string(chosen.model)));
+        }
         chosen.model = *model;
         from = "its annotations";
       }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 
 #include "sim/core/status.hpp"
 #include "tests/k8s/k8s_harness.hpp"
@@ -197,6 +198,50 @@ TEST(K8sDeviceShares, HamiAsksNeedHamiNodesOfOneMemorySize) {
       EXPECT_THROW(mixed.run(), core::InputError);
     }
   }
+}
+
+// A share under a thousandth of a GPU cannot be held: 10 MiB of 32768, or 0 %, are input errors
+// (rounding them up to one thousandth could refuse pods HAMi's Fit takes).
+TEST(K8sDeviceShares, HamiAsksUnderAThousandthAreInputErrors) {
+  for (const auto& ask : {hami(10, 100, 0), hami(0, 0, 50)}) {
+    K8sScenario s;
+    s.node("n", 1);
+    s.kube.default_model = DevicePluginModel::kHamiVgpu;
+    s.pod("a", 1, 0, 100).constraints = ask;
+    EXPECT_THROW(s.run(), core::InputError);
+  }
+}
+
+// A manifest node that advertises nvidia.com/gpu is device-plugin unless the --kube settings name
+// another model: a pool that sets only a device choice keeps it device-plugin (the pool's model
+// stays gpusim's default, scheduler-assigned), a pool naming hami-vgpu makes it HAMi, and one
+// naming gpushare (whose resource is aliyun.com/gpu-mem) is refused.
+TEST(K8sDeviceShares, ManifestGpuNodesTakeAPoolsModel) {
+  const auto run_with = [](std::optional<DevicePluginModel> pool_model, bool fraction = false) {
+    K8sScenario s;
+    s.node("n", 1);
+    s.cluster.kube.push_back({});
+    s.cluster.kube[0].device_plugin = "device-plugin";
+    s.cluster.kube[0].device_plugin_implied = true;
+    k8s::NodePool pool;
+    pool.match.name_prefix = "n";
+    pool.choice = k8s::DeviceChoice::kPreferred;
+    if (pool_model) pool.model = *pool_model;
+    s.kube.pools.push_back(pool);
+    if (fraction) {
+      s.pod("trace-half", 1, 0, 100).gpu_milli = 500;  // a trace fraction: scheduler-assigned would run it
+      return s.run();
+    }
+    s.pod("half", 1, 0, 100).constraints = hami(0, 50, 50);
+    s.pod("half-2", 1, 1, 100).constraints = hami(0, 50, 50);
+    return s.run();
+  };
+  // device-plugin: whole GPUs only, so the fraction never starts; and HAMi asks have no node.
+  EXPECT_EQ(record(run_with(std::nullopt, true), 0).outcome, PodOutcome::kPending);
+  EXPECT_THROW(run_with(std::nullopt), core::InputError);
+  const auto hami_run = run_with(DevicePluginModel::kHamiVgpu);
+  EXPECT_EQ(seconds(record(hami_run, 1).start_us), 1);  // both halves share the GPU
+  EXPECT_THROW(run_with(DevicePluginModel::kGpushare), core::InputError);
 }
 
 K8sScenario mixed_mig(std::vector<std::string> layout) {

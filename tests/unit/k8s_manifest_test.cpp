@@ -504,6 +504,8 @@ status:
   EXPECT_ERROR_AT(node_error("kind: Node\nmetadata: {name: n}\nstatus:\n  capacity: {cpu: 1, memory: 1Gi, "
                              "nvidia.com/gpu: 1, aliyun.com/gpu-count: 1}\n"),
                   "nodes.yaml:4: status.capacity.aliyun.com/gpu-count: the node also advertises nvidia.com/gpu");
+  EXPECT_ERROR_AT(node_error("kind: Node\nmetadata: {name: n}\nstatus:\n  capacity: {cpu: 1, memory: 1Gi, aliyun.com/gpu-mem: 16}\n"),
+                  "nodes.yaml:4: status.capacity.aliyun.com/gpu-mem: without aliyun.com/gpu-count");
 }
 
 TEST_F(K8sManifestTest, NodeModelAnnotationAndLabelsMustAgree) {
@@ -1171,6 +1173,7 @@ metadata: {name: percent}
 spec:
   containers:
   - {name: a, resources: {limits: {nvidia.com/gpu: 1, nvidia.com/gpumem-percentage: 25}}}
+  - {name: b, resources: {limits: {nvidia.com/gpu: 1, nvidia.com/gpumem-percentage: 25}}}
 ---
 kind: Pod
 metadata: {name: cores}
@@ -1201,6 +1204,11 @@ spec:
   EXPECT_EQ(w.pods[3].constraints->gpu_resource, cluster::GpuResource::kMigProfile);
   EXPECT_EQ(w.pods[3].constraints->mig_profile, "1g.10gb");
   EXPECT_EQ(w.pods[3].constraints->containers[0].gpus, 2);
+  EXPECT_EQ(w.pods[1].gpu_count, 2);
+  // Both memory forms: HAMi's Fit uses gpumem, the percentage only without it.
+  const Workload both = pods("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    resources: "
+                             "{limits: {nvidia.com/gpu: 1, nvidia.com/gpumem: 1000, nvidia.com/gpumem-percentage: 50}}\n");
+  EXPECT_EQ(both.pods[0].constraints->hami.memory_mib, 1000);
 }
 
 TEST_F(K8sManifestTest, SharingPluginResourceErrors) {
@@ -1213,10 +1221,6 @@ TEST_F(K8sManifestTest, SharingPluginResourceErrors) {
                   "container");
   EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, nvidia.com/gpucores: 120}\n")),
                   "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/gpucores: '120'");
-  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, nvidia.com/gpumem: 10, "
-                                     "nvidia.com/gpumem-percentage: 5}\n")),
-                  "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/gpumem-percentage: give "
-                  "nvidia.com/gpumem or nvidia.com/gpumem-percentage, not both");
   EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, nvidia.com/gpumem: 0}\n")),
                   "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/gpumem: 0 MiB");
   EXPECT_ERROR_AT(
@@ -1229,7 +1233,18 @@ TEST_F(K8sManifestTest, SharingPluginResourceErrors) {
                   "profile of any GPU in the catalog");
   EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/mig-1g.10gb: 1, nvidia.com/mig-2g.20gb: 1}\n")),
                   "pods.yaml:8: spec.containers[1].resources.limits.nvidia.com/mig-2g.20gb: the container also asks "
-                  "another MIG profile");
+                  "nvidia.com/mig-1g.10gb");
+  // Another GPU resource only in requests is found too.
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/mig-1g.10gb: 1}\n      requests: {nvidia.com/mig-2g.20gb: 1}\n")),
+                  "pods.yaml:9: spec.containers[1].resources.requests.nvidia.com/mig-2g.20gb: the container also asks "
+                  "nvidia.com/mig-1g.10gb");
+  EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1}\n      requests: {nvidia.com/mig-1g.10gb: 1}\n")),
+                  "pods.yaml:9: spec.containers[1].resources.requests.nvidia.com/mig-1g.10gb: the container also asks "
+                  "nvidia.com/gpu");
+  // gpushare's extender counts app containers only.
+  EXPECT_ERROR_AT(pod_error("kind: Pod\nmetadata: {name: p}\nspec:\n  initContainers:\n  - name: init\n    resources: "
+                            "{limits: {aliyun.com/gpu-mem: 4}}\n  containers:\n  - name: a\n"),
+                  "pods.yaml:5: spec.initContainers[0].resources.limits.aliyun.com/gpu-mem: an init container's ask");
   EXPECT_ERROR_AT(pod_error(pod_with("      limits: {nvidia.com/gpu: 1, aliyun.com/gpu-mem: 4}\n")),
                   "pods.yaml:8: spec.containers[1].resources.limits.aliyun.com/gpu-mem: the container also asks "
                   "nvidia.com/gpu");
