@@ -50,9 +50,9 @@ class GpuFit final : public sched::FilterPlugin {
     if (cluster::has_device_classes(node) || pod.device_class != 0) {
       // A resource per device kind (MIG mixed): only devices of the pod's kind count.
       if (!cluster::has_device_classes(node)) return Status::unschedulable("node advertises no MIG devices", "gpu-fit");
-      // Too few free devices of any kind: no need to look at each (a MIG node has up to 63).
+      // The cluster state's bit sets answer without looking at each device (a MIG node has up to 63).
       if (cluster.node_gpu_milli_free(n) < std::int64_t{pod.gpu_count} * cluster::kMilliPerGpu ||
-          cluster::free_devices_of_class(pod, node, cluster.gpu_milli_free(n), pod.gpu_count) < pod.gpu_count) {
+          !cluster::at_least(cluster::free_devices_of_class(pod, cluster, n), pod.gpu_count)) {
         return Status::unschedulable("insufficient devices of the pod's resource", "gpu-fit");
       }
       return Status::ok();

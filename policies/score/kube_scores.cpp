@@ -40,8 +40,10 @@ class ResourceScore final : public sched::ScorePlugin {
   }
   std::int64_t score(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& c,
                      sched::CycleState&) override {
-    const auto f = kind_ == Kind::kLeast ? least : most;
-    return (f(cpu_usage(pod, n, c)) + f(memory_usage(pod, n, c))) / 2;
+    // Two direct calls rather than one through a function pointer: this runs per feasible node.
+    const Usage cpu = cpu_usage(pod, n, c);
+    const Usage memory = memory_usage(pod, n, c);
+    return kind_ == Kind::kLeast ? (least(cpu) + least(memory)) / 2 : (most(cpu) + most(memory)) / 2;
   }
 
  private:

@@ -43,6 +43,16 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   gpu_offset_[n] = gpu_free_.size();
   gpu_view_ = gpu_free_;
   gpu_pods_.assign(gpu_free_.size(), 0);
+  whole_free_.assign(n, 0);
+  class_devices_.assign(n * kDeviceClasses, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const NodeSpec& node = nodes_[i];
+    whole_free_[i] = node.gpu_count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << node.gpu_count) - 1;
+    for (std::size_t d = 0; d < node.device_class.size() && d < static_cast<std::size_t>(node.gpu_count); ++d) {
+      GPUSIM_CHECK(node.device_class[d] < kDeviceClasses, "a device class out of range");
+      class_devices_[i * kDeviceClasses + node.device_class[d]] |= std::uint64_t{1} << d;
+    }
+  }
 }
 
 std::int32_t ClusterState::view_of(NodeIndex n, int gpu) const {
@@ -57,6 +67,8 @@ void ClusterState::refresh_view(NodeIndex n, int gpu) {
   const std::int32_t view = view_of(n, gpu);
   node_gpu_free_[n] += view - gpu_view_[i];
   gpu_view_[i] = view;
+  const std::uint64_t bit = std::uint64_t{1} << gpu;
+  whole_free_[n] = view == kMilliPerGpu ? whole_free_[n] | bit : whole_free_[n] & ~bit;
 }
 
 bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
@@ -140,7 +152,12 @@ void ClusterState::set_taints(NodeIndex n, std::vector<Taint> taints) {
 }
 
 void ClusterState::set_device_class(NodeIndex n, int device, std::uint8_t device_class) {
-  nodes_.at(n).device_class.at(static_cast<std::size_t>(device)) = device_class;
+  GPUSIM_CHECK(device_class < kDeviceClasses, "a device class out of range");
+  std::uint8_t& current = nodes_.at(n).device_class.at(static_cast<std::size_t>(device));
+  const std::uint64_t bit = std::uint64_t{1} << device;
+  class_devices_[n * kDeviceClasses + current] &= ~bit;
+  class_devices_[n * kDeviceClasses + device_class] |= bit;
+  current = device_class;
   ++version_[n];
 }
 
@@ -178,6 +195,8 @@ void ClusterState::check_invariants() const {
       GPUSIM_CHECK(free >= 0 && free <= kMilliPerGpu, "GPU milli out of range");
       GPUSIM_CHECK(gpu_pods_[i] >= 0 && (free == kMilliPerGpu || gpu_pods_[i] > 0), "pods-per-GPU count out of step");
       GPUSIM_CHECK(gpu_view_[i] == view_of(static_cast<NodeIndex>(n), g), "scheduler view of a GPU out of step");
+      GPUSIM_CHECK(((whole_free_[n] >> g) & 1U) == (gpu_view_[i] == kMilliPerGpu ? 1U : 0U),
+                   "whole-free devices out of step");
       node_free += gpu_view_[i];
       allocated_gpu += kMilliPerGpu - free;
       if (free < kMilliPerGpu) ++in_use;

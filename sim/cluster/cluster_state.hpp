@@ -50,6 +50,14 @@ class ClusterState {
   }
   // Sum of gpu_milli_free(n).
   std::int64_t node_gpu_milli_free(NodeIndex n) const { return node_gpu_free_[n]; }
+  // The devices of node n whose whole share is free for scheduling (gpu_milli_free == 1000).
+  GpuSet whole_free_devices(NodeIndex n) const { return {whole_free_[n]}; }
+  // The devices of node n advertised under `device_class` (NodeSpec::device_class; MIG mixed).
+  GpuSet devices_of_class(NodeIndex n, std::uint8_t device_class) const {
+    return {device_class < kDeviceClasses ? class_devices_[n * kDeviceClasses + device_class] : 0};
+  }
+  // Device classes a node may use: 0 and 1 + each MIG shape.
+  static constexpr std::size_t kDeviceClasses = 8;
   bool gpu_healthy(NodeIndex n, int gpu) const { return ((unhealthy_[n] >> gpu) & 1U) == 0; }
   // Marks a GPU healthy or not (device-plugin health). Pods already on it keep their share.
   void set_gpu_healthy(NodeIndex n, int gpu, bool healthy);
@@ -104,6 +112,8 @@ class ClusterState {
   // Sets GPU i's (of node n) view from its state and keeps the node's total in step.
   void refresh_view(NodeIndex n, int gpu);
   std::vector<std::uint64_t> unhealthy_;  // per node, a bit per GPU
+  std::vector<std::uint64_t> whole_free_;  // per node, a bit per GPU whose view is a whole GPU
+  std::vector<std::uint64_t> class_devices_;  // per node and device class, a bit per GPU of it
   std::vector<std::vector<Taint>> taints_;
   std::vector<std::uint8_t> present_;
   std::size_t tainted_nodes_ = 0;

@@ -6,8 +6,13 @@
 
 namespace gpusim::core {
 namespace {
-// std heap functions build a max-heap; invert the order to keep the earliest on top.
-bool later(const Event& a, const Event& b) { return fires_before(b, a); }
+// std heap functions build a max-heap; invert the order to keep the earliest on top. A function
+// object, not a function: passed as a pointer the comparison is an indirect call per step (a
+// quarter of the queue's cost in a replay with many timers).
+struct Later {
+  bool operator()(const Event& a, const Event& b) const { return fires_before(b, a); }
+};
+constexpr Later later;
 }  // namespace
 
 EventId EventQueue::push(Time time, Phase phase, std::uint32_t kind, std::uint64_t payload) {

@@ -16,6 +16,21 @@ MigPartitioner::MigPartitioner(Bus& bus, const ApiServer& api, const cluster::Cl
   for (std::uint32_t n = 0; n < setup.size(); ++n) {
     if (setup[n].model == DevicePluginModel::kMig && setup[n].mig_dynamic && truth.node(n).gpu_count > 0) dynamic_nodes_.push_back(n);
   }
+  // Number the distinct asks (in sorted order, so ids do not depend on anything but the asks).
+  std::vector<std::pair<Ask, std::uint32_t>> asks;
+  for (std::uint32_t source = 0; source < pods.size(); ++source) {
+    const cluster::PodSpec& pod = pods[source];
+    if (pod.device_class == 0) continue;
+    asks.push_back({{pod.cpu_milli, pod.memory_mib, pod.allowed_models.bits, pod.device_class - 1, pod.gpu_count}, source});
+  }
+  std::sort(asks.begin(), asks.end());
+  ask_id_.assign(pods.size(), 0);
+  std::uint32_t id = 0;
+  for (std::size_t i = 0; i < asks.size(); ++i) {
+    if (i > 0 && asks[i].first != asks[i - 1].first) ++id;
+    ask_id_[asks[i].second] = id;
+  }
+  hopeless_in_.assign(asks.empty() ? 0 : id + 1, 0);
 }
 
 void MigPartitioner::on_message(const Message& message, core::Time now) {
@@ -161,23 +176,25 @@ void MigPartitioner::partition(core::Time now) {
     for (std::size_t s = 0; s < free_.size(); ++s) free_[s] += node_free_[n][s];
   }
   // Within a cycle idle GPUs only get fewer: a request that found none finds none again.
-  hopeless_.clear();
+  ++calls_;
   for (const PodId waiting : waiting_) {
-    const cluster::PodSpec& pod = pods_[api_.pod(waiting).source];
+    const std::uint32_t source = api_.pod(waiting).source;
+    const cluster::PodSpec& pod = pods_[source];
     const int wanted = pod.device_class - 1;
-    // Pods that ask the same are answered alike within a cycle (idle GPUs only get fewer).
-    const Ask ask{pod.cpu_milli, pod.memory_mib, pod.allowed_models.bits, wanted, pod.gpu_count};
-    if (std::find(hopeless_.begin(), hopeless_.end(), ask) != hopeless_.end()) continue;
+    if (hopeless_in_[ask_id_[source]] == calls_) continue;
     // A node that can take it has enough free (or coming) instances: the scheduler will place it
-    // there; they are spoken for.
-    const auto room = std::find_if(dynamic_nodes_.begin(), dynamic_nodes_.end(), [&](std::uint32_t n) {
-      return free_on_node(n, wanted) >= pod.gpu_count && fits_apart_from_gpus(n, pod);
-    });
+    // there; they are spoken for. free_ bounds every node's count (it is not lowered when a pod
+    // takes a node's instances here), so below the pod's count no node need be looked at.
+    const auto room = free_[static_cast<std::size_t>(wanted)] < pod.gpu_count
+                          ? dynamic_nodes_.end()
+                          : std::find_if(dynamic_nodes_.begin(), dynamic_nodes_.end(), [&](std::uint32_t n) {
+                              return free_on_node(n, wanted) >= pod.gpu_count && fits_apart_from_gpus(n, pod);
+                            });
     if (room != dynamic_nodes_.end()) {
       node_free_[*room][static_cast<std::size_t>(wanted)] -= pod.gpu_count;
       continue;
     }
-    if (!request_for(pod, wanted, now)) hopeless_.push_back(ask);
+    if (!request_for(pod, wanted, now)) hopeless_in_[ask_id_[source]] = calls_;
   }
 }
 

@@ -61,13 +61,17 @@ class MigPartitioner final : public Component {
     bool usable;  // not asked for yet in this cycle
   };
   std::vector<IdleGpu> idle_;                       // scratch: this cycle's idle GPUs, node then GPU order
+  // Pods that ask the same are answered alike within a cycle (idle GPUs only get fewer): each
+  // trace row's ask gets an id once, and a request that found no room marks its id for the cycle.
   struct Ask {
     std::int64_t cpu, memory;
     std::uint64_t models;
     int shape, count;
-    bool operator==(const Ask&) const = default;
+    auto operator<=>(const Ask&) const = default;
   };
-  std::vector<Ask> hopeless_;  // scratch: requests no node can make room for this cycle
+  std::vector<std::uint32_t> ask_id_;         // per trace row asking a MIG profile
+  std::vector<std::uint32_t> hopeless_in_;    // per ask id: the partition call that found no room for it
+  std::uint32_t calls_ = 0;                   // partition calls so far
   // Pods bound but not yet admitted, and the instances they were given (the kubelet has not
   // allocated them yet, but no GPU of theirs may be re-partitioned).
   struct Binding {

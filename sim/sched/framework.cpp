@@ -183,7 +183,7 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
     if (cluster::has_device_classes(cluster_.node(chosen))) {
       // Several device resources (MIG mixed): whatever the profile's GPU choice, the pod takes
       // devices of its own resource, as kube-scheduler counts each extended resource apart.
-      placement.gpus = cluster::first_fit_of_class(pod, cluster_.node(chosen), cluster_.gpu_milli_free(chosen));
+      placement.gpus = cluster::first_fit_of_class(pod, cluster_, chosen);
     } else if (Extender* binder = gpu_binder(chosen)) {
       placement.gpus = binder->select(pod, chosen, cluster_);
     } else {
