@@ -45,15 +45,21 @@ std::shared_ptr<const cluster::PodConstraints> mig(const std::string& profile) {
   return c;
 }
 
+// One node of `gpus` V100s under `model`.
+K8sScenario one_node(DevicePluginModel model, int gpus = 1) {
+  K8sScenario s;
+  s.node("n", gpus);
+  s.kube.default_model = model;
+  return s;
+}
+
 // GPU 0 and 1 both have 32 GiB free: A (12) takes GPU 0, the lower index. B (24) does not fit the
 // 20 left there: GPU 1, which keeps 8. C (8) fits both; gpushare binds the tightest, GPU 1 (a first
 // fit would take GPU 0). So D (20) still finds GPU 0's 20 GiB and starts at 3. E (1) finds both
 // full and waits until A leaves GPU 0 at 100. Shares: A 375 + D 625 and B 750 + C 250 milli, full
 // GPUs that still fit: nobody slows down.
 TEST(K8sDeviceShares, GpushareBindsTheTightestGpuByGib) {
-  K8sScenario s;
-  s.node("n", 2);
-  s.kube.default_model = DevicePluginModel::kGpushare;
+  K8sScenario s = one_node(DevicePluginModel::kGpushare, 2);
   s.pod("a", 1, 0, 100).constraints = gpu_mem(12);
   s.pod("b", 1, 1, 100).constraints = gpu_mem(24);
   s.pod("c", 1, 2, 100).constraints = gpu_mem(8);
@@ -93,9 +99,7 @@ TEST(K8sDeviceShares, GpushareNodesServeOnlyGpuMemAsks) {
 
 // gpu-mem asks need gpushare nodes, and gpushare nodes one GPU memory size (a share of "a GPU").
 TEST(K8sDeviceShares, GpushareAsksWithoutOneMemorySizeAreInputErrors) {
-  K8sScenario none;
-  none.node("n", 1);
-  none.kube.default_model = DevicePluginModel::kDevicePlugin;
+  K8sScenario none = one_node(DevicePluginModel::kDevicePlugin);
   none.pod("a", 1, 0, 100).constraints = gpu_mem(4);
   EXPECT_THROW(none.run(), core::InputError);
 
@@ -122,9 +126,7 @@ TEST(K8sDeviceShares, GpushareAsksWithoutOneMemorySizeAreInputErrors) {
 // 0.3 + 0.3 + 0.3 fit in the GPU, so all run their 100 s at full speed.
 TEST(K8sDeviceShares, HamiCountsGpumemInMib) {
   for (const std::int64_t c_mib : {12769, 12768}) {
-    K8sScenario s;
-    s.node("n", 1);
-    s.kube.default_model = DevicePluginModel::kHamiVgpu;
+    K8sScenario s = one_node(DevicePluginModel::kHamiVgpu);
     s.pod("a", 1, 0, 100).constraints = hami(10000, 100, 30);
     s.pod("b", 1, 1, 100).constraints = hami(10000, 100, 30);
     s.pod("c", 1, 2, 100).constraints = hami(c_mib, 100, 30);
@@ -142,9 +144,7 @@ TEST(K8sDeviceShares, HamiCountsGpumemInMib) {
 // cores taken and waits for B: 200. D asks gpucores 60 beside C: it starts at once (cores 0 + 60),
 // and, capped at 60 % of the GPU with a demand of 0.6, runs its 100 s at full speed.
 TEST(K8sDeviceShares, HamiGpucoresHundredIsExclusive) {
-  K8sScenario s;
-  s.node("n", 1);
-  s.kube.default_model = DevicePluginModel::kHamiVgpu;
+  K8sScenario s = one_node(DevicePluginModel::kHamiVgpu);
   s.pod("a", 1, 0, 100).constraints = hami(0, 10, 0);
   s.pod("b", 1, 1, 100).constraints = hami(0, 10, 100);
   s.pod("c", 1, 101, 100).constraints = hami(0, 10, 0);
@@ -157,29 +157,24 @@ TEST(K8sDeviceShares, HamiGpucoresHundredIsExclusive) {
   EXPECT_EQ(seconds(record(result, 3).end_us), 350);
 }
 
-// gpucores caps compute: two pods with gpucores 50 each alone at 0.5, together at 0.5 each — no
-// slowdown. Two with gpucores 80 (demands 0.8 + 0.8 over 1) would not fit the cores and queue.
-// A with gpucores 25 and B with gpumem only (no cap, its demand its 50 % memory share) time-slice
-// max-min fairly: A keeps 0.25 (all it asks), B gets 0.5 (all it asks): both at full speed.
+// A manifest pod's demand is its gpucores, else its memory share. A (25 % memory, gpucores 25: capped
+// at and demanding 0.25) and B (16384 MiB, half the memory, no cores: demanding 0.5, uncapped)
+// time-slice max-min fairly: each gets all it asks, so both run their 100 s at full speed. C asks
+// gpucores 80, which do not fit beside A's 25: it waits for A.
 TEST(K8sDeviceShares, HamiManifestDemandIsItsCoresElseItsMemoryShare) {
-  K8sScenario s;
-  s.node("n", 1);
-  s.kube.default_model = DevicePluginModel::kHamiVgpu;
+  K8sScenario s = one_node(DevicePluginModel::kHamiVgpu);
   s.pod("a", 1, 0, 100).constraints = hami(0, 25, 25);
   s.pod("b", 1, 0, 100).constraints = hami(16384, 100, 0);
   s.pod("c", 1, 10, 100).constraints = hami(0, 20, 80);
   const auto result = s.run();
   EXPECT_EQ(seconds(record(result, 0).end_us), 100);
   EXPECT_EQ(seconds(record(result, 1).end_us), 100);
-  // C's 80 cores do not fit beside A's 25: it waits for A.
   EXPECT_EQ(seconds(record(result, 2).start_us), 100);
 }
 
 // gpumem asks need HAMi nodes; a MiB ask needs one registered size over them (a percentage does not).
 TEST(K8sDeviceShares, HamiAsksNeedHamiNodesOfOneMemorySize) {
-  K8sScenario none;
-  none.node("n", 1);
-  none.kube.default_model = DevicePluginModel::kDevicePlugin;
+  K8sScenario none = one_node(DevicePluginModel::kDevicePlugin);
   none.pod("a", 1, 0, 100).constraints = hami(0, 50, 0);
   EXPECT_THROW(none.run(), core::InputError);
 
@@ -204,9 +199,7 @@ TEST(K8sDeviceShares, HamiAsksNeedHamiNodesOfOneMemorySize) {
 // (rounding them up to one thousandth could refuse pods HAMi's Fit takes).
 TEST(K8sDeviceShares, HamiAsksUnderAThousandthAreInputErrors) {
   for (const auto& ask : {hami(10, 100, 0), hami(0, 0, 50)}) {
-    K8sScenario s;
-    s.node("n", 1);
-    s.kube.default_model = DevicePluginModel::kHamiVgpu;
+    K8sScenario s = one_node(DevicePluginModel::kHamiVgpu);
     s.pod("a", 1, 0, 100).constraints = ask;
     EXPECT_THROW(s.run(), core::InputError);
   }
