@@ -12,6 +12,7 @@ namespace gpusim::traces {
 namespace {
 
 std::filesystem::path openb_dir(const std::filesystem::path& root) { return root / "traces" / "data" / "openb"; }
+std::filesystem::path philly_dir(const std::filesystem::path& root) { return root / "traces" / "data" / "philly"; }
 
 std::filesystem::path existing(std::filesystem::path path, std::string_view what) {
   io::require_file(path, what);
@@ -36,13 +37,15 @@ std::vector<std::string> openb_variants() {
 std::filesystem::path resolve_cluster(const std::string& name, const std::filesystem::path& root) {
   if (name == "openb" || name == "openb:gpu") return existing(openb_dir(root) / "openb_node_list_gpu_node.csv", "bundled node list");
   if (name == "openb:all") return existing(openb_dir(root) / "openb_node_list_all_node.csv", "bundled node list");
+  if (name == "philly") return existing(philly_dir(root) / "philly_cluster.csv", "bundled node list");
   if (name.starts_with("openb:")) {
-    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all)", name));
+    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all, philly)", name));
   }
   return existing(name, "node list (--cluster)");
 }
 
 std::filesystem::path resolve_workload(const std::string& name, const std::filesystem::path& root) {
+  if (name == "philly") return existing(philly_dir(root) / "philly.csv", "bundled Philly job log");
   if (name.starts_with("openb:")) {
     const std::string variant = name.substr(6);
     const auto variants = openb_variants();
@@ -54,6 +57,8 @@ std::filesystem::path resolve_workload(const std::string& name, const std::files
   }
   return existing(name, "pod list (--workload)");
 }
+
+std::string default_cluster_for(const std::string& workload) { return workload == "philly" ? "philly" : "openb"; }
 
 std::filesystem::path default_catalog(const std::filesystem::path& root) {
   return root / "sim" / "cluster" / "gpu_catalog.json";

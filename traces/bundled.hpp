@@ -14,8 +14,12 @@ std::filesystem::path data_root();
 
 // "openb" (GPU-node list, as the FGD paper), "openb:all" (all nodes) or a path.
 std::filesystem::path resolve_cluster(const std::string& name_or_path, const std::filesystem::path& root);
-// "openb:default", "openb:gpushare40", ... or a path.
+// "philly" (the Philly-like cluster of traces/data/philly) is a cluster name too.
+// "openb:default", "openb:gpushare40", ..., "philly" (Microsoft's Philly job log) or a path.
 std::filesystem::path resolve_workload(const std::string& name_or_path, const std::filesystem::path& root);
+// The cluster a workload runs on when --cluster is not given: "philly" for the Philly job log,
+// "openb" otherwise.
+std::string default_cluster_for(const std::string& workload);
 // The bundled GPU catalog.
 std::filesystem::path default_catalog(const std::filesystem::path& root);
 // The openb pod-list variants that are bundled, in a fixed order.

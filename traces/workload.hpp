@@ -47,6 +47,10 @@ struct Workload {
   std::vector<std::string> notes;  // defaults applied and what was not understood, for the user
   bool has_times = false;  // whether creation/deletion times were present
   int skipped_lines = 0;   // blank and comment lines in the file
+  // Queue names (PodSpec::queue indexes them); empty: the trace has no queues.
+  std::vector<std::string> queues;
+  // Whether some pods form gangs (PodSpec::gang).
+  bool has_gangs = false;
 };
 
 }  // namespace gpusim::traces

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -21,6 +23,7 @@
 #include "traces/bundled.hpp"
 #include "traces/k8s_manifests.hpp"
 #include "traces/openb_reader.hpp"
+#include "traces/philly_reader.hpp"
 
 namespace gpusim::app {
 namespace {
@@ -58,12 +61,12 @@ const CLI::Validator kSeedRange(
     "SEED in [0 - 2^63-1]");
 
 void add_common(CLI::App& cmd, SimulateOptions& o) {
-  cmd.add_option("--cluster", o.cluster,
-                 "Nodes: an openb CSV, Kubernetes Node manifests (.yaml, .yml, .json) or a bundled name (openb, openb:all)")
-      ->capture_default_str();
+  o.cluster_option = cmd.add_option("--cluster", o.cluster,
+                                    "Nodes: an openb CSV, Kubernetes Node manifests (.yaml, .yml, .json) or a bundled "
+                                    "name (openb, openb:all, philly); default: philly for --workload philly, else openb");
   cmd.add_option("--workload", o.workload,
-                 "Pods: an openb CSV, Kubernetes Pod/Job manifests (.yaml, .yml, .json) or a bundled name "
-                 "(openb:default, openb:gpushare40, ...)")
+                 "Pods: an openb CSV, a Philly job log (timestamp,duration,num_gpus,... CSV), Kubernetes Pod/Job "
+                 "manifests (.yaml, .yml, .json) or a bundled name (openb:default, openb:gpushare40, ..., philly)")
       ->capture_default_str();
   cmd.add_option("--mode", o.mode, "fill (FGD paper experiment) or replay (timed arrivals and departures)")
       ->check(CLI::IsMember({"fill", "replay"}))
@@ -188,12 +191,33 @@ bool is_manifest(const fs::path& path) {
   return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
+// A Philly job log is told from an openb pod list by its header.
+bool is_philly_log(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  std::getline(in, first);
+  return traces::is_philly_header(first);
+}
+
+// --cluster as given, else the workload's default.
+std::string cluster_name(const SimulateOptions& o) {
+  return o.cluster_option != nullptr && o.cluster_option->count() == 0 ? traces::default_cluster_for(o.workload)
+                                                                         : o.cluster;
+}
+
+// The most GPUs one node has (Philly jobs larger than that become gangs).
+int largest_gpu_node(const traces::ClusterSpec& cluster) {
+  int largest = 0;
+  for (const auto& node : cluster.nodes) largest = std::max(largest, node.gpu_count);
+  return largest;
+}
+
 InputPaths resolve_inputs(const SimulateOptions& o) {
   InputPaths paths;
   paths.root = traces::data_root();
   paths.catalog = o.catalog.empty() ? traces::default_catalog(paths.root) : fs::path(o.catalog);
   io::require_file(paths.catalog, "GPU catalog");
-  paths.cluster = traces::resolve_cluster(o.cluster, paths.root);
+  paths.cluster = traces::resolve_cluster(cluster_name(o), paths.root);
   paths.workload = traces::resolve_workload(o.workload, paths.root);
   if (!o.kube.empty()) {
     paths.kube = o.kube;
@@ -235,9 +259,10 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}, {}};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
-  loaded.cluster.source = o.cluster;
-  loaded.workload = is_manifest(paths.workload) ? traces::read_k8s_workload(paths.workload, loaded.catalog)
-                                                : traces::read_openb_pods(paths.workload, loaded.catalog);
+  loaded.cluster.source = cluster_name(o);
+  loaded.workload = is_manifest(paths.workload)    ? traces::read_k8s_workload(paths.workload, loaded.catalog)
+                    : is_philly_log(paths.workload) ? traces::read_philly_jobs(paths.workload, largest_gpu_node(loaded.cluster))
+                                                    : traces::read_openb_pods(paths.workload, loaded.catalog);
   loaded.workload.source = o.workload;
   print_notes(paths.cluster.string(), loaded.cluster.notes);
   print_notes(paths.workload.string(), loaded.workload.notes);
@@ -321,7 +346,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   const auto result = experiment::run_compare(
       run_inputs, profiles, run_config(o),
       experiment::seed_list(static_cast<std::uint64_t>(o.first_seed), o.seed_count), static_cast<unsigned>(o.threads));
-  experiment::OutputContext context{GPUSIM_VERSION, o.cluster, o.workload,
+  experiment::OutputContext context{GPUSIM_VERSION, cluster_name(o), o.workload,
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};

@@ -39,6 +39,8 @@ struct SimulateOptions {
   int seed_count = 10;
   int threads = 0;
   bool single_run = false;
+  // Absent --cluster: the workload's default cluster (traces::default_cluster_for).
+  CLI::Option* cluster_option = nullptr;
   // Options whose presence is checked against the mode.
   CLI::Option* fill_target_option = nullptr;
   CLI::Option* order_option = nullptr;

@@ -45,6 +45,12 @@ struct PodSpec {
   std::optional<core::Time> duration;
   // Kubernetes detail (manifests): placement rules, containers, owner. Null for trace pods.
   std::shared_ptr<const PodConstraints> constraints;
+  // A job whose GPUs span several nodes is several pods: those with the same nonzero `gang` are
+  // one job, placed all at once or not at all (the scheduler's gang admission) and counted as one
+  // job by the job metrics. 0: the pod is a job of its own.
+  std::uint32_t gang = 0;
+  // The queue (Philly's virtual cluster) it was submitted to: an index into Workload::queues.
+  std::uint16_t queue = 0;
 
   std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
   bool wants_gpu() const { return gpu_count > 0; }

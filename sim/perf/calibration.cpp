@@ -378,6 +378,8 @@ constexpr DeviceName kDeviceNames[] = {
     {"Tesla K80", "k80"},
     {"Tesla P100-SXM2-16GB", "p100-sxm2-16gb"},
     {"Tesla P100-PCIE-16GB", "p100-pcie-16gb"},
+    {"Tesla P100-PCIE-12GB", "p100-pcie-12gb"},
+    {"Tesla P40", "p40"},
     {"Tesla V100-PCIE-16GB", "v100-pcie"},
     {"Tesla V100-PCIE-32GB", "v100-pcie"},
     {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},
