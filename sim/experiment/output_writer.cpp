@@ -81,11 +81,39 @@ void write_curve(const fs::path& path, const RunResult& run) {
   out.close();
 }
 
+// One line per job (traces of jobs): its pods, GPUs, queue and times; the JCT CDF's data.
+void write_jobs(const fs::path& path, const RunResult& run, const OutputContext& ctx) {
+  auto out = fmt::output_file(path.string());
+  out.print("job,queue,pods,gpus,arrival_s,start_s,end_s,run_s,jct_s,queueing_s,completed\n");
+  const auto& queues = ctx.workload->queues;
+  for (const JobRecord& job : run.jobs) {
+    const bool started = job.start_us >= 0;
+    out.print("{},{},{},{},{},{},{},{},{},{},{}\n", ctx.workload->pods[job.first_pod].name,
+              queues.empty() ? "" : queues[job.queue], job.pods, job.gpus, seconds(job.arrival_us),
+              seconds(job.start_us), seconds(job.end_us), seconds(job.run_us),
+              job.completed ? seconds(job.end_us - job.arrival_us) : "",
+              started ? seconds(job.start_us - job.arrival_us) : "", job.completed ? 1 : 0);
+  }
+  out.close();
+}
+
+void write_queues(const fs::path& path, const RunResult& run) {
+  auto out = fmt::output_file(path.string());
+  out.print("queue,jobs,completed,gpu_hours,mean_jct_s,p95_jct_s,mean_queueing_s,mean_slowdown\n");
+  for (const QueueSummary& q : run.queues) {
+    out.print("{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f}\n", q.name, q.jobs, q.completed, q.gpu_hours, q.mean_jct_s,
+              q.p95_jct_s, q.mean_queueing_s, q.mean_slowdown);
+  }
+  out.close();
+}
+
 void write_run_files(const fs::path& dir, const RunResult& run, const OutputContext& ctx) {
   fs::create_directories(dir);
   if (!run.pods.empty()) write_pods(dir / "pods.csv", run, ctx);
   if (!run.series.empty()) write_series(dir / "timeseries.csv", run);
   if (!run.curve.empty()) write_curve(dir / "curve.csv", run);
+  if (!run.jobs.empty()) write_jobs(dir / "jobs.csv", run, ctx);
+  if (!run.queues.empty()) write_queues(dir / "queues.csv", run);
 }
 
 // JSON numbers rounded to 6 decimals so that the files read well and diff cleanly.

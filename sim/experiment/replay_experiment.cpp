@@ -9,6 +9,7 @@
 
 #include "sim/core/status.hpp"
 #include "sim/experiment/device_shares.hpp"
+#include "sim/experiment/job_metrics.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
@@ -309,6 +310,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
+  add_job_metrics(result, *workload);
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

@@ -57,6 +57,31 @@ struct CurvePoint {
   double allocation_pct = 0;
 };
 
+// One job's outcome (jobs.csv).
+struct JobRecord {
+  std::uint32_t first_pod = 0;  // the row of its first pod in the workload
+  std::int32_t pods = 1;
+  std::int32_t gpus = 0;
+  std::uint16_t queue = 0;
+  std::int64_t arrival_us = 0;
+  std::int64_t start_us = -1;  // its first pod's start (gang pods start together)
+  std::int64_t end_us = -1;    // its last pod's end, if all completed
+  std::int64_t run_us = 0;     // its run time in the trace
+  bool completed = false;
+};
+
+// One queue's figures (queues.csv), over its completed jobs.
+struct QueueSummary {
+  std::string name;
+  std::int64_t jobs = 0;
+  std::int64_t completed = 0;
+  double gpu_hours = 0;
+  double mean_jct_s = 0;
+  double p95_jct_s = 0;
+  double mean_queueing_s = 0;
+  double mean_slowdown = 0;
+};
+
 struct RunResult {
   std::string policy;
   RunConfig config;
@@ -64,6 +89,10 @@ struct RunResult {
   std::vector<PodRecord> pods;
   std::vector<SeriesPoint> series;
   std::vector<CurvePoint> curve;
+  // Traces of jobs with queues or gangs (Philly): one record per job and a table per queue
+  // (sim/experiment/job_metrics.hpp); empty otherwise.
+  std::vector<JobRecord> jobs;
+  std::vector<QueueSummary> queues;
   // Metrics this run cannot define (NaN in `metrics`, null in summary.json), with the reason.
   std::vector<std::pair<std::string, std::string>> undefined;
 

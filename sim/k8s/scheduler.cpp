@@ -32,14 +32,22 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
   pending_.reserve(pods.size());
   // Number the trace rows' shapes in row order. The map is only looked up, never walked, and the
   // numbers only name shapes, so no decision depends on the order of its keys.
-  using Key = std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::uint64_t, std::uint8_t, std::uintptr_t>;
+  // A gang is a shape of its own: it fails as a whole, where a lone pod of its members' requests
+  // might fit.
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::uint64_t, std::uint8_t, std::uintptr_t,
+                         std::uint32_t>;
   std::map<Key, std::uint32_t> shapes;
   shape_of_source_.reserve(pods.size());
   for (const cluster::PodSpec& pod : pods) {
     const Key key{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
-                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get())};
+                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get()), pod.gang};
     shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
+    if (pod.gang != 0) {
+      if (gang_size_.size() <= pod.gang) gang_size_.resize(pod.gang + 1, 0);
+      ++gang_size_[pod.gang];
+    }
   }
+  gang_pending_.resize(gang_size_.size());
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
@@ -89,6 +97,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
                                        [&](PodId a, PodId b) { return queued_before(a, b); }),
                       message.pod);
       count_pending(message.pod, +1);
+      if (const std::uint32_t gang = pods_[message.source].gang; gang != 0) gang_pending_[gang].push_back(message.pod);
       break;
     }
     case Topic::kPodDeleted:
@@ -96,6 +105,9 @@ void Scheduler::on_message(const Message& message, core::Time now) {
         if (const auto it = std::find(pending_.begin(), pending_.end(), message.pod); it != pending_.end()) {
           pending_.erase(it);
           count_pending(message.pod, -1);
+          if (const std::uint32_t gang = pods_[api_.pod(message.pod).source].gang; gang != 0) {
+            std::erase(gang_pending_[gang], message.pod);
+          }
         }
       }
       break;
@@ -179,8 +191,51 @@ void Scheduler::count_pending(PodId id, int sign) {
   }
 }
 
+void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time now) {
+  count_pending(id, -1);
+  assumed_[id] = placement;
+  apply_status(placement.node);
+  Message bound;
+  bound.topic = Topic::kPodBound;
+  bound.pod = id;
+  bound.source = api_.pod(id).source;
+  bound.node = placement.node;
+  bound.gpus = placement.gpus;
+  bus_.publish(bound, now, core::Phase::kSchedule);
+}
+
+bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
+  std::vector<PodId>& members = gang_pending_[gang];
+  if (members.size() < gang_size_[gang]) return false;  // not all created yet
+  gang_placed_.clear();
+  for (const PodId member : members) {
+    ++attempts_;
+    const auto placement = framework_.schedule(pods_[api_.pod(member).source]);
+    if (!placement) {
+      // All or nothing: the members placed so far go back, newest first.
+      for (std::size_t k = gang_placed_.size(); k-- > 0;) {
+        framework_.release(pods_[api_.pod(members[k]).source], gang_placed_[k]);
+        apply_status(gang_placed_[k].node);
+      }
+      return false;
+    }
+    gang_placed_.push_back(*placement);
+    // The node's published status limits what the next member sees there, as for any pod.
+    apply_status(placement->node);
+  }
+  if (bound_by_gang_.size() < assumed_.size()) bound_by_gang_.resize(assumed_.size(), 0);
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    bound_by_gang_[members[k]] = 1;
+    gang_bound_ids_.push_back(members[k]);
+    bind(members[k], gang_placed_[k], now);
+  }
+  members.clear();
+  return true;
+}
+
 void Scheduler::run_cycle(core::Time now) {
   const auto source_of = [&](PodId id) { return api_.pod(id).source; };
+  const bool strict = framework_.profile().queue_mode == sched::QueueMode::kStrict;
   ++cycle_;
   std::size_t kept = 0;
   std::size_t failed_shapes = 0;
@@ -189,28 +244,40 @@ void Scheduler::run_cycle(core::Time now) {
   // keep their order); a long queue then costs one pass over its shapes, not its pods.
   for (; i < pending_.size() && failed_shapes < pending_shapes_; ++i) {
     const PodId id = pending_[i];
+    if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang's first member
     const std::uint32_t shape = shape_of_source_[source_of(id)];
     if (failed_in_cycle_[shape] == cycle_) {
       pending_[kept++] = id;
       continue;
     }
-    ++attempts_;
-    if (const auto placement = framework_.schedule(pods_[source_of(id)])) {
-      count_pending(id, -1);
-      assumed_[id] = *placement;
-      apply_status(placement->node);
-      Message bound;
-      bound.topic = Topic::kPodBound;
-      bound.pod = id;
-      bound.source = source_of(id);
-      bound.node = placement->node;
-      bound.gpus = placement->gpus;
-      bus_.publish(bound, now, core::Phase::kSchedule);
+    const cluster::PodSpec& spec = pods_[source_of(id)];
+    if (spec.gang != 0) {
+      if (schedule_gang(spec.gang, now)) continue;
     } else {
-      failed_in_cycle_[shape] = cycle_;
-      ++failed_shapes;
-      pending_[kept++] = id;
+      ++attempts_;
+      if (const auto placement = framework_.schedule(spec)) {
+        bind(id, *placement, now);
+        continue;
+      }
     }
+    failed_in_cycle_[shape] = cycle_;
+    ++failed_shapes;
+    pending_[kept++] = id;
+    // Strict order: nothing queued behind a pod that does not fit may start before it.
+    if (strict) {
+      ++i;
+      break;
+    }
+  }
+  // Pods of gangs bound in this cycle that the walk did not reach yet leave the queue too.
+  if (!gang_bound_ids_.empty()) {
+    for (std::size_t k = i; k < pending_.size(); ++k) {
+      if (pending_[k] >= bound_by_gang_.size() || !bound_by_gang_[pending_[k]]) pending_[kept++] = pending_[k];
+    }
+    pending_.resize(kept);
+    for (const PodId id : gang_bound_ids_) bound_by_gang_[id] = 0;
+    gang_bound_ids_.clear();
+    return;
   }
   if (kept < i) {
     std::move(pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(kept));

@@ -62,6 +62,18 @@ class Scheduler final : public Component {
   std::size_t pending_shapes_ = 0;               // shapes with pending pods
   std::uint64_t cycle_ = 0;
   void count_pending(PodId id, int sign);
+  // Binds the pod the framework placed: the cache assumes it and the bus hears of it.
+  void bind(PodId id, const cluster::Placement& placement, core::Time now);
+  // Gang admission: places every pending member of gang `gang` or none (a rollback through the
+  // framework's release). All members must have been created.
+  bool schedule_gang(std::uint32_t gang, core::Time now);
+  // Per gang (PodSpec::gang): its pods in the workload, its pending pod objects, and per pod object
+  // whether gang admission bound it in this cycle (so the queue walk drops it).
+  std::vector<std::uint32_t> gang_size_;
+  std::vector<std::vector<PodId>> gang_pending_;
+  std::vector<std::uint8_t> bound_by_gang_;
+  std::vector<cluster::Placement> gang_placed_;  // reused by schedule_gang
+  std::vector<PodId> gang_bound_ids_;             // bound by gang admission in this cycle
   bool cycle_queued_ = false;
   std::uint64_t attempts_ = 0;  // scheduling attempts (framework cycles run)
   struct PendingLayout {

@@ -41,7 +41,7 @@ bool is_plain_name(std::string_view name) {
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
-          "bestfit", "fgd", "topology-aware"};
+          "bestfit", "fgd", "topology-aware", "fifo", "sjf"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -94,6 +94,23 @@ Profile builtin_profile(const std::string& asked) {
     profile.score = {{"topology-aware", 2}, {"most-allocated", 1}};
     return profile;
   }
+  // Deep-learning queue policies (policies/README.md): jobs placed on the fullest nodes that fit
+  // them (consolidated), ties by node index, so that only the queue order differs.
+  if (name == "fifo" || name == "sjf") {
+    Profile profile = gpu_milli_profile(name, "most-allocated", "first-fit");
+    profile.score = {{"most-allocated", 1}};
+    profile.tie_break = TieBreak::kNodeIndex;
+    if (name == "fifo") {
+      // Strict first come, first served: a job waits until every job submitted before it started.
+      profile.queue_sort = "fifo";
+      profile.queue_mode = QueueMode::kStrict;
+    } else {
+      // Shortest job first by the trace's run time (an oracle), non-preemptive; a job that does not
+      // fit lets shorter-queued ones behind it start.
+      profile.queue_sort = "shortest-job";
+    }
+    return profile;
+  }
   throw core::InputError(fmt::format("unknown policy '{}' (built-in: {}; or a profile YAML path)",
                                      name, fmt::join(builtin_profile_names(), ", ")));
 }
@@ -126,7 +143,7 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
     if (!doc.IsMap()) throw core::InputError(fmt::format("{}:1: expected a mapping", file));
     static constexpr const char* kKnown[] = {"name", "queueSort", "preFilter", "filter",
                                              "postFilter", "score", "gpuSelection", "reserve",
-                                             "permit", "bind", "tieBreak"};
+                                             "permit", "bind", "tieBreak", "queueMode"};
     for (const auto& entry : doc) {
       const auto key = entry.first.as<std::string>();
       if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
@@ -158,6 +175,12 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
       if (value == "seeded-rank") profile.tie_break = TieBreak::kSeededRank;
       else if (value == "node-index") profile.tie_break = TieBreak::kNodeIndex;
       else fail(tie, "tieBreak", "expected seeded-rank or node-index");
+    }
+    if (const YAML::Node mode = doc["queueMode"]) {
+      const auto value = mode.as<std::string>();
+      if (value == "skip") profile.queue_mode = QueueMode::kSkip;
+      else if (value == "strict") profile.queue_mode = QueueMode::kStrict;
+      else fail(mode, "queueMode", "expected skip or strict");
     }
   } catch (const YAML::Exception& e) {
     throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));

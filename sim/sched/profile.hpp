@@ -24,6 +24,15 @@ enum class TieBreak : std::uint8_t {
   kNodeIndex,
 };
 
+// What a scheduling cycle does when a pod (or gang) at the front of the queue does not fit.
+enum class QueueMode : std::uint8_t {
+  // Tries the pods behind it (kube-scheduler: an unschedulable pod waits aside).
+  kSkip,
+  // Stops the cycle: no pod starts before the ones queued ahead of it (strict FIFO; head-of-line
+  // blocking).
+  kStrict,
+};
+
 struct Profile {
   std::string name;
   std::string queue_sort = "priority";
@@ -36,6 +45,7 @@ struct Profile {
   std::vector<std::string> permit;
   std::string bind = "default-binder";
   TieBreak tie_break = TieBreak::kSeededRank;
+  QueueMode queue_mode = QueueMode::kSkip;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,

@@ -1,6 +1,6 @@
 #pragma once
 // A small replay harness for the Kubernetes layer's scenario tests: nodes, pods with arrival and
-// run times in seconds, settings; runs the binpack profile (node-index ties) and gives the
+// run times in seconds, settings; runs a built-in profile (binpack unless set; node-index ties) and gives the
 // per-pod records and metrics.
 #include <gtest/gtest.h>
 
@@ -21,6 +21,7 @@ struct K8sScenario {
   sched::Registry registry = policy::builtin_registry();
   std::uint64_t seed = 42;
   std::int64_t fragmentation_every_s = 0;
+  std::string policy = "binpack";  // a built-in profile, run with node-index ties
 
   K8sScenario() { workload.has_times = true; }
 
@@ -41,7 +42,7 @@ struct K8sScenario {
   }
 
   experiment::RunResult run() {
-    sched::Profile profile = sched::builtin_profile("binpack");
+    sched::Profile profile = sched::builtin_profile(policy);
     profile.tie_break = sched::TieBreak::kNodeIndex;
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;

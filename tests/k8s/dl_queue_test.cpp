@@ -1,0 +1,135 @@
+// Deep-learning queue policies on the replay engine: strict FIFO (head-of-line blocking), shortest
+// job first (oracle run times, skipping what does not fit), and gang admission for jobs spanning
+// nodes (all workers placed at once or none). Every schedule is worked out by hand in the comments
+// (times in seconds; GPUs are freed the instant a pod ends).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "sim/core/status.hpp"
+#include "tests/k8s/k8s_harness.hpp"
+#include "traces/philly_reader.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+// One 4-GPU node. A (2 GPUs, 100 s) at 0, B (4 GPUs, 100 s) at 1, C (1 GPU, 10 s) at 2.
+K8sScenario head_of_line(const std::string& policy) {
+  K8sScenario s;
+  s.policy = policy;
+  s.node("n0", 4);
+  s.pod("a", 2, 0, 100);
+  s.pod("b", 4, 1, 100);
+  s.pod("c", 1, 2, 10);
+  return s;
+}
+
+TEST(DlQueue, FifoBlocksBehindTheHeadOfTheQueue) {
+  // B waits for all 4 GPUs until A ends at 100; C, queued behind B, may not pass it although a GPU
+  // is free from 2 on: it starts when B ends.
+  const auto result = head_of_line("fifo").run();
+  EXPECT_EQ(seconds(record(result, 0).start_us), 0);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 200);
+  EXPECT_EQ(seconds(record(result, 2).end_us), 210);
+}
+
+TEST(DlQueue, SjfAndKubernetesLetASmallJobPassOneThatDoesNotFit) {
+  // C is the shortest and fits beside A at once; B starts when A ends.
+  for (const char* policy : {"sjf", "kube-default"}) {
+    const auto result = head_of_line(policy).run();
+    EXPECT_EQ(seconds(record(result, 2).start_us), 2) << policy;
+    EXPECT_EQ(seconds(record(result, 2).end_us), 12) << policy;
+    EXPECT_EQ(seconds(record(result, 1).start_us), 100) << policy;
+  }
+}
+
+TEST(DlQueue, SjfRunsTheShortestWaitingJobFirst) {
+  // One GPU. A (100 s) at 0, B (50 s) at 1, C (20 s) at 2. When A ends, C is the shortest waiting.
+  for (const char* policy : {"sjf", "fifo"}) {
+    K8sScenario s;
+    s.policy = policy;
+    s.node("n0", 1);
+    s.pod("a", 1, 0, 100);
+    s.pod("b", 1, 1, 50);
+    s.pod("c", 1, 2, 20);
+    const auto result = s.run();
+    const bool sjf = std::string(policy) == "sjf";
+    EXPECT_EQ(seconds(record(result, 1).start_us), sjf ? 120 : 100) << policy;
+    EXPECT_EQ(seconds(record(result, 2).start_us), sjf ? 100 : 150) << policy;
+  }
+}
+
+// Two 8-GPU nodes; jobs from a Philly log (time stamps one second apart):
+//   x: 4 GPUs, 100 s at 0 -- one pod;
+//   g: 16 GPUs, 50 s at 1 -- a gang of two 8-GPU workers;
+//   y: 4 GPUs, 10 s at 2;
+//   z: 8 GPUs, 5 s at 3.
+K8sScenario gang_scenario(const std::string& policy) {
+  K8sScenario s;
+  s.policy = policy;
+  s.node("n0", 8);
+  s.node("n1", 8);
+  std::istringstream log(
+      "timestamp,duration,num_gpus,gpu_time,cluster\n"
+      "2017-10-01 00:00:00,100.0,4,400.0,vc-a\n"
+      "2017-10-01 00:00:01,50.0,16,800.0,vc-b\n"
+      "2017-10-01 00:00:02,10.0,4,40.0,vc-a\n"
+      "2017-10-01 00:00:03,5.0,8,40.0,vc-b\n");
+  s.workload = traces::read_philly_jobs(log, "gang.csv", 8);
+  return s;
+}
+
+TEST(DlQueue, GangStartsAllItsWorkersTogetherUnderFifo) {
+  // x takes 4 GPUs of n0. At 1, g's first worker fits n1 but the second fits nowhere: both stay
+  // pending (n1 is handed back). y and z queue behind g. At 100 x ends: g's workers take n0 and n1
+  // together, 100-150. At 150 y and z start: y on n0 (both nodes empty: the lower index), z on n1.
+  const auto result = gang_scenario("fifo").run();
+  ASSERT_EQ(result.pods.size(), 5u);  // x, g-w000, g-w001, y, z
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 100);
+  EXPECT_NE(record(result, 1).node, record(result, 2).node);
+  EXPECT_EQ(seconds(record(result, 3).start_us), 150);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 150);
+  EXPECT_EQ(metric(result, "jobs"), 4);
+  EXPECT_EQ(metric(result, "completed_jobs"), 4);
+  // g's JCT is 150 - 1 = 149 s, counted once although it has two pods.
+  const auto& g = result.jobs.at(1);
+  EXPECT_EQ(g.pods, 2);
+  EXPECT_EQ(g.gpus, 16);
+  EXPECT_EQ(seconds(g.end_us - g.arrival_us), 149);
+}
+
+TEST(DlQueue, AFailedGangLeavesNoWorkerHoldingGpus) {
+  // Under SJF, z (5 s) arriving at 3 finds n1 whole: g's first worker did not keep it when g
+  // failed at 1. y (10 s) fits beside x on n0 at 2. g starts when x ends at 100.
+  const auto result = gang_scenario("sjf").run();
+  EXPECT_EQ(seconds(record(result, 3).start_us), 2);   // y
+  EXPECT_EQ(seconds(record(result, 4).start_us), 3);   // z
+  EXPECT_EQ(record(result, 4).node, 1);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);  // g, both workers
+  EXPECT_EQ(seconds(record(result, 2).start_us), 100);
+  // Job metrics: JCTs 100, 149, 10, 5 (queueing 0, 99, 0, 0).
+  EXPECT_DOUBLE_EQ(metric(result, "job_mean_jct_s"), (100.0 + 149 + 10 + 5) / 4);
+  EXPECT_DOUBLE_EQ(metric(result, "job_mean_queueing_s"), 99.0 / 4);
+  EXPECT_DOUBLE_EQ(metric(result, "job_p99_jct_s"), 149);
+  ASSERT_EQ(result.queues.size(), 2u);
+  EXPECT_EQ(result.queues[0].name, "vc-a");
+  EXPECT_EQ(result.queues[0].jobs, 2);
+  EXPECT_DOUBLE_EQ(result.queues[1].mean_jct_s, (149.0 + 5) / 2);
+  // Slowdowns: vc-a (1 + 1) / 2 = 1, vc-b (149/50 + 1) / 2 = 1.99; Jain = (2.99)^2 / (2 (1 + 1.99^2)).
+  EXPECT_NEAR(metric(result, "queue_slowdown_jain"), 2.99 * 2.99 / (2 * (1 + 1.99 * 1.99)), 1e-9);
+}
+
+TEST(DlQueue, TraceWithoutJobsGetsNoJobMetrics) {
+  // openb-like pods (no queues, no gangs): outputs stay as before.
+  K8sScenario s;
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 10);
+  const auto result = s.run();
+  EXPECT_FALSE(result.metric("jobs").has_value());
+  EXPECT_TRUE(result.jobs.empty());
+}
+
+}  // namespace
+}  // namespace gpusim::testing
