@@ -32,20 +32,29 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
   pending_.reserve(pods.size());
   // Number the trace rows' shapes in row order. The map is only looked up, never walked, and the
   // numbers only name shapes, so no decision depends on the order of its keys.
-  // A gang is a shape of its own: it fails as a whole, where a lone pod of its members' requests
-  // might fit.
+  // Gangs: their sizes first. A gang fails as a whole where a lone pod of its members' requests
+  // might fit, so gang members are shapes of their own, told apart by the gang's layout (workers and
+  // GPUs): within a cycle, once a gang failed, a gang of the same layout fails too.
+  std::vector<std::int64_t> gang_gpus;
+  for (const cluster::PodSpec& pod : pods) {
+    if (pod.gang == 0) continue;
+    if (gang_size_.size() <= pod.gang) {
+      gang_size_.resize(pod.gang + 1, 0);
+      gang_gpus.resize(pod.gang + 1, 0);
+    }
+    ++gang_size_[pod.gang];
+    gang_gpus[pod.gang] += pod.total_gpu_milli();
+  }
   using Key = std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::uint64_t, std::uint8_t, std::uintptr_t,
-                         std::uint32_t>;
+                         std::uint32_t, std::int64_t>;
   std::map<Key, std::uint32_t> shapes;
   shape_of_source_.reserve(pods.size());
   for (const cluster::PodSpec& pod : pods) {
+    const std::uint32_t workers = pod.gang != 0 ? gang_size_[pod.gang] : 0;
+    const std::int64_t gpus = pod.gang != 0 ? gang_gpus[pod.gang] : 0;
     const Key key{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
-                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get()), pod.gang};
+                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get()), workers, gpus};
     shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
-    if (pod.gang != 0) {
-      if (gang_size_.size() <= pod.gang) gang_size_.resize(pod.gang + 1, 0);
-      ++gang_size_[pod.gang];
-    }
   }
   gang_pending_.resize(gang_size_.size());
   failed_in_cycle_.assign(shapes.size(), 0);
@@ -262,6 +271,16 @@ void Scheduler::run_cycle(core::Time now) {
     }
     failed_in_cycle_[shape] = cycle_;
     ++failed_shapes;
+    if (spec.gang != 0) {
+      // The gang's other workers (a last worker with fewer GPUs is another shape) fail with it.
+      for (const PodId member : gang_pending_[spec.gang]) {
+        const std::uint32_t other = shape_of_source_[source_of(member)];
+        if (failed_in_cycle_[other] != cycle_) {
+          failed_in_cycle_[other] = cycle_;
+          ++failed_shapes;
+        }
+      }
+    }
     pending_[kept++] = id;
     // Strict order: nothing queued behind a pod that does not fit may start before it.
     if (strict) {

@@ -183,8 +183,21 @@ struct Drawer {
     const auto names = policies(output);
     std::map<std::string, std::vector<double>> jct, wait;
     std::map<std::string, const RunFiles*> first_run;
+    // Traces of jobs (jobs.csv, e.g. Philly): one value per job, a gang counted once; else per pod.
+    bool by_job = false;
     for (const auto& run : output.runs) {
       if (!first_run.contains(run.policy)) first_run[run.policy] = &run;
+      if (fs::exists(run.dir / "jobs.csv")) {
+        by_job = true;
+        const Table jobs = read_table(run.dir / "jobs.csv");
+        const auto jct_s = jobs.column("jct_s"), queueing_s = jobs.column("queueing_s"), completed = jobs.column("completed");
+        for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
+          if (jobs.rows[r][completed] != "1") continue;
+          jct[run.policy].push_back(jobs.number(r, jct_s));
+          wait[run.policy].push_back(jobs.number(r, queueing_s));
+        }
+        continue;
+      }
       if (!fs::exists(run.dir / "pods.csv")) continue;
       const Table pods = read_table(run.dir / "pods.csv");
       const auto arrival = pods.column("arrival_s"), start = pods.column("start_s"), end = pods.column("end_s"),
@@ -205,7 +218,7 @@ struct Drawer {
         for (const double x : v) max_value = std::max(max_value, x);
       }
       if (!(max_value > 0)) {
-        skip(fmt::format("no {} plot: no pod has a value above 0 s to draw", name));
+        skip(fmt::format("no {} plot: no {} has a value above 0 s to draw", name, by_job ? "job" : "pod"));
         return;
       }
       const auto [unit, unit_name] = time_unit(max_value);
@@ -218,13 +231,14 @@ struct Drawer {
         plot += fmt::format("{}{} using 1:2 with steps lw 2 lc {} title {} noenhanced", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
       }
       add(name,
-          fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel '{} ({})'\nset ylabel 'fraction of pods'\n"
+          fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel '{} ({})'\nset ylabel 'fraction of {}'\n"
                       "set key right bottom\nset grid\nset yrange [0:1]\n{}{}\n",
-                      kTerminal, name, title, xlabel, unit_name, log_x ? "set logscale x\n" : "", plot),
+                      kTerminal, name, title, xlabel, unit_name, by_job ? "jobs" : "pods", log_x ? "set logscale x\n" : "", plot),
           title);
     };
-    cdf_plot("jct-cdf", jct, "Job completion time CDF (completed pods, all seeds)", "completion - arrival", true);
-    cdf_plot("queueing-cdf", wait, "Queueing delay CDF (completed pods, all seeds)", "start - arrival", false);
+    const char* counted = by_job ? "jobs" : "pods";
+    cdf_plot("jct-cdf", jct, fmt::format("Job completion time CDF (completed {}, all seeds)", counted), "completion - arrival", true);
+    cdf_plot("queueing-cdf", wait, fmt::format("Queueing delay CDF (completed {}, all seeds)", counted), "start - arrival", false);
 
     // Allocation and pending pods over time, first seed of each policy, at most kMaxSeriesPoints points.
     double max_time = 0;

@@ -57,6 +57,20 @@ const std::vector<Column>& kubernetes_columns() {
   return columns;
 }
 
+// Job metrics (traces of jobs, e.g. Philly: a gang counted once), in a table when a run has them.
+const std::vector<Column>& job_columns() {
+  static const std::vector<Column> columns{
+      {"completed_jobs", "jobs completed", Unit::kCount},
+      {"job_mean_jct_s", "mean JCT", Unit::kDuration},
+      {"job_p50_jct_s", "median JCT", Unit::kDuration},
+      {"job_p95_jct_s", "p95 JCT", Unit::kDuration},
+      {"job_p99_jct_s", "p99 JCT", Unit::kDuration},
+      {"job_mean_queueing_s", "mean queueing", Unit::kDuration},
+      {"job_mean_slowdown", "mean slowdown", Unit::kRatio},
+      {"queue_slowdown_jain", "Jain over queues", Unit::kRatio}};
+  return columns;
+}
+
 // Shared GPUs' figures (time-slicing, MPS, gpushare), in a third table when a run has them.
 const std::vector<Column>& sharing_columns() {
   static const std::vector<Column> columns{
@@ -209,6 +223,10 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     };
     add_table(kubernetes_columns());
     const auto& policies = s.at("policies");
+    if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("completed_jobs"); })) {
+      md += "\nJobs (a gang of workers counted once; queues.csv and jobs.csv have the per-queue and per-job figures)";
+      add_table(job_columns());
+    }
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_physical_gpus"); })) {
       md += "\nShared GPUs (speeds from the shared-GPU model; its parameters are in summary.json, "
             "`sharing_time_slice_overhead` and `sharing_stream_capacity`)";

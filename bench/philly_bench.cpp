@@ -1,0 +1,64 @@
+// The Philly job log (82,247 jobs) on the bundled Philly-like cluster (2,490 GPUs): reading it, and
+// a replay of every job under each queue policy, at the log's own times and with arrivals 4x and
+// 8x denser (--time-compression). The bound: a FIFO replay of all jobs in at most 1 s on
+// 2 cores. Runs record pods and the time series, as `gpusim run` does.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "policies/register_builtin.hpp"
+#include "sim/experiment/compare.hpp"
+#include "traces/bundled.hpp"
+#include "traces/openb_reader.hpp"
+#include "traces/philly_reader.hpp"
+
+namespace {
+
+using namespace gpusim;
+
+struct Philly {
+  std::filesystem::path root = traces::default_data_root();
+  cluster::GpuCatalog catalog = cluster::GpuCatalog::load(traces::default_catalog(root));
+  traces::ClusterSpec nodes = traces::read_openb_nodes(traces::resolve_cluster("philly", root), catalog);
+  traces::Workload jobs = traces::read_philly_jobs(traces::resolve_workload("philly", root), 8);
+  sched::Registry registry = policy::builtin_registry();
+};
+
+const Philly& philly() {
+  static const Philly data;
+  return data;
+}
+
+void BM_PhillyRead(benchmark::State& state) {
+  const auto path = traces::resolve_workload("philly", traces::default_data_root());
+  for (auto _ : state) {
+    auto jobs = traces::read_philly_jobs(path, 8);
+    benchmark::DoNotOptimize(jobs);
+  }
+}
+BENCHMARK(BM_PhillyRead)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+const char* const kPolicies[] = {"fifo", "sjf", "kube-default"};
+
+// Arguments: policy index, time compression.
+void BM_PhillyReplay(benchmark::State& state) {
+  const Philly& data = philly();
+  const char* policy = kPolicies[state.range(0)];
+  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.jobs, &data.registry, nullptr, {}, nullptr};
+  const sched::Profile profile = sched::builtin_profile(policy);
+  experiment::RunConfig config;
+  config.mode = experiment::Mode::kReplay;
+  config.time_compression = static_cast<double>(state.range(1));
+  for (auto _ : state) {
+    auto result = experiment::run_one(inputs, profile, config);
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetLabel(fmt::format("{}, arrivals / {}", policy, state.range(1)));
+  state.counters["jobs_per_s"] = benchmark::Counter(82'247.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_PhillyReplay)
+    ->ArgsProduct({{0, 1, 2}, {1, 4}})
+    ->Args({0, 8})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
+
+}  // namespace
