@@ -57,6 +57,10 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
   }
   gang_pending_.resize(gang_size_.size());
+  if (profile.queue_mode == sched::QueueMode::kBackfill) {
+    on_node_.resize(nodes.size());
+    failed_withheld_in_cycle_.assign(shapes.size(), 0);
+  }
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
@@ -124,6 +128,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       const PodObject& pod = api_.pod(message.pod);
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
+      if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
       break;
     }
     case Topic::kNodeStatus:
@@ -203,6 +208,12 @@ void Scheduler::count_pending(PodId id, int sign) {
 void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time now) {
   count_pending(id, -1);
   assumed_[id] = placement;
+  if (!on_node_.empty()) {
+    if (expected_end_.size() <= id) expected_end_.resize(assumed_.size());
+    const auto& run = pods_[api_.pod(id).source].duration;
+    expected_end_[id] = run ? now + *run : core::Time::from_micros(static_cast<std::int64_t>(kMaxSimulatedMicros));
+    on_node_[placement.node].push_back(id);
+  }
   apply_status(placement.node);
   Message bound;
   bound.topic = Topic::kPodBound;
@@ -260,6 +271,18 @@ void Scheduler::run_cycle(core::Time now) {
       continue;
     }
     const cluster::PodSpec& spec = pods_[source_of(id)];
+    if (reservation_.active) {
+      // Behind the reserved pod: only what does not delay it.
+      if (failed_withheld_in_cycle_[shape] == cycle_ && !(spec.duration && now + *spec.duration <= reservation_.shadow)) {
+        pending_[kept++] = id;
+        continue;
+      }
+      const bool failed_before = failed_in_cycle_[shape] == cycle_;
+      if (try_backfill(id, spec, now)) continue;
+      if (!failed_before && failed_in_cycle_[shape] == cycle_) ++failed_shapes;
+      pending_[kept++] = id;
+      continue;
+    }
     if (spec.gang != 0) {
       if (schedule_gang(spec.gang, now)) continue;
     } else {
@@ -287,7 +310,9 @@ void Scheduler::run_cycle(core::Time now) {
       ++i;
       break;
     }
+    if (!on_node_.empty()) reserve_for(spec, now);
   }
+  reservation_.active = false;
   // Pods of gangs bound in this cycle that the walk did not reach yet leave the queue too.
   if (!gang_bound_ids_.empty()) {
     for (std::size_t k = i; k < pending_.size(); ++k) {
@@ -302,6 +327,76 @@ void Scheduler::run_cycle(core::Time now) {
     std::move(pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(kept));
     pending_.resize(pending_.size() - (i - kept));
   }
+}
+
+// The earliest time by which enough nodes have the GPUs `head` (or each worker of its gang) asks,
+// from the GPUs free now and those the pods bound there release at their expected ends. Counts whole
+// GPUs only: a shared GPU frees when its last pod ends, which this estimate ignores (it then waits
+// longer than needed), and CPU, memory and GPU models are not looked at.
+void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
+  const int workers = head.gang != 0 ? static_cast<int>(gang_size_[head.gang]) : 1;
+  const int needed = std::max(1, head.gpu_count);
+  ready_.clear();
+  for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
+    if (!cache_.present(n) || cache_.node(n).gpu_count < needed) continue;
+    int free = cache_.whole_free_devices(n).size();
+    core::Time when = now;
+    if (free < needed) {
+      releases_.clear();
+      for (const PodId pod : on_node_[n]) {
+        const int gpus = pods_[api_.pod(pod).source].gpu_milli >= cluster::kMilliPerGpu ? assumed_[pod].gpus.size() : 0;
+        if (gpus > 0) releases_.emplace_back(std::max(expected_end_[pod], now), gpus);
+      }
+      std::sort(releases_.begin(), releases_.end());
+      for (const auto& [end, gpus] : releases_) {
+        free += gpus;
+        if (free >= needed) {
+          when = end;
+          break;
+        }
+      }
+      if (free < needed) continue;  // unhealthy or unavailable GPUs: never, as far as known
+    }
+    ready_.emplace_back(when, n);
+  }
+  if (static_cast<int>(ready_.size()) < workers) return;  // no reservation possible: no backfill limit
+  std::nth_element(ready_.begin(), ready_.begin() + (workers - 1), ready_.end());
+  std::sort(ready_.begin(), ready_.begin() + workers);
+  reservation_.active = true;
+  reservation_.shadow = ready_[static_cast<std::size_t>(workers - 1)].first;
+  reservation_.nodes.clear();
+  for (int w = 0; w < workers; ++w) reservation_.nodes.push_back(ready_[static_cast<std::size_t>(w)].second);
+}
+
+bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time now) {
+  const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
+  const bool ends_in_time = spec.duration && now + *spec.duration <= reservation_.shadow;
+  // It still runs when the reserved pod is due: the reserved nodes are withheld from it.
+  withheld_.clear();
+  if (!ends_in_time) {
+    for (const cluster::NodeIndex n : reservation_.nodes) {
+      if (cache_.present(n)) {
+        cache_.set_present(n, false);
+        withheld_.push_back(n);
+      }
+    }
+  }
+  bool placed = false;
+  if (spec.gang != 0) {
+    placed = schedule_gang(spec.gang, now);
+  } else {
+    ++attempts_;
+    if (const auto placement = framework_.schedule(spec)) {
+      bind(id, *placement, now);
+      placed = true;
+    }
+  }
+  for (const cluster::NodeIndex n : withheld_) cache_.set_present(n, true);
+  if (!placed) {
+    if (ends_in_time) failed_in_cycle_[shape] = cycle_;  // it failed with every node: so will all of its shape
+    failed_withheld_in_cycle_[shape] = cycle_;
+  }
+  return placed;
 }
 
 // Dynamic MIG: the devices of node n's GPUs this scheduler asked to re-partition, while the

@@ -10,6 +10,7 @@
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/settings.hpp"
+#include "sim/k8s/workload_times.hpp"
 #include "sim/sched/framework.hpp"
 #include "traces/workload.hpp"
 
@@ -74,6 +75,25 @@ class Scheduler final : public Component {
   std::vector<std::uint8_t> bound_by_gang_;
   std::vector<cluster::Placement> gang_placed_;  // reused by schedule_gang
   std::vector<PodId> gang_bound_ids_;             // bound by gang admission in this cycle
+  // EASY backfilling (sched::QueueMode::kBackfill): per pod object its expected end (bind time +
+  // trace run time), the pods bound on each node, and this cycle's reservation for the first pod
+  // (or gang) that did not fit.
+  struct Reservation {
+    bool active = false;
+    core::Time shadow;                     // when the reserved nodes will have room for it
+    std::vector<cluster::NodeIndex> nodes;  // the nodes it will take then
+  };
+  void reserve_for(const cluster::PodSpec& head, core::Time now);
+  // Schedules `id` (or its gang) with the reserved nodes withheld when it would still run at the
+  // shadow time.
+  bool try_backfill(PodId id, const cluster::PodSpec& spec, core::Time now);
+  std::vector<core::Time> expected_end_;
+  std::vector<std::vector<PodId>> on_node_;
+  Reservation reservation_;
+  std::vector<std::uint64_t> failed_withheld_in_cycle_;  // per shape: failed with the reserved nodes withheld
+  std::vector<std::pair<core::Time, int>> releases_;     // reused by reserve_for
+  std::vector<std::pair<core::Time, cluster::NodeIndex>> ready_;  // reused by reserve_for
+  std::vector<cluster::NodeIndex> withheld_;                      // reused by try_backfill
   bool cycle_queued_ = false;
   std::uint64_t attempts_ = 0;  // scheduling attempts (framework cycles run)
   struct PendingLayout {

@@ -41,7 +41,7 @@ bool is_plain_name(std::string_view name) {
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
-          "bestfit", "fgd", "topology-aware", "fifo", "sjf"};
+          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -96,7 +96,7 @@ Profile builtin_profile(const std::string& asked) {
   }
   // Deep-learning queue policies (policies/README.md): jobs placed on the fullest nodes that fit
   // them (consolidated), ties by node index, so that only the queue order differs.
-  if (name == "fifo" || name == "sjf") {
+  if (name == "fifo" || name == "sjf" || name == "backfill") {
     Profile profile = gpu_milli_profile(name, "most-allocated", "first-fit");
     profile.score = {{"most-allocated", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -104,6 +104,10 @@ Profile builtin_profile(const std::string& asked) {
       // Strict first come, first served: a job waits until every job submitted before it started.
       profile.queue_sort = "fifo";
       profile.queue_mode = QueueMode::kStrict;
+    } else if (name == "backfill") {
+      // FIFO with EASY backfilling: later jobs may start if they do not delay the first waiting one.
+      profile.queue_sort = "fifo";
+      profile.queue_mode = QueueMode::kBackfill;
     } else {
       // Shortest job first by the trace's run time (an oracle), non-preemptive; a job that does not
       // fit lets shorter-queued ones behind it start.
@@ -180,7 +184,8 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
       const auto value = mode.as<std::string>();
       if (value == "skip") profile.queue_mode = QueueMode::kSkip;
       else if (value == "strict") profile.queue_mode = QueueMode::kStrict;
-      else fail(mode, "queueMode", "expected skip or strict");
+      else if (value == "backfill") profile.queue_mode = QueueMode::kBackfill;
+      else fail(mode, "queueMode", "expected skip, strict or backfill");
     }
   } catch (const YAML::Exception& e) {
     throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));

@@ -31,6 +31,10 @@ enum class QueueMode : std::uint8_t {
   // Stops the cycle: no pod starts before the ones queued ahead of it (strict FIFO; head-of-line
   // blocking).
   kStrict,
+  // EASY backfilling: the first pod (or gang) that does not fit gets a reservation, the earliest
+  // time its GPUs will be free given the running pods' expected ends (their trace run times); a pod
+  // behind it may start now if it will end by then, or if it fits without the reserved nodes.
+  kBackfill,
 };
 
 struct Profile {

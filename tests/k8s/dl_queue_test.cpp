@@ -1,5 +1,5 @@
 // Deep-learning queue policies on the replay engine: strict FIFO (head-of-line blocking), shortest
-// job first (oracle run times, skipping what does not fit), and gang admission for jobs spanning
+// job first (oracle run times, skipping what does not fit), EASY backfilling, and gang admission for jobs spanning
 // nodes (all workers placed at once or none). Every schedule is worked out by hand in the comments
 // (times in seconds; GPUs are freed the instant a pod ends).
 #include <gtest/gtest.h>
@@ -119,6 +119,49 @@ TEST(DlQueue, AFailedGangLeavesNoWorkerHoldingGpus) {
   EXPECT_DOUBLE_EQ(result.queues[1].mean_jct_s, (149.0 + 5) / 2);
   // Slowdowns: vc-a (1 + 1) / 2 = 1, vc-b (149/50 + 1) / 2 = 1.99; Jain = (2.99)^2 / (2 (1 + 1.99^2)).
   EXPECT_NEAR(metric(result, "queue_slowdown_jain"), 2.99 * 2.99 / (2 * (1 + 1.99 * 1.99)), 1e-9);
+}
+
+TEST(DlQueue, BackfillStartsAShortJobThatEndsBeforeTheReservation) {
+  // The head-of-line scenario: B (4 GPUs) waits for A to end at 100, its reservation. C (1 GPU,
+  // 10 s) ends at 12, before 100, so it starts at once; FIFO made it wait until 200.
+  const auto result = head_of_line("backfill").run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 2);
+}
+
+TEST(DlQueue, BackfillKeepsTheReservedNodeFromJobsThatWouldDelayTheHead) {
+  // n0 has 4 GPUs, n1 has 2. A (2 GPUs, 100 s) at 0 takes n0 (equal scores: the lower index).
+  // B (4 GPUs, 100 s) at 1 fits only n0: reservation n0 at 100. C, D, E (1 GPU, 500 s each) at
+  // 2, 3, 4 would still run at 100, so n0 is withheld from them: C and D start on n1 at once, E
+  // waits although n0 has 2 free GPUs, and B starts at 100 as reserved. E starts when B ends (200).
+  K8sScenario s;
+  s.policy = "backfill";
+  s.node("n0", 4);
+  s.node("n1", 2);
+  s.pod("a", 2, 0, 100);
+  s.pod("b", 4, 1, 100);
+  s.pod("c", 1, 2, 500);
+  s.pod("d", 1, 3, 500);
+  s.pod("e", 1, 4, 500);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).node, 0);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 2);
+  EXPECT_EQ(record(result, 2).node, 1);
+  EXPECT_EQ(seconds(record(result, 3).start_us), 3);
+  EXPECT_EQ(record(result, 3).node, 1);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 200);
+}
+
+TEST(DlQueue, BackfillReservesWholeNodesForAGang) {
+  // The gang scenario under backfill: g (two 8-GPU workers) is reserved n0 and n1 at 100 (n0 frees
+  // when x ends; n1 is free now). y (10 s) ends at 12 and starts at 2 beside x; z (5 s) ends at 8
+  // and starts at 3 on n1. Both end before 100, so g still starts at 100.
+  const auto result = gang_scenario("backfill").run();
+  EXPECT_EQ(seconds(record(result, 3).start_us), 2);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 3);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 100);
 }
 
 TEST(DlQueue, TraceWithoutJobsGetsNoJobMetrics) {
