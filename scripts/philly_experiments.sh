@@ -34,3 +34,22 @@ h() { jq -r "(. / 3600 * 100 | round) / 100"; }
   done
 } > "$dir/table.md"
 cat "$dir/table.md"
+
+# Per queue (virtual cluster) at 8x: mean JCT (h) of each policy, from its run's queues.csv.
+{
+  echo
+  printf "| queue (8x) | jobs |"
+  for p in $(jq -r '.policies[].name' "$dir/compression-8/summary.json"); do printf " %s mean JCT (h) |" "$p"; done
+  echo
+  printf "|---|---:|"
+  for p in $(jq -r '.policies[].name' "$dir/compression-8/summary.json"); do printf -- "---:|"; done
+  echo
+  first=$(jq -r '.policies[0].name' "$dir/compression-8/summary.json")
+  tail -n +2 "$dir/compression-8/runs/$first/seed-42/queues.csv" | while IFS=, read -r queue jobs _; do
+    printf "| %s | %s |" "$queue" "$jobs"
+    for p in $(jq -r '.policies[].name' "$dir/compression-8/summary.json"); do
+      awk -F, -v q="$queue" '$1 == q { printf " %.2f |", $5 / 3600 }' "$dir/compression-8/runs/$p/seed-42/queues.csv"
+    done
+    echo
+  done
+} >> "$dir/table.md"

@@ -1,0 +1,65 @@
+// The Philly job log through the real binary: the bundled workload runs on its own cluster by
+// default, writes the job outputs, and a broken log fails before any output is written.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(PhillyCli, RunsOnThePhillyLikeClusterByDefault) {
+  const auto dir = fresh_dir("philly_default");
+  const auto result = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  EXPECT_EQ(summary["inputs"]["cluster"], "philly");
+  EXPECT_EQ(summary["inputs"]["workload_skipped_lines"], 1);  // the log's final empty line
+  const auto& run = summary["policies"][0]["runs"][0];
+  EXPECT_EQ(run["jobs"], 82247);
+  EXPECT_EQ(run["completed_jobs"], 82247);
+  // At the log's own times nothing waits on 2,490 GPUs.
+  EXPECT_EQ(run["job_mean_queueing_s"], 0);
+  const std::string jobs = slurp(dir / "out" / "jobs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 82248);
+  EXPECT_TRUE(fs::exists(dir / "out" / "queues.csv"));
+  EXPECT_NE(result.err.find("289 jobs ask more GPUs than the largest node has (8)"), std::string::npos) << result.err;
+}
+
+TEST(PhillyCli, ComparesTheQueuePoliciesUnderTheirNames) {
+  const auto dir = fresh_dir("philly_compare");
+  const auto result = run_gpusim(dir, "compare --workload philly --mode replay --time-compression 4 "
+                                      "--policies fifo,backfill,sjf --seeds 1 --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  ASSERT_EQ(summary["policies"].size(), 3u);
+  EXPECT_EQ(summary["policies"][0]["name"], "fifo");
+  EXPECT_EQ(summary["policies"][1]["name"], "backfill");
+  EXPECT_EQ(summary["policies"][2]["name"], "sjf");
+  // Strict FIFO waits behind large jobs; backfilling and SJF do not as much.
+  const double fifo = summary["policies"][0]["job_mean_jct_s"]["mean"];
+  const double backfill = summary["policies"][1]["job_mean_jct_s"]["mean"];
+  const double sjf = summary["policies"][2]["job_mean_jct_s"]["mean"];
+  EXPECT_LT(backfill, fifo);
+  EXPECT_LT(sjf, backfill);
+}
+
+TEST(PhillyCli, ABrokenLogFailsWithItsLineAndWritesNothing) {
+  const auto dir = fresh_dir("philly_broken");
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,10.0,2,20.0,vc\n"
+                                     "2017-10-01 00:00:01,10.0,2,99.0,vc\n";
+  const auto result = run_gpusim(dir, "run --workload jobs.csv --cluster philly --mode replay --policy fifo --out out");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("jobs.csv:3: gpu_time: 99.0 is not duration x num_gpus (10.0 x 2 = 20)"), std::string::npos)
+      << result.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+}  // namespace
+}  // namespace gpusim::testing
