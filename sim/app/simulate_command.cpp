@@ -199,10 +199,15 @@ bool is_philly_log(const fs::path& path) {
   return traces::is_philly_header(first);
 }
 
-// --cluster as given, else the workload's default.
+// --cluster as given, else the workload's default: the Philly-like cluster for a Philly job log (the
+// bundled one by name, or any file with its header), openb otherwise.
 std::string cluster_name(const SimulateOptions& o) {
-  return o.cluster_option != nullptr && o.cluster_option->count() == 0 ? traces::default_cluster_for(o.workload)
-                                                                         : o.cluster;
+  if (o.cluster_option == nullptr || o.cluster_option->count() > 0) return o.cluster;
+  if (o.workload != "philly" && !o.workload.starts_with("openb:") && !is_manifest(o.workload) &&
+      fs::is_regular_file(o.workload) && is_philly_log(o.workload)) {
+    return "philly";
+  }
+  return traces::default_cluster_for(o.workload);
 }
 
 // The most GPUs one node has (Philly jobs larger than that become gangs).
@@ -255,6 +260,31 @@ void note_skipped(const std::string& file, int lines) {
   }
 }
 
+// Jobs asking more GPUs than the whole cluster has never start (and under a strict queue hold back
+// every job behind them): said at once, not discovered at the end.
+void note_jobs_larger_than_cluster(const std::string& file, const Loaded& loaded) {
+  std::int64_t cluster_gpus = 0;
+  for (const auto& node : loaded.cluster.nodes) cluster_gpus += node.gpu_count;
+  std::int64_t too_large = 0, largest = 0;
+  const auto& pods = loaded.workload.pods;
+  for (std::size_t p = 0; p < pods.size();) {
+    std::int64_t gpus = 0;
+    std::size_t q = p;
+    do {
+      gpus += pods[q].gpu_count;
+      ++q;
+    } while (q < pods.size() && pods[p].gang != 0 && pods[q].gang == pods[p].gang);
+    if (gpus > cluster_gpus) ++too_large;
+    largest = std::max(largest, gpus);
+    p = q;
+  }
+  if (too_large > 0) {
+    fmt::print(stderr, "gpusim: note: {}: jobs asking more GPUs than the cluster's {}: {} (the largest asks {}); they "
+               "never start, and under a strict queue (fifo) no job queued behind them does either\n",
+               file, cluster_gpus, too_large, largest);
+  }
+}
+
 Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}, {}};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
@@ -269,6 +299,11 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   if (!paths.kube.empty()) loaded.kube = k8s::load_kube_settings(paths.kube, loaded.cluster.nodes);
   note_skipped(paths.cluster.string(), loaded.cluster.skipped_lines);
   note_skipped(paths.workload.string(), loaded.workload.skipped_lines);
+  if (o.mode == "fill" && loaded.workload.has_gangs) {
+    throw InputError(fmt::format("{}: jobs larger than a node run as gangs of workers that start together, which only "
+                                 "--mode replay models; fill mode places pods one by one", paths.workload.string()));
+  }
+  if (loaded.workload.has_gangs || !loaded.workload.queues.empty()) note_jobs_larger_than_cluster(paths.workload.string(), loaded);
   if (o.mode == "replay" && !loaded.workload.has_times) {
     throw InputError(fmt::format("{}:1: header: replay mode needs creation_time and deletion_time columns",
                                  paths.workload.string()));
@@ -356,7 +391,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   }
   experiment::write_outputs(out, result, context);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const std::string headline = o.mode == "fill" ? "gpu_allocation_pct" : "mean_jct_s";
+  // Traces of jobs: the job-level JCT (a gang counted once).
+  const bool jobs = loaded.workload.has_gangs || !loaded.workload.queues.empty();
+  const std::string headline = o.mode == "fill" ? "gpu_allocation_pct" : jobs ? "job_mean_jct_s" : "mean_jct_s";
   for (const auto& policy : result.policies) {
     for (const auto& metric : policy.metrics) {
       if (metric.name != headline) continue;

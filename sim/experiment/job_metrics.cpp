@@ -6,6 +6,9 @@
 namespace gpusim::experiment {
 namespace {
 
+// The run time below which slowdown is measured against this floor (bounded slowdown, 10 s).
+constexpr std::int64_t kSlowdownFloorUs = 10'000'000;
+
 // Nearest rank on the sorted sample (as the pod metrics).
 double percentile(std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
@@ -73,7 +76,10 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload) {
     ++row.completed;
     const double j = static_cast<double>(job.end_us - job.arrival_us) / 1e6;
     const double w = static_cast<double>(job.start_us - job.arrival_us) / 1e6;
-    const double s = job.run_us > 0 ? static_cast<double>(job.end_us - job.arrival_us) / static_cast<double>(job.run_us) : 1.0;
+    // Bounded slowdown: a job of a few seconds that waited a minute is not slowed down 60-fold, and a
+    // job of no run time is not slowed down 1-fold however long it waited.
+    const double s = std::max(1.0, static_cast<double>(job.end_us - job.arrival_us) /
+                                       static_cast<double>(std::max(job.run_us, kSlowdownFloorUs)));
     row.gpu_hours += static_cast<double>(job.end_us - job.start_us) / 1e6 * job.gpus / 3600.0;
     jct.push_back(j);
     wait.push_back(w);

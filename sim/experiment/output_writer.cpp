@@ -88,7 +88,11 @@ void write_jobs(const fs::path& path, const RunResult& run, const OutputContext&
   const auto& queues = ctx.workload->queues;
   for (const JobRecord& job : run.jobs) {
     const bool started = job.start_us >= 0;
-    out.print("{},{},{},{},{},{},{},{},{},{},{}\n", ctx.workload->pods[job.first_pod].name,
+    // A gang's job is named by its workers' common prefix ("job-00042" for "job-00042-w000").
+    const cluster::PodSpec& first = ctx.workload->pods[job.first_pod];
+    std::string_view name = first.name;
+    if (first.gang != 0 && name.rfind("-w") != std::string_view::npos) name = name.substr(0, name.rfind("-w"));
+    out.print("{},{},{},{},{},{},{},{},{},{},{}\n", name,
               queues.empty() ? "" : queues[job.queue], job.pods, job.gpus, seconds(job.arrival_us),
               seconds(job.start_us), seconds(job.end_us), seconds(job.run_us),
               job.completed ? seconds(job.end_us - job.arrival_us) : "",

@@ -57,6 +57,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
   }
   gang_pending_.resize(gang_size_.size());
+  gang_running_.assign(gang_size_.size(), 0);
   if (profile.queue_mode == sched::QueueMode::kBackfill) {
     on_node_.resize(nodes.size());
     failed_withheld_in_cycle_.assign(shapes.size(), 0);
@@ -129,6 +130,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
       if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
+      if (const std::uint32_t gang = pods_[pod.source].gang; gang != 0) --gang_running_[gang];
       break;
     }
     case Topic::kNodeStatus:
@@ -214,6 +216,7 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
     expected_end_[id] = run ? now + *run : core::Time::from_micros(static_cast<std::int64_t>(kMaxSimulatedMicros));
     on_node_[placement.node].push_back(id);
   }
+  if (const std::uint32_t gang = pods_[api_.pod(id).source].gang; gang != 0) ++gang_running_[gang];
   apply_status(placement.node);
   Message bound;
   bound.topic = Topic::kPodBound;
@@ -224,9 +227,15 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
   bus_.publish(bound, now, core::Phase::kSchedule);
 }
 
+bool Scheduler::gang_ready(std::uint32_t gang) const {
+  return gang_pending_[gang].size() + gang_running_[gang] >= gang_size_[gang];
+}
+
 bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
+  // The pending workers: all of them, or (a gang whose failed worker its owner recreated) those
+  // that replace the ones lost while the others run on.
   std::vector<PodId>& members = gang_pending_[gang];
-  if (members.size() < gang_size_[gang]) return false;  // not all created yet
+  if (!gang_ready(gang) || members.empty()) return false;
   gang_placed_.clear();
   for (const PodId member : members) {
     ++attempts_;
@@ -266,11 +275,19 @@ void Scheduler::run_cycle(core::Time now) {
     const PodId id = pending_[i];
     if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang's first member
     const std::uint32_t shape = shape_of_source_[source_of(id)];
-    if (failed_in_cycle_[shape] == cycle_) {
+    const cluster::PodSpec& spec = pods_[source_of(id)];
+    // A gang waiting for a worker to be created is not a failure; one with running workers places
+    // fewer workers than its layout, so its layout's failures do not apply to it.
+    const bool gang = spec.gang != 0;
+    if (gang && !gang_ready(spec.gang)) {
       pending_[kept++] = id;
       continue;
     }
-    const cluster::PodSpec& spec = pods_[source_of(id)];
+    const bool partial_gang = gang && gang_running_[spec.gang] > 0;
+    if (failed_in_cycle_[shape] == cycle_ && !partial_gang) {
+      pending_[kept++] = id;
+      continue;
+    }
     if (reservation_.active) {
       // Behind the reserved pod: only what does not delay it.
       if (failed_withheld_in_cycle_[shape] == cycle_ && !(spec.duration && now + *spec.duration <= reservation_.shadow)) {
@@ -291,6 +308,15 @@ void Scheduler::run_cycle(core::Time now) {
         bind(id, *placement, now);
         continue;
       }
+    }
+    if (partial_gang) {
+      pending_[kept++] = id;
+      if (strict) {
+        ++i;
+        break;
+      }
+      if (!on_node_.empty() && !reservation_.active) reserve_for(spec, now);
+      continue;
     }
     failed_in_cycle_[shape] = cycle_;
     ++failed_shapes;
@@ -313,19 +339,16 @@ void Scheduler::run_cycle(core::Time now) {
     if (!on_node_.empty()) reserve_for(spec, now);
   }
   reservation_.active = false;
-  // Pods of gangs bound in this cycle that the walk did not reach yet leave the queue too.
-  if (!gang_bound_ids_.empty()) {
-    for (std::size_t k = i; k < pending_.size(); ++k) {
-      if (pending_[k] >= bound_by_gang_.size() || !bound_by_gang_[pending_[k]]) pending_[kept++] = pending_[k];
-    }
-    pending_.resize(kept);
-    for (const PodId id : gang_bound_ids_) bound_by_gang_[id] = 0;
-    gang_bound_ids_.clear();
-    return;
-  }
   if (kept < i) {
     std::move(pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(kept));
     pending_.resize(pending_.size() - (i - kept));
+  }
+  // Workers of gangs bound in this cycle leave the queue wherever they were: a gang may have been
+  // placed from a later worker after an earlier one was kept.
+  if (!gang_bound_ids_.empty()) {
+    std::erase_if(pending_, [&](PodId id) { return id < bound_by_gang_.size() && bound_by_gang_[id]; });
+    for (const PodId id : gang_bound_ids_) bound_by_gang_[id] = 0;
+    gang_bound_ids_.clear();
   }
 }
 
@@ -334,7 +357,7 @@ void Scheduler::run_cycle(core::Time now) {
 // GPUs only: a shared GPU frees when its last pod ends, which this estimate ignores (it then waits
 // longer than needed), and CPU, memory and GPU models are not looked at.
 void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
-  const int workers = head.gang != 0 ? static_cast<int>(gang_size_[head.gang]) : 1;
+  const int workers = head.gang != 0 ? std::max<int>(1, static_cast<int>(gang_pending_[head.gang].size())) : 1;
   const int needed = std::max(1, head.gpu_count);
   ready_.clear();
   for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
@@ -392,7 +415,9 @@ bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time 
     }
   }
   for (const cluster::NodeIndex n : withheld_) cache_.set_present(n, true);
-  if (!placed) {
+  // A gang with running workers places fewer workers than its layout: its failure says nothing of
+  // the layout's other gangs.
+  if (!placed && !(spec.gang != 0 && gang_running_[spec.gang] > 0)) {
     if (ends_in_time) failed_in_cycle_[shape] = cycle_;  // it failed with every node: so will all of its shape
     failed_withheld_in_cycle_[shape] = cycle_;
   }

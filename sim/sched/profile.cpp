@@ -147,7 +147,7 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
     if (!doc.IsMap()) throw core::InputError(fmt::format("{}:1: expected a mapping", file));
     static constexpr const char* kKnown[] = {"name", "queueSort", "preFilter", "filter",
                                              "postFilter", "score", "gpuSelection", "reserve",
-                                             "permit", "bind", "tieBreak", "queueMode"};
+                                             "permit", "bind", "tieBreak"};
     for (const auto& entry : doc) {
       const auto key = entry.first.as<std::string>();
       if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
@@ -179,13 +179,6 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
       if (value == "seeded-rank") profile.tie_break = TieBreak::kSeededRank;
       else if (value == "node-index") profile.tie_break = TieBreak::kNodeIndex;
       else fail(tie, "tieBreak", "expected seeded-rank or node-index");
-    }
-    if (const YAML::Node mode = doc["queueMode"]) {
-      const auto value = mode.as<std::string>();
-      if (value == "skip") profile.queue_mode = QueueMode::kSkip;
-      else if (value == "strict") profile.queue_mode = QueueMode::kStrict;
-      else if (value == "backfill") profile.queue_mode = QueueMode::kBackfill;
-      else fail(mode, "queueMode", "expected skip, strict or backfill");
     }
   } catch (const YAML::Exception& e) {
     throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));

@@ -61,5 +61,29 @@ TEST(PhillyCli, ABrokenLogFailsWithItsLineAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+TEST(PhillyCli, FillModeRefusesGangs) {
+  const auto dir = fresh_dir("philly_fill");
+  const auto result = run_gpusim(dir, "run --workload philly --policy fifo --out out");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("only --mode replay models"), std::string::npos) << result.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(PhillyCli, AJobLargerThanTheClusterIsNamedAndAPathGetsThePhillyCluster) {
+  // A log given by path (not the bundled name) still runs on the Philly-like cluster by default;
+  // a 4,096-GPU job exceeds its 2,490 GPUs, which is said before the run.
+  const auto dir = fresh_dir("philly_too_large");
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,10.0,4096,40960.0,vc\n"
+                                     "2017-10-01 00:00:01,10.0,1,10.0,vc\n";
+  const auto result = run_gpusim(dir, "run --workload jobs.csv --mode replay --policy backfill --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("jobs asking more GPUs than the cluster's 2490: 1 (the largest asks 4096)"), std::string::npos)
+      << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  EXPECT_EQ(summary["inputs"]["cluster"], "philly");
+  EXPECT_EQ(summary["policies"][0]["runs"][0]["completed_jobs"], 1);
+}
+
 }  // namespace
 }  // namespace gpusim::testing

@@ -164,6 +164,36 @@ TEST(DlQueue, BackfillReservesWholeNodesForAGang) {
   EXPECT_EQ(seconds(record(result, 2).start_us), 100);
 }
 
+TEST(DlQueue, AGangThatLostAWorkerGetsItBackAndBlocksNoOne) {
+  // Three 8-GPU nodes. g (16 GPUs, 1000 s) starts at 0 on n0 and n1. GPU 0 of n0 fails at 10 s
+  // (XID 79): its worker is lost and its owner recreates it after the Job backoff (10 s), at 20 s;
+  // the other worker runs on. The GPU is repaired at 20 s too, and the cycle runs after every change
+  // of that instant: the new worker is placed alone, as the gang's missing part, on n0 (n0 and n2
+  // are both empty: the lower index). b (1 GPU) at 100 starts at once under strict FIFO: nothing
+  // waits forever behind g.
+  K8sScenario s;
+  s.policy = "fifo";
+  for (const char* name : {"n0", "n1", "n2"}) s.node(name, 8);
+  std::istringstream log(
+      "timestamp,duration,num_gpus,gpu_time,cluster\n"
+      "2020-01-01 00:00:00,1000.0,16,16000.0,a\n"
+      "2020-01-01 00:01:40,50.0,1,50.0,b\n");
+  s.workload = traces::read_philly_jobs(log, "lost.csv", 8);
+  s.kube.gpu_failures.push_back({core::Time::from_seconds(10), 0, 0, 79});
+  s.kube.gpu_failures.push_back({core::Time::from_seconds(20), 0, 0, 0});
+  const auto result = s.run();
+  const auto& lost = record(result, 0);  // g's worker on n0
+  EXPECT_GT(lost.attempts, 1u);
+  EXPECT_EQ(lost.outcome, experiment::PodOutcome::kCompleted);
+  EXPECT_EQ(lost.node, 0);
+  EXPECT_EQ(seconds(lost.start_us), 20);
+  EXPECT_EQ(seconds(lost.end_us), 1020);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 0);  // the other worker ran on
+  EXPECT_EQ(seconds(record(result, 1).end_us), 1000);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 100);
+  EXPECT_EQ(metric(result, "completed_jobs"), 2);
+}
+
 TEST(DlQueue, TraceWithoutJobsGetsNoJobMetrics) {
   // openb-like pods (no queues, no gangs): outputs stay as before.
   K8sScenario s;
