@@ -94,11 +94,12 @@ Profile builtin_profile(const std::string& asked) {
     profile.score = {{"topology-aware", 2}, {"most-allocated", 1}};
     return profile;
   }
-  // Deep-learning queue policies (policies/README.md): jobs placed on the fullest nodes that fit
-  // them (consolidated), ties by node index, so that only the queue order differs.
+  // Deep-learning queue policies (policies/README.md): a job goes to the node it leaves with the
+  // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
+  // index, so that only the queue order differs.
   if (name == "fifo" || name == "sjf" || name == "backfill") {
-    Profile profile = gpu_milli_profile(name, "most-allocated", "first-fit");
-    profile.score = {{"most-allocated", 1}};
+    Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
+    profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
     if (name == "fifo") {
       // Strict first come, first served: a job waits until every job submitted before it started.

@@ -130,15 +130,16 @@ TEST(DlQueue, BackfillStartsAShortJobThatEndsBeforeTheReservation) {
 }
 
 TEST(DlQueue, BackfillKeepsTheReservedNodeFromJobsThatWouldDelayTheHead) {
-  // n0 has 4 GPUs, n1 has 2. A (2 GPUs, 100 s) at 0 takes n0 (equal scores: the lower index).
-  // B (4 GPUs, 100 s) at 1 fits only n0: reservation n0 at 100. C, D, E (1 GPU, 500 s each) at
-  // 2, 3, 4 would still run at 100, so n0 is withheld from them: C and D start on n1 at once, E
-  // waits although n0 has 2 free GPUs, and B starts at 100 as reserved. E starts when B ends (200).
+  // n0 has 4 GPUs, n1 has 2. A (3 GPUs, 100 s) at 0 fits only n0. B (4 GPUs, 100 s) at 1 fits
+  // only n0: reservation n0 at 100. C, D, E (1 GPU, 500 s each) at 2, 3, 4 would still run at 100,
+  // so n0 is withheld from them: C and D start on n1 at once (best fit alone would have put C on
+  // n0's last GPU), E waits although n0 has a free GPU, and B starts at 100 as reserved. E starts
+  // when B ends (200).
   K8sScenario s;
   s.policy = "backfill";
   s.node("n0", 4);
   s.node("n1", 2);
-  s.pod("a", 2, 0, 100);
+  s.pod("a", 3, 0, 100);
   s.pod("b", 4, 1, 100);
   s.pod("c", 1, 2, 500);
   s.pod("d", 1, 3, 500);
