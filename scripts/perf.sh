@@ -74,6 +74,13 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
     measure "gpusim run, sharing comparison, $v (770 A100s, 7,064 pods)" \
       ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
   done
+  for p in fifo backfill sjf; do
+    measure "gpusim run --workload philly --policy $p (Philly log, 82,247 jobs, 2,490 GPUs, own times)" \
+      ./build/gpusim run --workload philly --mode replay --policy "$p" --out "$scratch/philly-$p"
+  done
+  measure "gpusim compare --workload philly, fifo, backfill, sjf at 8x arrivals (all cores)" \
+    ./build/gpusim compare --workload philly --mode replay --time-compression 8 --policies fifo,backfill,sjf --seeds 1 \
+    --out "$scratch/philly-8x"
   echo
   echo "## Instructions of one replay (callgrind: the same count whatever else the machine runs)"
   echo
