@@ -57,7 +57,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
   }
   gang_pending_.resize(gang_size_.size());
-  gang_running_.assign(gang_size_.size(), 0);
+  gang_started_.assign(gang_size_.size(), 0);
   if (profile.queue_mode == sched::QueueMode::kBackfill) {
     on_node_.resize(nodes.size());
     failed_withheld_in_cycle_.assign(shapes.size(), 0);
@@ -130,7 +130,6 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
       if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
-      if (const std::uint32_t gang = pods_[pod.source].gang; gang != 0) --gang_running_[gang];
       break;
     }
     case Topic::kNodeStatus:
@@ -216,7 +215,7 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
     expected_end_[id] = run ? now + *run : core::Time::from_micros(static_cast<std::int64_t>(kMaxSimulatedMicros));
     on_node_[placement.node].push_back(id);
   }
-  if (const std::uint32_t gang = pods_[api_.pod(id).source].gang; gang != 0) ++gang_running_[gang];
+
   apply_status(placement.node);
   Message bound;
   bound.topic = Topic::kPodBound;
@@ -228,7 +227,9 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
 }
 
 bool Scheduler::gang_ready(std::uint32_t gang) const {
-  return gang_pending_[gang].size() + gang_running_[gang] >= gang_size_[gang];
+  // Before it starts, a gang waits until all its workers exist; once started, a pending worker
+  // replaces one that was lost (its owner recreated it), whatever became of the others.
+  return gang_started_[gang] ? !gang_pending_[gang].empty() : gang_pending_[gang].size() >= gang_size_[gang];
 }
 
 bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
@@ -252,6 +253,7 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
     // The node's published status limits what the next member sees there, as for any pod.
     apply_status(placement->node);
   }
+  gang_started_[gang] = 1;
   if (bound_by_gang_.size() < assumed_.size()) bound_by_gang_.resize(assumed_.size(), 0);
   for (std::size_t k = 0; k < members.size(); ++k) {
     bound_by_gang_[members[k]] = 1;
@@ -265,6 +267,7 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
 void Scheduler::run_cycle(core::Time now) {
   const auto source_of = [&](PodId id) { return api_.pod(id).source; };
   const bool strict = framework_.profile().queue_mode == sched::QueueMode::kStrict;
+  bool reservation_tried = false;
   ++cycle_;
   std::size_t kept = 0;
   std::size_t failed_shapes = 0;
@@ -283,14 +286,15 @@ void Scheduler::run_cycle(core::Time now) {
       pending_[kept++] = id;
       continue;
     }
-    const bool partial_gang = gang && gang_running_[spec.gang] > 0;
+    const bool partial_gang = gang && gang_started_[spec.gang];
     if (failed_in_cycle_[shape] == cycle_ && !partial_gang) {
       pending_[kept++] = id;
       continue;
     }
     if (reservation_.active) {
       // Behind the reserved pod: only what does not delay it.
-      if (failed_withheld_in_cycle_[shape] == cycle_ && !(spec.duration && now + *spec.duration <= reservation_.shadow)) {
+      if (failed_withheld_in_cycle_[shape] == cycle_ && !partial_gang &&
+          !(spec.duration && now + *spec.duration <= reservation_.shadow)) {
         pending_[kept++] = id;
         continue;
       }
@@ -315,7 +319,10 @@ void Scheduler::run_cycle(core::Time now) {
         ++i;
         break;
       }
-      if (!on_node_.empty() && !reservation_.active) reserve_for(spec, now);
+      if (!on_node_.empty() && !reservation_tried) {
+        reservation_tried = true;
+        reserve_for(spec, now);
+      }
       continue;
     }
     failed_in_cycle_[shape] = cycle_;
@@ -336,7 +343,11 @@ void Scheduler::run_cycle(core::Time now) {
       ++i;
       break;
     }
-    if (!on_node_.empty()) reserve_for(spec, now);
+    // EASY: the first pod that does not fit gets the reservation (if none can be made, nobody does).
+    if (!on_node_.empty() && !reservation_tried) {
+      reservation_tried = true;
+      reserve_for(spec, now);
+    }
   }
   reservation_.active = false;
   if (kept < i) {
@@ -353,21 +364,36 @@ void Scheduler::run_cycle(core::Time now) {
 }
 
 // The earliest time by which enough nodes have the GPUs `head` (or each worker of its gang) asks,
-// from the GPUs free now and those the pods bound there release at their expected ends. Counts whole
-// GPUs only: a shared GPU frees when its last pod ends, which this estimate ignores (it then waits
-// longer than needed), and CPU, memory and GPU models are not looked at.
+// from the healthy GPUs free now and the healthy GPUs the pods bound there release at their expected
+// ends. Only nodes the head could use are candidates: present, of an allowed GPU model, with every
+// NoSchedule and NoExecute taint tolerated (as the taint-toleration filter). Counts whole GPUs only: a GPU shared by fractional pods frees when its last pod
+// ends, which this estimate ignores; CPU and memory are not looked at.
 void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
   const int workers = head.gang != 0 ? std::max<int>(1, static_cast<int>(gang_pending_[head.gang].size())) : 1;
   const int needed = std::max(1, head.gpu_count);
   ready_.clear();
   for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
-    if (!cache_.present(n) || cache_.node(n).gpu_count < needed) continue;
-    int free = cache_.whole_free_devices(n).size();
+    const cluster::NodeSpec& node = cache_.node(n);
+    if (!cache_.present(n) || node.gpu_count < needed || !head.allowed_models.allows(node.gpu_model)) continue;
+    const auto& taints = cache_.taints(n);  // the node's own and the lifecycle controller's
+    if (std::any_of(taints.begin(), taints.end(), [&](const cluster::Taint& t) {
+          return t.effect != "PreferNoSchedule" &&
+                 (head.constraints == nullptr || !cluster::tolerates(head.constraints->tolerations, t));
+        })) {
+      continue;
+    }
+    std::uint64_t healthy = 0;
+    for (int g = 0; g < node.gpu_count; ++g) {
+      if (cache_.gpu_healthy(n, g)) healthy |= std::uint64_t{1} << g;
+    }
+    int free = cache_.whole_free_devices(n).size();  // unhealthy GPUs never read free
     core::Time when = now;
     if (free < needed) {
       releases_.clear();
       for (const PodId pod : on_node_[n]) {
-        const int gpus = pods_[api_.pod(pod).source].gpu_milli >= cluster::kMilliPerGpu ? assumed_[pod].gpus.size() : 0;
+        const int gpus = pods_[api_.pod(pod).source].gpu_milli >= cluster::kMilliPerGpu
+                             ? cluster::GpuSet{assumed_[pod].gpus.bits & healthy}.size()
+                             : 0;
         if (gpus > 0) releases_.emplace_back(std::max(expected_end_[pod], now), gpus);
       }
       std::sort(releases_.begin(), releases_.end());
@@ -417,7 +443,7 @@ bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time 
   for (const cluster::NodeIndex n : withheld_) cache_.set_present(n, true);
   // A gang with running workers places fewer workers than its layout: its failure says nothing of
   // the layout's other gangs.
-  if (!placed && !(spec.gang != 0 && gang_running_[spec.gang] > 0)) {
+  if (!placed && !(spec.gang != 0 && gang_started_[spec.gang])) {
     if (ends_in_time) failed_in_cycle_[shape] = cycle_;  // it failed with every node: so will all of its shape
     failed_withheld_in_cycle_[shape] = cycle_;
   }

@@ -72,7 +72,7 @@ class Scheduler final : public Component {
   // whether gang admission bound it in this cycle (so the queue walk drops it).
   std::vector<std::uint32_t> gang_size_;
   std::vector<std::vector<PodId>> gang_pending_;
-  std::vector<std::uint32_t> gang_running_;  // per gang: workers bound and not yet ended
+  std::vector<std::uint8_t> gang_started_;  // per gang: its workers were placed once
   bool gang_ready(std::uint32_t gang) const;
   std::vector<std::uint8_t> bound_by_gang_;
   std::vector<cluster::Placement> gang_placed_;  // reused by schedule_gang

@@ -195,6 +195,27 @@ TEST(DlQueue, AGangThatLostAWorkerGetsItBackAndBlocksNoOne) {
   EXPECT_EQ(metric(result, "completed_jobs"), 2);
 }
 
+TEST(DlQueue, AReplacedWorkerRunsAfterItsSiblingsEnded) {
+  // Two 8-GPU nodes; g (16 GPUs, 100 s) on both from 0. GPU 0 of n0 fails for good at 10 s: the
+  // worker there is lost and recreated at 20 s, but n0 has only 7 healthy GPUs and n1 holds the other
+  // worker until 100. When that one ends, the replacement takes n1 (100-200) and the job completes.
+  for (const char* policy : {"fifo", "backfill"}) {
+    K8sScenario s;
+    s.policy = policy;
+    s.node("n0", 8);
+    s.node("n1", 8);
+    std::istringstream log(
+        "timestamp,duration,num_gpus,gpu_time,cluster\n"
+        "2020-01-01 00:00:00,100.0,16,1600.0,a\n");
+    s.workload = traces::read_philly_jobs(log, "siblings.csv", 8);
+    s.kube.gpu_failures.push_back({core::Time::from_seconds(10), 0, 0, 79});
+    const auto result = s.run();
+    EXPECT_EQ(seconds(record(result, 0).start_us), 100) << policy;
+    EXPECT_EQ(record(result, 0).node, 1) << policy;
+    EXPECT_EQ(metric(result, "completed_jobs"), 1) << policy;
+  }
+}
+
 TEST(DlQueue, TraceWithoutJobsGetsNoJobMetrics) {
   // openb-like pods (no queues, no gangs): outputs stay as before.
   K8sScenario s;
