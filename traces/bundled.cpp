@@ -19,6 +19,14 @@ std::filesystem::path existing(std::filesystem::path path, std::string_view what
   return path;
 }
 
+// A word that is neither a file nor a bundled name is most likely a mistyped bundled name: say so
+// and list them (a path with a directory part gets the file's own message).
+void refuse_unknown_name(const std::string& name, std::string_view what, std::string_view bundled) {
+  if (name.empty() || name.find('/') != std::string::npos || std::filesystem::exists(name)) return;
+  throw core::InputError(
+      fmt::format("{}: no such file, and not a bundled {} name (bundled: {})", name, what, bundled));
+}
+
 }  // namespace
 
 std::filesystem::path default_data_root() { return GPUSIM_DEFAULT_DATA_DIR; }
@@ -41,6 +49,7 @@ std::filesystem::path resolve_cluster(const std::string& name, const std::filesy
   if (name.starts_with("openb:")) {
     throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all, philly)", name));
   }
+  refuse_unknown_name(name, "cluster", "openb, openb:all, philly");
   return existing(name, "node list (--cluster)");
 }
 
@@ -55,6 +64,7 @@ std::filesystem::path resolve_workload(const std::string& name, const std::files
     }
     return existing(openb_dir(root) / fmt::format("openb_pod_list_{}.csv", variant), "bundled pod list");
   }
+  refuse_unknown_name(name, "workload", "openb:<variant>, philly");
   return existing(name, "pod list (--workload)");
 }
 

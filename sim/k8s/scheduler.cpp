@@ -233,8 +233,8 @@ bool Scheduler::gang_ready(std::uint32_t gang) const {
 }
 
 bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
-  // The pending workers: all of them, or (a gang whose failed worker its owner recreated) those
-  // that replace the ones lost while the others run on.
+  // The pending workers: all of them, or (a gang that has started) those its owner recreated to
+  // replace lost ones.
   std::vector<PodId>& members = gang_pending_[gang];
   if (!gang_ready(gang) || members.empty()) return false;
   gang_placed_.clear();
@@ -279,8 +279,8 @@ void Scheduler::run_cycle(core::Time now) {
     if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang's first member
     const std::uint32_t shape = shape_of_source_[source_of(id)];
     const cluster::PodSpec& spec = pods_[source_of(id)];
-    // A gang waiting for a worker to be created is not a failure; one with running workers places
-    // fewer workers than its layout, so its layout's failures do not apply to it.
+    // A gang waiting for a worker to be created is not a failure; one that has started places only
+    // replacement workers, fewer than its layout, so its layout's failures do not apply to it.
     const bool gang = spec.gang != 0;
     if (gang && !gang_ready(spec.gang)) {
       pending_[kept++] = id;
@@ -366,8 +366,9 @@ void Scheduler::run_cycle(core::Time now) {
 // The earliest time by which enough nodes have the GPUs `head` (or each worker of its gang) asks,
 // from the healthy GPUs free now and the healthy GPUs the pods bound there release at their expected
 // ends. Only nodes the head could use are candidates: present, of an allowed GPU model, with every
-// NoSchedule and NoExecute taint tolerated (as the taint-toleration filter). Counts whole GPUs only: a GPU shared by fractional pods frees when its last pod
-// ends, which this estimate ignores; CPU and memory are not looked at.
+// NoSchedule and NoExecute taint tolerated (as the taint-toleration filter). Counts whole GPUs only:
+// a GPU shared by fractional pods frees when its last pod ends, which this estimate ignores; CPU and
+// memory are not looked at.
 void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
   const int workers = head.gang != 0 ? std::max<int>(1, static_cast<int>(gang_pending_[head.gang].size())) : 1;
   const int needed = std::max(1, head.gpu_count);
@@ -441,8 +442,8 @@ bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time 
     }
   }
   for (const cluster::NodeIndex n : withheld_) cache_.set_present(n, true);
-  // A gang with running workers places fewer workers than its layout: its failure says nothing of
-  // the layout's other gangs.
+  // A gang that has started places only replacement workers: its failure says nothing of the
+  // layout's other gangs.
   if (!placed && !(spec.gang != 0 && gang_started_[spec.gang])) {
     if (ends_in_time) failed_in_cycle_[shape] = cycle_;  // it failed with every node: so will all of its shape
     failed_withheld_in_cycle_[shape] = cycle_;

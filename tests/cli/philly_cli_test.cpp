@@ -61,6 +61,18 @@ TEST(PhillyCli, ABrokenLogFailsWithItsLineAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+TEST(PhillyCli, AMistypedBundledNameListsTheBundledOnes) {
+  const auto dir = fresh_dir("philly_typo");
+  const auto result = run_gpusim(dir, "run --workload phily --mode replay --policy fifo --out out");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("phily: no such file, and not a bundled workload name (bundled: openb:<variant>, philly)"),
+            std::string::npos)
+      << result.err;
+  const auto cluster = run_gpusim(dir, "run --workload philly --cluster phily --mode replay --policy fifo --out out");
+  EXPECT_NE(cluster.err.find("not a bundled cluster name (bundled: openb, openb:all, philly)"), std::string::npos)
+      << cluster.err;
+}
+
 TEST(PhillyCli, FillModeRefusesGangs) {
   const auto dir = fresh_dir("philly_fill");
   const auto result = run_gpusim(dir, "run --workload philly --policy fifo --out out");
