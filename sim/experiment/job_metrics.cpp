@@ -3,24 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/metrics/sample_stats.hpp"
+
 namespace gpusim::experiment {
 namespace {
 
 // The run time below which slowdown is measured against this floor (bounded slowdown, 10 s).
 constexpr std::int64_t kSlowdownFloorUs = 10'000'000;
 
-// Nearest rank on the sorted sample (as the pod metrics).
-double percentile(std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-  return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
+using metrics::percentile_of_sorted;
 
-double mean(const std::vector<double>& values) {
-  double sum = 0;
-  for (const double x : values) sum += x;
-  return values.empty() ? 0 : sum / static_cast<double>(values.size());
-}
+// Mean of a queue's sample; 0 for a queue with no completed job.
+double mean(const std::vector<double>& values) { return values.empty() ? 0 : metrics::sample_mean(values); }
 
 // Jain's index (sum x)^2 / (n sum x^2): 1 when all are equal, 1/n when one takes all.
 double jain(const std::vector<double>& values) {
@@ -93,7 +87,7 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload) {
     QueueSummary& row = table[q];
     row.mean_jct_s = mean(queue_jct[q]);
     std::sort(queue_jct[q].begin(), queue_jct[q].end());
-    row.p95_jct_s = percentile(queue_jct[q], 0.95);
+    row.p95_jct_s = percentile_of_sorted(queue_jct[q], 0.95);
     row.mean_queueing_s = mean(queue_wait[q]);
     row.mean_slowdown = mean(queue_slowdown[q]);
     if (row.completed > 0) queue_means.push_back(row.mean_slowdown);
@@ -109,15 +103,15 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload) {
   } else {
     result.set("job_mean_jct_s", mean(jct));
     std::sort(jct.begin(), jct.end());
-    result.set("job_p50_jct_s", percentile(jct, 0.50));
-    result.set("job_p95_jct_s", percentile(jct, 0.95));
-    result.set("job_p99_jct_s", percentile(jct, 0.99));
+    result.set("job_p50_jct_s", percentile_of_sorted(jct, 0.50));
+    result.set("job_p95_jct_s", percentile_of_sorted(jct, 0.95));
+    result.set("job_p99_jct_s", percentile_of_sorted(jct, 0.99));
     result.set("job_mean_queueing_s", mean(wait));
     std::sort(wait.begin(), wait.end());
-    result.set("job_p95_queueing_s", percentile(wait, 0.95));
+    result.set("job_p95_queueing_s", percentile_of_sorted(wait, 0.95));
     result.set("job_mean_slowdown", mean(slowdown));
     std::sort(slowdown.begin(), slowdown.end());
-    result.set("job_p95_slowdown", percentile(slowdown, 0.95));
+    result.set("job_p95_slowdown", percentile_of_sorted(slowdown, 0.95));
     result.set("queue_slowdown_jain", jain(queue_means));
   }
   result.jobs = std::move(jobs);

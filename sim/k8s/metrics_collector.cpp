@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "sim/metrics/sample_stats.hpp"
+
 namespace gpusim::k8s {
 namespace {
 
@@ -14,18 +16,11 @@ constexpr std::uint32_t kFragmentationTick = 1;  // tag 0: the end-of-instant al
 using experiment::PodOutcome;
 
 double percentile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
-  // Nearest rank on the sorted sample.
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+  return metrics::percentile_of_sorted(values, q);
 }
 
-double mean(const std::vector<double>& values) {
-  double sum = 0;
-  for (const double x : values) sum += x;
-  return sum / static_cast<double>(values.size());
-}
+double mean(const std::vector<double>& values) { return metrics::sample_mean(values); }
 
 PodOutcome outcome_of(const PodObject& pod) {
   switch (pod.phase) {

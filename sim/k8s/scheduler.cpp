@@ -313,27 +313,18 @@ void Scheduler::run_cycle(core::Time now) {
         continue;
       }
     }
-    if (partial_gang) {
-      pending_[kept++] = id;
-      if (strict) {
-        ++i;
-        break;
-      }
-      if (!on_node_.empty() && !reservation_tried) {
-        reservation_tried = true;
-        reserve_for(spec, now);
-      }
-      continue;
-    }
-    failed_in_cycle_[shape] = cycle_;
-    ++failed_shapes;
-    if (spec.gang != 0) {
-      // The gang's other workers (a last worker with fewer GPUs is another shape) fail with it.
-      for (const PodId member : gang_pending_[spec.gang]) {
-        const std::uint32_t other = shape_of_source_[source_of(member)];
-        if (failed_in_cycle_[other] != cycle_) {
-          failed_in_cycle_[other] = cycle_;
-          ++failed_shapes;
+    // A started gang places only replacement workers: its failure says nothing of its shapes.
+    if (!partial_gang) {
+      failed_in_cycle_[shape] = cycle_;
+      ++failed_shapes;
+      if (spec.gang != 0) {
+        // The gang's other workers (a last worker with fewer GPUs is another shape) fail with it.
+        for (const PodId member : gang_pending_[spec.gang]) {
+          const std::uint32_t other = shape_of_source_[source_of(member)];
+          if (failed_in_cycle_[other] != cycle_) {
+            failed_in_cycle_[other] = cycle_;
+            ++failed_shapes;
+          }
         }
       }
     }
