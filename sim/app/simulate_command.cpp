@@ -98,6 +98,19 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
   o.kube_option = cmd.add_option("--kube", o.kube,
                                  "replay: Kubernetes-layer settings YAML (kubelet timings, owners' backoff, device-plugin "
                                  "model per node pool, topology, GPU failures; sim/k8s/README.md)");
+  o.checkpoint_option =
+      cmd.add_option("--checkpoint-interval", o.checkpoint_interval_s,
+                     "replay: jobs checkpoint every this many seconds of run time; a preempted or evicted job restarts "
+                     "from its last checkpoint (default 600; overrides --kube's descheduler.checkpointInterval)")
+          ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  o.tiresias_options[0] = cmd.add_option("--tiresias-thresholds", o.tiresias_thresholds,
+                                         "replay, policy tiresias: attained service (GPU-seconds) at which a job moves "
+                                         "down a queue, increasing, comma-separated (default 3600: two queues)");
+  o.tiresias_options[1] =
+      cmd.add_option("--tiresias-starvation", o.tiresias_starvation,
+                     "replay, policy tiresias: a waiting job returns to queue 0 after waiting this many times as long as "
+                     "it ran since it was last put there (default 0: never)")
+          ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -122,7 +135,8 @@ void check_mode_options(const SimulateOptions& o) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
   }
   if (!replay) {
-    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option}) {
+    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
+                                      o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1]}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -152,6 +166,38 @@ std::vector<fs::path> policy_files(const std::string& list) {
     if (!item.empty() && !sched::builtin_policy_name(item)) files.emplace_back(item);
   }
   return files;
+}
+
+// "3600,7200": positive, increasing GPU-second thresholds.
+std::vector<std::int64_t> parse_thresholds(const std::string& text) {
+  std::vector<std::int64_t> out;
+  for (const std::string& item : split_policies(text)) {
+    std::int64_t value = 0;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || error != std::errc() || end != item.data() + item.size() || value <= 0 || value > 1'000'000'000'000) {
+      throw UsageError(fmt::format("--tiresias-thresholds '{}': '{}' is not a whole number of GPU-seconds in [1, 10^12]", text, item));
+    }
+    if (!out.empty() && value <= out.back()) {
+      throw UsageError(fmt::format("--tiresias-thresholds '{}': thresholds must increase ({} after {})", text, value, out.back()));
+    }
+    out.push_back(value);
+  }
+  if (out.empty()) throw UsageError(fmt::format("--tiresias-thresholds '{}': no threshold given", text));
+  return out;
+}
+
+// Tiresias' knobs from the command line; they must apply to some policy of the run.
+void apply_tiresias_options(const SimulateOptions& o, std::vector<sched::Profile>& profiles) {
+  const bool given = o.tiresias_options[0]->count() > 0 || o.tiresias_options[1]->count() > 0;
+  if (!given) return;
+  bool applied = false;
+  for (sched::Profile& profile : profiles) {
+    if (profile.preemption != sched::Preemption::kTiresias) continue;
+    if (o.tiresias_options[0]->count() > 0) profile.tiresias.thresholds_gpu_s = parse_thresholds(o.tiresias_thresholds);
+    if (o.tiresias_options[1]->count() > 0) profile.tiresias.starvation_knob = o.tiresias_starvation;
+    applied = true;
+  }
+  if (!applied) throw UsageError("--tiresias-thresholds and --tiresias-starvation apply to the tiresias policy, which this run does not use");
 }
 
 // The policies, each resolved once; a name given twice (in any spelling) is an error.
@@ -372,9 +418,11 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
-  const std::vector<sched::Profile> profiles = resolve_policies(o.policies);
+  std::vector<sched::Profile> profiles = resolve_policies(o.policies);
+  apply_tiresias_options(o, profiles);
 
   Loaded loaded = load(o, paths);
+  if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
                                          loaded.performance ? &*loaded.performance : nullptr, loaded.job,
                                          o.mode == "replay" ? &loaded.kube : nullptr};
@@ -385,6 +433,14 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
+  for (const sched::Profile& profile : profiles) {
+    if (profile.preemption == sched::Preemption::kNone || o.mode != "replay") continue;
+    if (context.preemption.is_null()) context.preemption["checkpoint_interval_s"] = loaded.kube.checkpoint_interval.seconds();
+    if (profile.preemption == sched::Preemption::kTiresias) {
+      context.preemption["tiresias_thresholds_gpu_s"] = profile.tiresias.thresholds_gpu_s;
+      context.preemption["tiresias_starvation"] = profile.tiresias.starvation_knob;
+    }
+  }
   if (loaded.performance) {
     context.performance = {{"reference_gpu", o.reference_gpu}, {"memory_fraction", o.memory_fraction},
                            {"precision", o.precision}, {"gpus", loaded.performance->describe(loaded.catalog)}};

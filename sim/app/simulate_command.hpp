@@ -33,6 +33,11 @@ struct SimulateOptions {
   double memory_fraction = 0.5;
   std::string precision = "fp32";
   std::string kube;  // replay: the --kube settings YAML ("" = defaults)
+  // replay, preempting policies: how often jobs checkpoint (seconds of run time), and Tiresias'
+  // queue thresholds (GPU-seconds, comma-separated) and starvation knob.
+  std::int64_t checkpoint_interval_s = 0;
+  std::string tiresias_thresholds;
+  std::int64_t tiresias_starvation = 0;
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;
@@ -48,6 +53,8 @@ struct SimulateOptions {
   CLI::Option* fragmentation_option = nullptr;
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* kube_option = nullptr;
+  CLI::Option* checkpoint_option = nullptr;
+  CLI::Option* tiresias_options[2] = {};
   CLI::Option* perf_detail_options[4] = {};
 };
 

@@ -53,7 +53,10 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload) {
     JobRecord& job = jobs.back();
     ++job.pods;
     job.gpus += pod.gpu_count;
-    if (record.start_us >= 0 && (job.start_us < 0 || record.start_us < job.start_us)) job.start_us = record.start_us;
+    // Queueing ends at a job's first start (a preempted job waits again, which its JCT shows).
+    const std::int64_t first = record.first_start_us >= 0 ? record.first_start_us : record.start_us;
+    if (first >= 0 && (job.start_us < 0 || first < job.start_us)) job.start_us = first;
+    job.run_gpu_us += record.run_us * pod.gpu_count;
     job.completed = job.completed && record.outcome == PodOutcome::kCompleted;
     job.end_us = job.completed ? std::max(job.end_us, record.end_us) : -1;
   }
@@ -74,7 +77,7 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload) {
     // job of no run time is not slowed down 1-fold however long it waited.
     const double s = std::max(1.0, static_cast<double>(job.end_us - job.arrival_us) /
                                        static_cast<double>(std::max(job.run_us, kSlowdownFloorUs)));
-    row.gpu_hours += static_cast<double>(job.end_us - job.start_us) / 1e6 * job.gpus / 3600.0;
+    row.gpu_hours += static_cast<double>(job.run_gpu_us) / 1e6 / 3600.0;
     jct.push_back(j);
     wait.push_back(w);
     slowdown.push_back(s);

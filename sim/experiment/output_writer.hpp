@@ -28,6 +28,8 @@ struct OutputContext {
   nlohmann::json performance = nullptr;
   // Replay with a --kube file: its name and digest; null otherwise.
   nlohmann::json kube = nullptr;
+  // Replay with preempting policies: the checkpoint interval and Tiresias' knobs; null otherwise.
+  nlohmann::json preemption = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

@@ -258,6 +258,13 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   context.extenders = extenders;
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period);
+  // Preempting profiles: the job ledger records what each job ran, from which the scheduler ranks them.
+  const bool preempts = profile.preemption != sched::Preemption::kNone;
+  std::optional<k8s::JobLedger> ledger;
+  if (preempts) {
+    ledger.emplace(pods.size());
+    scheduler.enable_preemption(*ledger, settings.checkpoint_interval);
+  }
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed}, present);
   k8s::Controller owners(bus, settings, *workload);
@@ -272,6 +279,11 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
 
   using k8s::Topic;
+  if (ledger) {
+    // Before the scheduler, which reads it when a pod starts running.
+    for (const Topic topic : {Topic::kPodRunning, Topic::kPodTerminated}) bus.subscribe(topic, *ledger);
+    bus.subscribe(Topic::kPodRunning, scheduler);
+  }
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
                             Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints}) {
     bus.subscribe(topic, scheduler);
@@ -281,8 +293,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     bus.subscribe(topic, kubelets);
   }
   for (const Topic topic : {Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) bus.subscribe(topic, node_lifecycle);
+  if (descheduler || preempts) bus.subscribe(Topic::kEvictRequest, kubelets);
   if (descheduler) {
-    bus.subscribe(Topic::kEvictRequest, kubelets);
     for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning, Topic::kPodTerminated}) {
       bus.subscribe(topic, *descheduler);
     }
@@ -311,6 +323,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
   add_job_metrics(result, *workload);
+  if (preempts) {
+    result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
+    result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);
+  }
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

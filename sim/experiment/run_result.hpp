@@ -33,6 +33,10 @@ struct PodRecord {
   // detail only).
   std::uint32_t attempts = 1;
   std::int64_t bound_us = -1;     // the last pod's binding and admission (replay)
+  // Replay: the first start of any of the row's pod objects (start_us is the last one's), and the
+  // run time of all of them (they differ when pods were preempted, evicted or failed and replaced).
+  std::int64_t first_start_us = -1;
+  std::int64_t run_us = 0;
   std::int64_t admitted_us = -1;
   const char* reason = "";
   std::vector<std::uint64_t> container_gpus;
@@ -67,6 +71,7 @@ struct JobRecord {
   std::int64_t start_us = -1;  // its first pod's start (gang pods start together)
   std::int64_t end_us = -1;    // its last pod's end, if all completed
   std::int64_t run_us = 0;     // its run time in the trace
+  std::int64_t run_gpu_us = 0;  // GPUs x the time its pods ran, every run counted
   bool completed = false;
 };
 

@@ -28,6 +28,7 @@ const char* to_string(Reason reason) {
     case Reason::kNodeRemoved: return "NodeRemoved";
     case Reason::kOomKilled: return "OOMKilled";
     case Reason::kDescheduled: return "Descheduled";
+    case Reason::kPreempted: return "Preempted";
   }
   return "?";
 }

@@ -33,6 +33,7 @@ void Controller::on_message(const Message& message, core::Time now) {
     case Reason::kOomKilled:  // the Job controller replaces a failed pod (restartPolicy Never)
       break;
     case Reason::kDescheduled:
+    case Reason::kPreempted:
       // A disruption, not a failure (a Job's podFailurePolicy ignoring DisruptionTarget): replaced
       // after the base backoff, not counted against backoffLimit.
       bus_.set_timer(*this, 0, message.source, now + settings_.backoff_base, core::Phase::kArrival);

@@ -180,7 +180,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
       }
       break;
     case Topic::kEvictRequest:
-      evict(message.pod, now);
+      evict(message.pod, message.value == 1, now);
       break;
     case Topic::kMigReconfigure:
       reconfigure(message.node, static_cast<int>(message.value), static_cast<int>(message.layout), now);
@@ -495,13 +495,14 @@ void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& 
   }
 }
 
-void KubeletFleet::evict(PodId id, core::Time now) {
+void KubeletFleet::evict(PodId id, bool preemption, core::Time now) {
   if (id >= residents_.size() || !residents_[id].holds) return;  // it ended meanwhile
   Resident& r = residents_[id];
   const auto n = static_cast<std::uint32_t>(r.node);
   if (state_[n] != NodeState::kUp || shared_node(n)) return;
   const PodObject& object = api_.pod(id);
   const cluster::PodSpec& pod = pods_[object.source];
+  double lost_gpu_s = 0;
   if (r.finish_timer != kNoTimer && pod.phase != cluster::TracePhase::kPending && r.run_for > core::Time::zero()) {
     // Running: the work up to its last checkpoint is kept, the rest is lost.
     const std::int64_t elapsed = (now - object.running).micros();
@@ -509,11 +510,24 @@ void KubeletFleet::evict(PodId id, core::Time now) {
     const std::int64_t kept = elapsed / period * period;
     const double done = std::min(1.0, static_cast<double>(kept) / static_cast<double>(r.run_for.micros()));
     remaining_[object.source] *= 1.0 - done;
-    evictions_.lost_gpu_s += static_cast<double>(elapsed - kept) / 1e6 * static_cast<double>(pod.total_gpu_milli()) / 1000.0;
+    lost_gpu_s = static_cast<double>(elapsed - kept) / 1e6 * static_cast<double>(pod.total_gpu_milli()) / 1000.0;
   }
-  ++evictions_.evictions;
   cancel_finish(id);
-  end(id, Reason::kDescheduled, now);
+  if (!preemption) {
+    ++evictions_.evictions;
+    evictions_.lost_gpu_s += lost_gpu_s;
+    end(id, Reason::kDescheduled, now);
+    return;
+  }
+  ++evictions_.preemptions;
+  evictions_.preempted_lost_gpu_s += lost_gpu_s;
+  // The job ledger learns the share still to do from the message, as an operator reads a job's
+  // checkpoint step.
+  const cluster::GpuSet gpus = r.gpus;
+  release(id, now);
+  Message ended = pod_terminated(id, object.source, n, Reason::kPreempted, gpus);
+  ended.value = static_cast<std::int64_t>(std::llround(remaining_[object.source] * kRemainingShareScale));
+  bus_.publish(ended, now);
 }
 
 void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {

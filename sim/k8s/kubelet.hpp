@@ -38,10 +38,13 @@ class KubeletFleet final : public Component {
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
   const cluster::ClusterState& truth() const { return truth_; }
-  // Pods the descheduler evicted, and their work since the last checkpoint (GPU-seconds).
+  // Pods the descheduler evicted and pods the scheduler preempted, and their work since the last
+  // checkpoint (GPU-seconds).
   struct EvictionReport {
     std::int64_t evictions = 0;
     double lost_gpu_s = 0;
+    std::int64_t preemptions = 0;
+    double preempted_lost_gpu_s = 0;
   };
   EvictionReport eviction_report() const { return evictions_; }
   // Shared GPUs (time-slicing, MPS): what the speed model saw, for the metrics.
@@ -106,8 +109,9 @@ class KubeletFleet final : public Component {
   // The physical GPUs (one entry per device) of a resident on a sharing node.
   void physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const;
   void set_gpus_present(std::uint32_t node, bool present, core::Time now);
-  // The descheduler's eviction: the pod stops; its row keeps the work done to its last checkpoint.
-  void evict(PodId pod, core::Time now);
+  // An eviction (the descheduler's, or the scheduler's preemption): the pod stops; its row keeps
+  // the work done to its last checkpoint.
+  void evict(PodId pod, bool preemption, core::Time now);
   bool shared_node(std::uint32_t node) const { return shares_speed(setup_[node].model); }
   Resident& resident(PodId pod);
 

@@ -32,7 +32,8 @@ enum class Topic : std::uint8_t {
   kNodeLost,       // `node` stopped answering (crashed): its pods stop, the API server does not know
   kNodeRecovered,  // a lost `node` is back: its kubelet reports its pods failed
   kNodeTaints,     // the node lifecycle controller set `node`'s lifecycle taints (`value`: NodeTaint bits)
-  kEvictRequest,   // the descheduler asks to evict `pod` (on `node`) through the eviction API
+  kEvictRequest,   // the descheduler (`value` 0) or the scheduler's preemption (`value` 1) asks to
+                   // evict `pod` (on `node`) through the eviction API
   kMigReconfigure, // the MIG partitioner asks `node`'s kubelet to re-partition GPU `value` to HAMi
                    // template `layout` (ignored unless the GPU is idle)
   kCount,
@@ -50,6 +51,7 @@ enum class Reason : std::uint8_t {
   kNodeRemoved,               // its node was removed from the cluster
   kOomKilled,                 // its GPU memory ran out (a co-runner's overrun, or its own past an MPS limit)
   kDescheduled,               // evicted by the descheduler to defragment GPUs
+  kPreempted,                 // evicted by the scheduler to make room for a pod it ranks higher
 };
 
 // Taints the node lifecycle controller manages, as bits of kNodeTaints' value.
@@ -59,6 +61,10 @@ enum NodeTaint : std::uint32_t {
 };
 
 const char* to_string(Reason reason);
+
+// kPodTerminated with Reason::kPreempted carries in `value` the share of the pod's work still to do
+// (what its last checkpoint left), in units of 1 / kRemainingShareScale.
+inline constexpr double kRemainingShareScale = 1e15;
 
 struct Message {
   Topic topic = Topic::kPodCreated;

@@ -243,6 +243,13 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   for (PodId id = 0; id < api_.pod_count(); ++id) {
     if (api_.pod(id).attempt == 0) records[api_.pod(id).source].arrival_us = api_.pod(id).created.micros();
   }
+  for (PodId id = 0; id < api_.pod_count(); ++id) {
+    const PodObject& pod = api_.pod(id);
+    if (id >= ran_.size() || !ran_[id]) continue;
+    experiment::PodRecord& record = records[pod.source];
+    if (record.first_start_us < 0 || pod.running.micros() < record.first_start_us) record.first_start_us = pod.running.micros();
+    if (pod.phase == PodPhase::kSucceeded || pod.phase == PodPhase::kFailed) record.run_us += (pod.ended - pod.running).micros();
+  }
   for (std::uint32_t s = 0; s < sources; ++s) {
     const PodId latest = api_.latest(s);
     records[s].attempts = latest == kNoPod ? 0 : api_.pod(latest).attempt + 1;

@@ -8,12 +8,15 @@
 #include <tuple>
 
 #include "sim/cluster/device_class.hpp"
+#include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
 
 namespace gpusim::k8s {
 namespace {
 constexpr std::uint32_t kCycle = 0;
 constexpr std::uint32_t kLapsed = 1;  // a re-partition request's time is over (payload: node)
+constexpr std::uint32_t kDemote = 2;   // Tiresias: a running job passes a threshold (payload: pod)
+constexpr std::uint32_t kPromote = 3;  // Tiresias: a waiting job is due back in queue 0 (payload: pod)
 }  // namespace
 
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -28,7 +31,8 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
       cache_(catalog, nodes),
       framework_(profile, registry, context, cache_),
       profile_name_(profile.name),
-      node_status_period_(node_status_period) {
+      node_status_period_(node_status_period),
+      preemption_(profile.preemption) {
   pending_.reserve(pods.size());
   // Number the trace rows' shapes in row order. The map is only looked up, never walked, and the
   // numbers only name shapes, so no decision depends on the order of its keys.
@@ -62,6 +66,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     on_node_.resize(nodes.size());
     failed_withheld_in_cycle_.assign(shapes.size(), 0);
   }
+  if (preemption_ != sched::Preemption::kNone) on_node_.resize(nodes.size());
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
@@ -105,11 +110,13 @@ void Scheduler::on_message(const Message& message, core::Time now) {
           constraints->scheduler_name != profile_name_) {
         return;
       }
-      // The queue stays in QueueSort order (ties by pod id), so a cycle need not sort it: a pod's
-      // sort key is fixed, and sorting a long queue every cycle was the replay's main cost.
-      pending_.insert(std::upper_bound(pending_.begin(), pending_.end(), message.pod,
-                                       [&](PodId a, PodId b) { return queued_before(a, b); }),
-                      message.pod);
+      if (priority_) {
+        if (queue_key_.size() <= message.pod) queue_key_.resize(std::size_t{message.pod} + 1);
+        queue_key_[message.pod] = priority_->key(message.source, now);
+        const core::Time due = priority_->promotion_due(message.source);
+        if (due != JobPriority::kNever) bus_.set_timer(*this, kPromote, message.pod, std::max(due, now));
+      }
+      queue_insert(message.pod);
       count_pending(message.pod, +1);
       if (const std::uint32_t gang = pods_[message.source].gang; gang != 0) gang_pending_[gang].push_back(message.pod);
       break;
@@ -125,8 +132,16 @@ void Scheduler::on_message(const Message& message, core::Time now) {
         }
       }
       break;
+    case Topic::kPodRunning: {
+      // Tiresias: the job moves down a queue when its attained service passes a threshold, which
+      // may let a waiting job preempt it.
+      const core::Time when = priority_ ? priority_->next_demotion(message.source, now) : JobPriority::kNever;
+      if (when != JobPriority::kNever) bus_.set_timer(*this, kDemote, message.pod, when);
+      return;
+    }
     case Topic::kPodTerminated: {
       const PodObject& pod = api_.pod(message.pod);
+      if (message.pod < evicting_.size()) evicting_[message.pod] = 0;
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
       if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
@@ -170,6 +185,18 @@ void Scheduler::on_message(const Message& message, core::Time now) {
 }
 
 void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
+  if (tag == kDemote) {
+    const auto id = static_cast<PodId>(payload);
+    if (api_.pod(id).phase != PodPhase::kRunning) return;
+    const core::Time next = priority_->next_demotion(api_.pod(id).source, now);
+    if (next != JobPriority::kNever) bus_.set_timer(*this, kDemote, id, next);
+    request_cycle(now);
+    return;
+  }
+  if (tag == kPromote) {
+    promote(static_cast<PodId>(payload), now);
+    return;
+  }
   if (tag == kLapsed) {
     apply_status(static_cast<cluster::NodeIndex>(payload));
     request_cycle(now);
@@ -188,7 +215,70 @@ void Scheduler::request_cycle(core::Time now) {
   cycle_queued_ = true;
 }
 
+void Scheduler::enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval) {
+  GPUSIM_CHECK(pending_.empty(), "preemption enabled after pods were queued");
+  priority_.emplace(framework_.profile(), pods_, ledger);
+  preemptor_.emplace(cache_, api_, pods_, setup_, assumed_, on_node_, evicting_, *priority_, checkpoint_interval);
+}
+
+void Scheduler::queue_insert(PodId id) {
+  // The queue stays in order (ties by pod id), so a cycle need not sort it: a pod's sort key is
+  // fixed while it waits (a Tiresias promotion moves it), and sorting a long queue every cycle was
+  // the replay's main cost.
+  pending_.insert(std::upper_bound(pending_.begin(), pending_.end(), id, [&](PodId a, PodId b) { return queued_before(a, b); }),
+                  id);
+}
+
+void Scheduler::promote(PodId id, core::Time now) {
+  const PodObject& pod = api_.pod(id);
+  if (pod.phase != PodPhase::kPending || priority_->promotion_due(pod.source) > now) return;
+  priority_->promote(pod.source, now);
+  // Every waiting pod of the job moves: the pod, or its gang's workers.
+  const std::uint32_t gang = pods_[pod.source].gang;
+  one_worker_.assign(1, id);
+  const std::vector<PodId>& moved = gang != 0 ? gang_pending_[gang] : one_worker_;
+  for (const PodId member : moved) {
+    const auto it = std::find(pending_.begin(), pending_.end(), member);
+    if (it == pending_.end()) continue;
+    pending_.erase(it);
+    queue_key_[member] = priority_->key(api_.pod(member).source, now);
+    queue_insert(member);
+  }
+  request_cycle(now);
+}
+
+void Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now) {
+  const bool plain = spec.gang == 0 && spec.constraints == nullptr;
+  const FailedAsk& failed = preemption_failed_;
+  if (plain && failed.cycle == cycle_ && spec.gpu_count >= failed.gpus && spec.cpu_milli >= failed.cpu_milli &&
+      spec.memory_mib >= failed.memory_mib &&
+      (failed.models == 0 || (spec.allowed_models.bits != 0 && (spec.allowed_models.bits & ~failed.models) == 0))) {
+    return;
+  }
+  one_worker_.assign(1, id);
+  const std::vector<PodId>& workers = spec.gang != 0 ? gang_pending_[spec.gang] : one_worker_;
+  if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) {
+    if (plain) preemption_failed_ = {cycle_, spec.gpu_count, spec.cpu_milli, spec.memory_mib, spec.allowed_models.bits};
+    return;
+  }
+  for (const PodId victim : victims_) {
+    if (evicting_.size() <= victim) evicting_.resize(std::size_t{victim} + 1, 0);
+    evicting_[victim] = 1;
+    // A gang is evicted whole (the preemptor takes every worker): it starts again as a whole.
+    if (const std::uint32_t gang = pods_[api_.pod(victim).source].gang; gang != 0) gang_started_[gang] = 0;
+    Message evict;
+    evict.topic = Topic::kEvictRequest;
+    evict.pod = victim;
+    evict.source = api_.pod(victim).source;
+    evict.node = assumed_[victim].node;
+    evict.value = 1;
+    bus_.publish(evict, now);
+    ++preemption_requests_;
+  }
+}
+
 bool Scheduler::queued_before(PodId a, PodId b) const {
+  if (priority_) return std::tie(queue_key_[a], a) < std::tie(queue_key_[b], b);
   const auto& sort = framework_.queue_sort();
   const cluster::PodSpec& pa = pods_[api_.pod(a).source];
   const cluster::PodSpec& pb = pods_[api_.pod(b).source];
@@ -265,6 +355,7 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
 }
 
 void Scheduler::run_cycle(core::Time now) {
+  GPUSIM_CHECK(preemption_ == sched::Preemption::kNone || priority_, "a preempting profile without enable_preemption");
   const auto source_of = [&](PodId id) { return api_.pod(id).source; };
   const bool strict = framework_.profile().queue_mode == sched::QueueMode::kStrict;
   bool reservation_tried = false;
@@ -328,6 +419,8 @@ void Scheduler::run_cycle(core::Time now) {
         }
       }
     }
+    // PostFilter: pods of lower priority make room (they end at once; the next cycle places it).
+    if (preemptor_ && !partial_gang) try_preempt(id, spec, now);
     pending_[kept++] = id;
     // Strict order: nothing queued behind a pod that does not fit may start before it.
     if (strict) {
@@ -335,7 +428,7 @@ void Scheduler::run_cycle(core::Time now) {
       break;
     }
     // EASY: the first pod that does not fit gets the reservation (if none can be made, nobody does).
-    if (!on_node_.empty() && !reservation_tried) {
+    if (framework_.profile().queue_mode == sched::QueueMode::kBackfill && !reservation_tried) {
       reservation_tried = true;
       reserve_for(spec, now);
     }
@@ -365,15 +458,8 @@ void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
   const int needed = std::max(1, head.gpu_count);
   ready_.clear();
   for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
+    if (!may_take_node(head, cache_, n)) continue;
     const cluster::NodeSpec& node = cache_.node(n);
-    if (!cache_.present(n) || node.gpu_count < needed || !head.allowed_models.allows(node.gpu_model)) continue;
-    const auto& taints = cache_.taints(n);  // the node's own and the lifecycle controller's
-    if (std::any_of(taints.begin(), taints.end(), [&](const cluster::Taint& t) {
-          return t.effect != "PreferNoSchedule" &&
-                 (head.constraints == nullptr || !cluster::tolerates(head.constraints->tolerations, t));
-        })) {
-      continue;
-    }
     std::uint64_t healthy = 0;
     for (int g = 0; g < node.gpu_count; ++g) {
       if (cache_.gpu_healthy(n, g)) healthy |= std::uint64_t{1} << g;

@@ -4,11 +4,15 @@
 // kubelet last published (so it may be stale) and the pods it bound itself (assumed at once, as
 // kube-scheduler assumes them); a pod's resources go back when the API server reports it ended.
 // One cycle per instant, after every state change and arrival of that instant.
+#include <optional>
 #include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
+#include "sim/k8s/job_ledger.hpp"
+#include "sim/k8s/job_priority.hpp"
+#include "sim/k8s/preemptor.hpp"
 #include "sim/k8s/settings.hpp"
 #include "sim/k8s/workload_times.hpp"
 #include "sim/sched/framework.hpp"
@@ -27,9 +31,16 @@ class Scheduler final : public Component {
   void on_message(const Message& message, core::Time now) override;
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
+  // Preempting profiles (Profile::preemption): the queue follows the jobs' priorities, which the
+  // job ledger's record of what they ran decides; victims lose their work since their last
+  // checkpoint (every checkpoint_interval of run time). Must be called before the run.
+  void enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval);
+
   const cluster::ClusterState& cache() const { return cache_; }
   std::size_t pending() const { return pending_.size(); }
   std::uint64_t attempts() const { return attempts_; }
+  // Pods this scheduler asked to evict to make room for others.
+  std::int64_t preemption_requests() const { return preemption_requests_; }
 
  private:
   // QueueSort's order, ties by pod id (the queue is kept in it).
@@ -106,6 +117,32 @@ class Scheduler final : public Component {
   };
   std::vector<PendingLayout> mig_pending_;  // dynamic MIG re-partitions asked for, not yet shown
   core::Time node_status_period_;
+  // Preemption: the jobs' priorities, the PostFilter that picks victims, each pending pod
+  // object's queue key (fixed while it waits, but for Tiresias' promotions), and the pods whose
+  // eviction was asked for and has not ended them yet.
+  sched::Preemption preemption_ = sched::Preemption::kNone;
+  std::optional<JobPriority> priority_;
+  std::optional<Preemptor> preemptor_;
+  std::vector<PriorityKey> queue_key_;
+  std::vector<std::uint8_t> evicting_;
+  std::vector<PodId> victims_;        // reused by try_preempt
+  std::vector<PodId> one_worker_;     // reused by try_preempt
+  std::int64_t preemption_requests_ = 0;
+  // The smallest ask that found no victims in this cycle: pods queued after it rank no higher, so
+  // they have no more victims to choose from, and one that asks at least as much (with no
+  // placement rules and no more GPU models allowed) fails too.
+  struct FailedAsk {
+    std::uint64_t cycle = 0;
+    std::int32_t gpus = 0;
+    std::int64_t cpu_milli = 0, memory_mib = 0;
+    std::uint64_t models = 0;  // allowed GPU models (0: any)
+  };
+  FailedAsk preemption_failed_;
+  void queue_insert(PodId id);
+  // Asks to evict the pods that let `id` (or its gang) fit, if there are any of lower priority.
+  void try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
+  // Tiresias: a waiting job due back in queue 0 moves up the queue.
+  void promote(PodId id, core::Time now);
 };
 
 }  // namespace gpusim::k8s

@@ -41,7 +41,7 @@ bool is_plain_name(std::string_view name) {
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
-          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill"};
+          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -97,7 +97,7 @@ Profile builtin_profile(const std::string& asked) {
   // Deep-learning queue policies (policies/README.md): a job goes to the node it leaves with the
   // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
   // index, so that only the queue order differs.
-  if (name == "fifo" || name == "sjf" || name == "backfill") {
+  if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption") {
     Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
     profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -109,10 +109,22 @@ Profile builtin_profile(const std::string& asked) {
       // FIFO with EASY backfilling: later jobs may start if they do not delay the first waiting one.
       profile.queue_sort = "fifo";
       profile.queue_mode = QueueMode::kBackfill;
-    } else {
+    } else if (name == "sjf") {
       // Shortest job first by the trace's run time (an oracle), non-preemptive; a job that does not
       // fit lets shorter-queued ones behind it start.
       profile.queue_sort = "shortest-job";
+    } else if (name == "srtf") {
+      // Shortest remaining time first (oracle), preemptive: a waiting job preempts jobs with more
+      // time left, which restart from their last checkpoint.
+      profile.preemption = Preemption::kSrtf;
+    } else if (name == "tiresias") {
+      // Discretised 2D-LAS (Tiresias, NSDI'19): queues by attained GPU-time, FIFO within a queue;
+      // a job in a higher queue preempts jobs in lower ones.
+      profile.preemption = Preemption::kTiresias;
+    } else {
+      // kube-scheduler's priority queue and DefaultPreemption (pods of lower priority make room),
+      // with the victims that lose the fewest GPU-hours since their last checkpoint.
+      profile.preemption = Preemption::kPriority;
     }
     return profile;
   }

@@ -37,6 +37,28 @@ enum class QueueMode : std::uint8_t {
   kBackfill,
 };
 
+// Which pods a waiting pod may preempt (PostFilter) and how the queue is ordered then: by a
+// priority that changes as jobs run (sim/k8s/job_priority.hpp), not by QueueSort.
+enum class Preemption : std::uint8_t {
+  kNone,
+  // kube-scheduler's DefaultPreemption: pods of a lower PriorityClass value.
+  kPriority,
+  // Shortest remaining time first (oracle: the trace's run times): jobs with more time left.
+  kSrtf,
+  // Tiresias' discretised two-dimensional least-attained-service (NSDI'19): jobs in a lower
+  // priority queue, i.e. with more attained GPU-time.
+  kTiresias,
+};
+
+// Tiresias' knobs: a job starts in queue 0 and moves down one queue each time its attained service
+// (GPUs x run time, in GPU-seconds) passes the next threshold; with starvation_knob k > 0, a waiting
+// job goes back to queue 0, its service counted from zero, once it has waited (since its last run
+// ended) k times as long as it has run since it was last put there.
+struct TiresiasSettings {
+  std::vector<std::int64_t> thresholds_gpu_s{3600};
+  std::int64_t starvation_knob = 0;
+};
+
 struct Profile {
   std::string name;
   std::string queue_sort = "priority";
@@ -50,6 +72,8 @@ struct Profile {
   std::string bind = "default-binder";
   TieBreak tie_break = TieBreak::kSeededRank;
   QueueMode queue_mode = QueueMode::kSkip;
+  Preemption preemption = Preemption::kNone;
+  TiresiasSettings tiresias;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,

@@ -97,5 +97,53 @@ TEST(PhillyCli, AJobLargerThanTheClusterIsNamedAndAPathGetsThePhillyCluster) {
   EXPECT_EQ(summary["policies"][0]["runs"][0]["completed_jobs"], 1);
 }
 
+TEST(PhillyCli, PreemptingPoliciesRecordTheirKnobsAndPreemptions) {
+  // One 2-GPU slot is enough to see it: a long job, then short ones that preempt it.
+  const auto dir = fresh_dir("philly_preempt");
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,20000.0,8,160000.0,vc\n"
+                                     "2017-10-01 01:00:00,600.0,8,4800.0,vc\n"
+                                     "2017-10-01 02:00:00,600.0,8,4800.0,vc\n";
+  std::ofstream(dir / "one-node.csv") << "sn,cpu_milli,memory_mib,gpu,model\n"
+                                         "node-0,96000,786432,8,V100M32\n";
+  const auto result = run_gpusim(dir, "compare --workload jobs.csv --cluster one-node.csv --mode replay "
+                                      "--policies fifo,srtf,tiresias --tiresias-thresholds 3600,100000 "
+                                      "--checkpoint-interval 900 --seeds 1 --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  const auto& knobs = summary["inputs"]["preemption"];
+  EXPECT_EQ(knobs["checkpoint_interval_s"], 900);
+  EXPECT_EQ(knobs["tiresias_thresholds_gpu_s"], nlohmann::json::array({3600, 100000}));
+  EXPECT_EQ(knobs["tiresias_starvation"], 0);
+  // FIFO makes the short jobs wait for the long one; SRTF and Tiresias (the long job passed
+  // 3600 GPU-s after 450 s) preempt it twice each.
+  const auto& policies = summary["policies"];
+  EXPECT_EQ(policies[0]["runs"][0].value("preemptions", -1.0), -1.0);  // FIFO does not preempt
+  EXPECT_EQ(policies[1]["runs"][0]["preemptions"], 2);
+  EXPECT_EQ(policies[2]["runs"][0]["preemptions"], 2);
+  EXPECT_LT(policies[1]["job_mean_jct_s"]["mean"].get<double>(), policies[0]["job_mean_jct_s"]["mean"].get<double>());
+}
+
+TEST(PhillyCli, TiresiasKnobsAreCheckedBeforeAnythingRuns) {
+  const auto dir = fresh_dir("philly_knobs");
+  const struct {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"--policy fifo --tiresias-starvation 2", "apply to the tiresias policy, which this run does not use"},
+      {"--policy tiresias --tiresias-thresholds 3600,100", "thresholds must increase (100 after 3600)"},
+      {"--policy tiresias --tiresias-thresholds 1h", "'1h' is not a whole number of GPU-seconds"},
+  };
+  for (const auto& c : cases) {
+    const auto result = run_gpusim(dir, std::string("run --workload philly --mode replay --out out ") + c.args);
+    EXPECT_EQ(result.exit_code, 2) << c.args;
+    EXPECT_NE(result.err.find(c.message), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(dir / "out")) << c.args;
+  }
+  const auto fill = run_gpusim(dir, "run --policy fgd --checkpoint-interval 60 --out out");
+  EXPECT_EQ(fill.exit_code, 2);
+  EXPECT_NE(fill.err.find("--checkpoint-interval applies to --mode replay only"), std::string::npos) << fill.err;
+}
+
 }  // namespace
 }  // namespace gpusim::testing

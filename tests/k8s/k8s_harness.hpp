@@ -4,6 +4,7 @@
 // per-pod records and metrics.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct K8sScenario {
   std::uint64_t seed = 42;
   std::int64_t fragmentation_every_s = 0;
   std::string policy = "binpack";  // a built-in profile, run with node-index ties
+  std::optional<sched::TiresiasSettings> tiresias;  // policy tiresias: other knobs than the defaults
 
   K8sScenario() { workload.has_times = true; }
 
@@ -44,6 +46,7 @@ struct K8sScenario {
   experiment::RunResult run() {
     sched::Profile profile = sched::builtin_profile(policy);
     profile.tie_break = sched::TieBreak::kNodeIndex;
+    if (tiresias) profile.tiresias = *tiresias;
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
     config.seed = seed;

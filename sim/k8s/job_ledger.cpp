@@ -1,0 +1,21 @@
+#include "sim/k8s/job_ledger.hpp"
+
+namespace gpusim::k8s {
+
+JobLedger::JobLedger(std::size_t rows) : rows_(rows) {}
+
+void JobLedger::on_message(const Message& message, core::Time now) {
+  Row& r = rows_[message.source];
+  if (message.topic == Topic::kPodRunning) {
+    r.running = 1;
+    r.running_since = now;
+    return;
+  }
+  if (message.topic != Topic::kPodTerminated || !r.running) return;
+  r.executed = r.executed + (now - r.running_since);
+  r.running = 0;
+  r.last_stop = now;
+  if (message.reason == Reason::kPreempted) r.remaining_share = static_cast<double>(message.value) / kRemainingShareScale;
+}
+
+}  // namespace gpusim::k8s

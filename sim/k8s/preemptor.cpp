@@ -1,0 +1,185 @@
+#include "sim/k8s/preemptor.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace gpusim::k8s {
+
+bool may_take_node(const cluster::PodSpec& pod, const cluster::ClusterState& cache, cluster::NodeIndex n) {
+  const cluster::NodeSpec& node = cache.node(n);
+  if (!cache.present(n) || node.gpu_count < std::max(1, pod.gpu_count) || !pod.allowed_models.allows(node.gpu_model)) {
+    return false;
+  }
+  const auto& taints = cache.taints(n);  // the node's own and the lifecycle controller's
+  return std::none_of(taints.begin(), taints.end(), [&](const cluster::Taint& t) {
+    return t.effect != "PreferNoSchedule" && (pod.constraints == nullptr || !cluster::tolerates(pod.constraints->tolerations, t));
+  });
+}
+
+Preemptor::Preemptor(const cluster::ClusterState& cache, const ApiServer& api, const std::vector<cluster::PodSpec>& pods,
+                     const std::vector<NodeSetup>& setup, const std::vector<cluster::Placement>& assumed,
+                     const std::vector<std::vector<PodId>>& on_node, const std::vector<std::uint8_t>& evicting,
+                     const JobPriority& priority, core::Time checkpoint_interval)
+    : cache_(cache),
+      api_(api),
+      pods_(pods),
+      setup_(setup),
+      assumed_(assumed),
+      on_node_(on_node),
+      evicting_(evicting),
+      priority_(priority),
+      checkpoint_us_(std::max<std::int64_t>(1, checkpoint_interval.micros())),
+      spare_gpus_(cache.node_count(), 0),
+      spare_cpu_(cache.node_count(), 0),
+      spare_memory_(cache.node_count(), 0) {}
+
+bool Preemptor::preemptible_node(cluster::NodeIndex n) const {
+  const DevicePluginModel model = setup_[n].model;
+  return model == DevicePluginModel::kSchedulerAssigned || model == DevicePluginModel::kDevicePlugin ||
+         model == DevicePluginModel::kAccelerators16;
+}
+
+std::int64_t Preemptor::lost_gpu_us(PodId pod, core::Time now) const {
+  const std::int64_t since_checkpoint = (now - api_.pod(pod).running).micros() % checkpoint_us_;
+  return since_checkpoint * pods_[api_.pod(pod).source].total_gpu_milli() / cluster::kMilliPerGpu;
+}
+
+bool Preemptor::job_pods(PodId pod, std::vector<PodId>& out) const {
+  out.clear();
+  const std::uint32_t gang = pods_[api_.pod(pod).source].gang;
+  if (gang == 0) {
+    out.push_back(pod);
+    return true;
+  }
+  for (const std::uint32_t row : priority_.gang_rows(gang)) {
+    const PodId worker = api_.latest(row);
+    if (worker == kNoPod || api_.pod(worker).phase != PodPhase::kRunning || taken(worker)) return false;
+    out.push_back(worker);
+  }
+  return true;
+}
+
+void Preemptor::take(PodId pod) {
+  if (taken_.size() <= pod) taken_.resize(std::size_t{pod} + 1, 0);
+  taken_[pod] = 1;
+  taken_list_.push_back(pod);
+}
+
+int Preemptor::healthy_gpus(PodId pod) const {
+  const cluster::Placement& placement = assumed_[pod];
+  int count = 0;
+  for (int g = 0; g < cache_.node(placement.node).gpu_count; ++g) {
+    count += placement.gpus.contains(g) && cache_.gpu_healthy(placement.node, g) ? 1 : 0;
+  }
+  return count;
+}
+
+bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims) {
+  victims.clear();
+  if (workers.empty()) return false;
+  const PriorityKey key = priority_.key(api_.pod(workers.front()).source, now);
+  if (!priority_.may_outrank_any(key)) return false;
+  bool ok = true;
+  for (const PodId worker : workers) {
+    const cluster::PodSpec& spec = pods_[api_.pod(worker).source];
+    const bool rules = spec.constraints != nullptr &&
+                       (!spec.constraints->node_selector.empty() || !spec.constraints->required_terms.empty());
+    if (spec.gpu_count == 0 || spec.gpu_milli < cluster::kMilliPerGpu || rules) {
+      ok = false;
+      break;
+    }
+    // The best node so far: (lost work, victims, index).
+    std::tuple<std::int64_t, std::size_t, cluster::NodeIndex> best{INT64_MAX, 0, 0};
+    bool found = false;
+    for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
+      if (!preemptible_node(n) || !may_take_node(spec, cache_, n)) continue;
+      std::int64_t gpus = cache_.whole_free_devices(n).size() + spare_gpus_[n];
+      std::int64_t cpu = cache_.cpu_free(n) + spare_cpu_[n];
+      std::int64_t memory = cache_.memory_free(n) + spare_memory_[n];
+      const auto fits = [&] { return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib; };
+      candidates_.clear();
+      ++scan_;
+      if (!fits()) {
+        for (const PodId pod : on_node_[n]) {
+          const std::uint32_t row = api_.pod(pod).source;
+          const cluster::PodSpec& victim = pods_[row];
+          if (taken(pod) || api_.pod(pod).phase != PodPhase::kRunning || victim.gpu_milli < cluster::kMilliPerGpu ||
+              victim.phase == cluster::TracePhase::kPending) {
+            continue;
+          }
+          const PriorityKey victim_key = priority_.key(row, now);
+          if (!JobPriority::may_preempt(key, victim_key)) continue;
+          if (victim.gang != 0) {
+            if (gang_seen_.size() <= victim.gang) gang_seen_.resize(std::size_t{victim.gang} + 1, 0);
+            if (gang_seen_[victim.gang] == scan_) continue;  // listed with its first worker here
+            gang_seen_[victim.gang] = scan_;
+          }
+          if (!job_pods(pod, job_)) continue;
+          Candidate c{0, victim_key, pod, 0, 0, 0};
+          for (const PodId member : job_) {
+            c.lost_gpu_us += lost_gpu_us(member, now);
+            if (assumed_[member].node != n) continue;
+            const cluster::PodSpec& m = pods_[api_.pod(member).source];
+            c.gpus += healthy_gpus(member);
+            c.cpu_milli += m.cpu_milli;
+            c.memory_mib += m.memory_mib;
+          }
+          candidates_.push_back(c);
+        }
+        // Least work lost first, then the lowest priority, then the oldest pod object.
+        std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
+          return std::tie(a.lost_gpu_us, b.key, a.pod) < std::tie(b.lost_gpu_us, a.key, b.pod);
+        });
+        std::size_t used = 0;
+        while (used < candidates_.size() && !fits()) {
+          gpus += candidates_[used].gpus;
+          cpu += candidates_[used].cpu_milli;
+          memory += candidates_[used].memory_mib;
+          ++used;
+        }
+        if (!fits()) continue;
+        candidates_.resize(used);
+      }
+      std::int64_t lost = 0;
+      for (const Candidate& c : candidates_) lost += c.lost_gpu_us;
+      const std::tuple<std::int64_t, std::size_t, cluster::NodeIndex> here{lost, candidates_.size(), n};
+      if (!found || here < best) {
+        best = here;
+        best_ = candidates_;
+        found = true;
+      }
+    }
+    if (!found) {
+      ok = false;
+      break;
+    }
+    // This worker takes the node: its victims (with their gangs' workers elsewhere) are gone, its
+    // own asks are used.
+    const cluster::NodeIndex n = std::get<2>(best);
+    for (const Candidate& c : best_) {
+      job_pods(c.pod, job_);
+      for (const PodId member : job_) {
+        const cluster::NodeIndex m = assumed_[member].node;
+        const cluster::PodSpec& spec_m = pods_[api_.pod(member).source];
+        spare_gpus_[m] += healthy_gpus(member);
+        spare_cpu_[m] += spec_m.cpu_milli;
+        spare_memory_[m] += spec_m.memory_mib;
+        touched_.push_back(m);
+        take(member);
+        victims.push_back(member);
+      }
+    }
+    spare_gpus_[n] -= spec.gpu_count;
+    spare_cpu_[n] -= spec.cpu_milli;
+    spare_memory_[n] -= spec.memory_mib;
+    touched_.push_back(n);
+  }
+  for (const cluster::NodeIndex n : touched_) spare_gpus_[n] = spare_cpu_[n] = spare_memory_[n] = 0;
+  touched_.clear();
+  for (const PodId pod : taken_list_) taken_[pod] = 0;
+  taken_list_.clear();
+  if (!ok) victims.clear();
+  return ok;
+}
+
+}  // namespace gpusim::k8s

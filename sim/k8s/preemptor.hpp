@@ -1,0 +1,81 @@
+#pragma once
+// The scheduler's PostFilter for preempting profiles (kube-scheduler's DefaultPreemption, with
+// gpusim's choice of victims). When a pod, or a gang, does not fit, it looks for running pods of a
+// lower priority (JobPriority) whose eviction would let it fit, each worker on one node. On each
+// node it takes the victims that lose the least work first (GPUs x run time since their last
+// checkpoint, then the lowest priority, then the oldest pod object), and of all nodes the one that
+// loses the least, then needs the fewest victims, then the lowest index.
+//
+// A victim that belongs to a gang takes its whole gang with it: a distributed job cannot run with
+// workers missing; gangs with a worker that is not running are not victims.
+//
+// Scope: whole-GPU pods and victims on nodes where a whole GPU is one exclusive device
+// (scheduler-assigned, device-plugin, accelerators-1.6: not time-slicing, MPS, gpushare, HAMi or
+// MIG); it checks GPUs, CPU and memory, the node's GPU model and
+// taints, not node affinity, so pods with affinity rules or node selectors do not preempt.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/cluster/cluster_state.hpp"
+#include "sim/k8s/api_server.hpp"
+#include "sim/k8s/job_priority.hpp"
+#include "sim/k8s/settings.hpp"
+
+namespace gpusim::k8s {
+
+// Whether `pod` could ever run on node n: present, a GPU model it allows, enough GPUs, and every
+// NoSchedule and NoExecute taint tolerated (as the taint-toleration filter).
+bool may_take_node(const cluster::PodSpec& pod, const cluster::ClusterState& cache, cluster::NodeIndex n);
+
+class Preemptor {
+ public:
+  Preemptor(const cluster::ClusterState& cache, const ApiServer& api, const std::vector<cluster::PodSpec>& pods,
+            const std::vector<NodeSetup>& setup, const std::vector<cluster::Placement>& assumed,
+            const std::vector<std::vector<PodId>>& on_node, const std::vector<std::uint8_t>& evicting,
+            const JobPriority& priority, core::Time checkpoint_interval);
+
+  // The pods to evict so that every pod of `workers` (one pod, or a gang's pending workers, all of
+  // one job) fits; false, and no victims, if no choice does.
+  bool choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims);
+
+ private:
+  struct Candidate {
+    std::int64_t lost_gpu_us;
+    PriorityKey key;
+    PodId pod;
+    int gpus;  // healthy GPUs it (and its gang's workers on the node) frees on the node
+    std::int64_t cpu_milli, memory_mib;
+  };
+  bool preemptible_node(cluster::NodeIndex n) const;
+  // The work `pod` loses if evicted now: its run since its last checkpoint, in GPU-microseconds.
+  std::int64_t lost_gpu_us(PodId pod, core::Time now) const;
+  // The pod objects running for `pod`'s job: the pod, or every worker of its gang; false if some
+  // worker is not running (or is already being evicted).
+  bool job_pods(PodId pod, std::vector<PodId>& out) const;
+  bool taken(PodId pod) const { return (pod < taken_.size() && taken_[pod]) || (pod < evicting_.size() && evicting_[pod]); }
+  void take(PodId pod);
+  int healthy_gpus(PodId pod) const;
+
+  const cluster::ClusterState& cache_;
+  const ApiServer& api_;
+  const std::vector<cluster::PodSpec>& pods_;
+  const std::vector<NodeSetup>& setup_;
+  const std::vector<cluster::Placement>& assumed_;
+  const std::vector<std::vector<PodId>>& on_node_;
+  const std::vector<std::uint8_t>& evicting_;
+  const JobPriority& priority_;
+  std::int64_t checkpoint_us_;
+  // Scratch, reset after each call: what earlier workers of this call freed (+) or took (-) per
+  // node, the pods chosen so far, and the candidates of the node being looked at.
+  std::vector<std::int64_t> spare_gpus_, spare_cpu_, spare_memory_;
+  std::vector<cluster::NodeIndex> touched_;
+  std::vector<std::uint8_t> taken_;
+  std::vector<PodId> taken_list_;
+  std::vector<Candidate> candidates_, best_;
+  std::vector<PodId> job_;
+  std::vector<std::uint64_t> gang_seen_;  // per gang: the node scan that last listed it
+  std::uint64_t scan_ = 0;
+};
+
+}  // namespace gpusim::k8s

@@ -1,0 +1,201 @@
+// Preempting deep-learning policies on the replay engine: SRTF (oracle remaining time), Tiresias'
+// discretised 2D-LAS (demotion by attained GPU-time, preemption across queues, promotion of
+// starving jobs), kube-scheduler's priority preemption, victims chosen by the work they lose since
+// their last checkpoint, and gangs evicted whole. Every schedule is worked out by hand in the
+// comments (times in seconds). Defaults that matter: a preempted pod's owner recreates it after the
+// 10 s base backoff; it resumes from its last checkpoint.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "tests/k8s/k8s_harness.hpp"
+#include "traces/philly_reader.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+// Run times resume from a share of the trace's (ceil to the microsecond), so allow a microsecond.
+constexpr double kUs = 2e-6;
+
+TEST(Preemption, SrtfPreemptsAJobWithMoreTimeLeft) {
+  // One GPU; checkpoints every 15 s. A (100 s) at 0; B (10 s) at 20: A has 80 s left, more than B's
+  // 10, so B preempts it at 20. A keeps its checkpoint at 15 s and loses 5 s. B runs 20-30; A's owner
+  // recreates it at 30 and it runs its last 85 s: 30-115.
+  K8sScenario s;
+  s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(15);
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 1, 20, 10);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 20);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 30);
+  EXPECT_EQ(seconds(record(result, 0).first_start_us), 0);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 30);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 115, kUs);
+  EXPECT_EQ(record(result, 0).attempts, 2u);
+  EXPECT_EQ(metric(result, "preemptions"), 1);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 5.0 / 3600, 1e-12);
+}
+
+TEST(Preemption, SrtfLeavesAJobWithLessTimeLeft) {
+  // A (100 s) at 0 has 80 s left at 20, less than B's 90: B waits for A, 100-190.
+  K8sScenario s;
+  s.policy = "srtf";
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 1, 20, 90);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 100);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(metric(result, "preemptions"), 0);
+}
+
+TEST(Preemption, TheVictimIsTheOneThatLosesTheLeastWork) {
+  // Two 1-GPU nodes; checkpoints every 50 s. A (1000 s) at 0 on n0, B (1000 s) at 30 on n1. C (10 s)
+  // at 60 may preempt either (940 and 970 s left). A would lose 10 s (since its checkpoint at 50), B
+  // 30 s: A goes, although B has more time left. C runs on n0 60-70; A, recreated at 70, resumes with
+  // 950 s left: 70-1020.
+  K8sScenario s;
+  s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(50);
+  s.node("n0", 1);
+  s.node("n1", 1);
+  s.pod("a", 1, 0, 1000);
+  s.pod("b", 1, 30, 1000);
+  s.pod("c", 1, 60, 10);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 2).node, 0);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 60);
+  EXPECT_EQ(record(result, 1).attempts, 1u);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 1030);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 70);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 1020, kUs);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 10.0 / 3600, 1e-12);
+}
+
+TEST(Preemption, TiresiasPreemptsOnlyAcrossQueues) {
+  // One 2-GPU node; one threshold at 100 GPU-s; checkpoints every 40 s. A (2 GPUs, 300 s) at 0 has
+  // 20 GPU-s at 10, still queue 0 like B (2 GPUs, 20 s): B waits. At 50 A's 100 GPU-s move it to
+  // queue 1 and B preempts it. A keeps 40 s (loses 10 s x 2 GPUs). B runs 50-70; A, recreated at
+  // 60, starts at 70 with 260 s left: 70-330.
+  K8sScenario s;
+  s.policy = "tiresias";
+  s.tiresias = sched::TiresiasSettings{{100}, 0};
+  s.kube.checkpoint_interval = s_(40);
+  s.node("n0", 2);
+  s.pod("a", 2, 0, 300);
+  s.pod("b", 2, 10, 20);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 50);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 70);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 70);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 330, kUs);
+  EXPECT_EQ(metric(result, "preemptions"), 1);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 20.0 / 3600, 1e-12);
+  // Queueing counts to a job's first start; B's JCT is 60 s (10 to 70), A's 330 s.
+  EXPECT_EQ(seconds(record(result, 1).first_start_us), 50);
+}
+
+TEST(Preemption, TiresiasPromotesAStarvingJob) {
+  // One GPU; threshold 50 GPU-s; checkpoints every 30 s; starvation knob 1. A (200 s) at 0 is
+  // demoted at 50; B (100 s) at 60 preempts it (A keeps 60 s: 140 s left). B is demoted at 110 and
+  // A, recreated at 70, waits in the same queue. A waited 60 s since it stopped at 60, as long as it
+  // ran: at 120 it is back in queue 0 and preempts B (B keeps 60 s: 40 s left). A is demoted again
+  // at 170; B, recreated at 130, has waited 60 s at 180 and preempts A (A keeps 60 s: 80 s left).
+  // B runs its 40 s, 180-220; A, recreated at 190, runs its 80 s, 220-300.
+  // Without the knob B runs 60-160 and A 160-300.
+  for (const std::int64_t knob : {1, 0}) {
+    K8sScenario s;
+    s.policy = "tiresias";
+    s.tiresias = sched::TiresiasSettings{{50}, knob};
+    s.kube.checkpoint_interval = s_(30);
+    s.node("n0", 1);
+    s.pod("a", 1, 0, 200);
+    s.pod("b", 1, 60, 100);
+    const auto result = s.run();
+    EXPECT_EQ(seconds(record(result, 1).first_start_us), 60) << knob;
+    if (knob == 1) {
+      EXPECT_EQ(seconds(record(result, 1).start_us), 180);
+      EXPECT_NEAR(seconds(record(result, 1).end_us), 220, kUs);
+      EXPECT_NEAR(seconds(record(result, 0).start_us), 220, kUs);
+      EXPECT_EQ(record(result, 0).attempts, 3u);
+      EXPECT_EQ(record(result, 1).attempts, 2u);
+      EXPECT_EQ(metric(result, "preemptions"), 3);
+    } else {
+      EXPECT_EQ(seconds(record(result, 1).end_us), 160);
+      EXPECT_EQ(seconds(record(result, 0).start_us), 160);
+      EXPECT_EQ(metric(result, "preemptions"), 1);
+    }
+    EXPECT_NEAR(seconds(record(result, 0).end_us), 300, kUs) << knob;
+    EXPECT_EQ(metric(result, "gpu_hours_lost_to_preemption"), 0) << knob;
+  }
+}
+
+TEST(Preemption, AGangIsPreemptedWhole) {
+  // Two 8-GPU nodes; threshold 1600 GPU-s. G (16 GPUs, 1000 s) at 0 is a gang of two 8-GPU workers,
+  // demoted at 100. X (4 GPUs, 10 s) at 200 preempts one worker, and the other goes with it: both
+  // nodes cost the same (the gang's 3200 GPU-s since its start: no checkpoint yet at 600 s), so X
+  // takes n0. X runs 200-210; G's workers, recreated at 210, start together with their full 1000 s.
+  K8sScenario s;
+  s.policy = "tiresias";
+  s.tiresias = sched::TiresiasSettings{{1600}, 0};
+  s.node("n0", 8);
+  s.node("n1", 8);
+  std::istringstream log(
+      "timestamp,duration,num_gpus,gpu_time,cluster\n"
+      "2017-10-01 00:00:00,1000.0,16,16000.0,vc\n"
+      "2017-10-01 00:03:20,10.0,4,40.0,vc\n");
+  s.workload = traces::read_philly_jobs(log, "gang.csv", 8);
+  const auto result = s.run();
+  ASSERT_EQ(result.pods.size(), 3u);  // g-w000, g-w001, x
+  EXPECT_EQ(seconds(record(result, 2).start_us), 200);
+  EXPECT_EQ(record(result, 2).node, 0);
+  for (const std::size_t worker : {0, 1}) {
+    EXPECT_EQ(seconds(record(result, worker).first_start_us), 0);
+    EXPECT_EQ(seconds(record(result, worker).start_us), 210);
+    EXPECT_EQ(seconds(record(result, worker).end_us), 1210);
+    EXPECT_EQ(record(result, worker).attempts, 2u);
+  }
+  EXPECT_EQ(metric(result, "preemptions"), 2);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 3200.0 / 3600, 1e-12);
+  // The job counts its GPUs for the time they ran: 16 x (200 + 1000) GPU-s.
+  EXPECT_NEAR(result.queues.at(0).gpu_hours, 16.0 * 1200 / 3600 + 4.0 * 10 / 3600, 1e-9);
+}
+
+TEST(Preemption, KubernetesPriorityPreemption) {
+  // One GPU. A (priority 0, 100 s) at 0; B (priority 10, 30 s) at 5 preempts it; C (priority 0,
+  // 10 s) at 6 does not. B runs 5-35; A (recreated at 15) and C wait; at 35 A goes first (created
+  // earlier) with its whole 100 s (no checkpoint at 600 s): 35-135; C 135-145.
+  K8sScenario s;
+  s.policy = "preemption";
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 1, 5, 30).priority = 10;
+  s.pod("c", 1, 6, 10);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 5);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 35);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 135);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 135);
+  EXPECT_EQ(metric(result, "preemptions"), 1);
+}
+
+TEST(Preemption, SameInputsGiveTheSameSchedule) {
+  // Determinism: victims and queue order never depend on addresses or hash order.
+  K8sScenario s;
+  s.policy = "srtf";
+  for (int n = 0; n < 3; ++n) s.node("n" + std::to_string(n), 2);
+  for (int i = 0; i < 40; ++i) s.pod("p" + std::to_string(i), 1 + i % 2, i * 7, 50 + (i * 37) % 200);
+  const auto first = s.run();
+  const auto second = s.run();
+  ASSERT_EQ(first.pods.size(), second.pods.size());
+  for (std::size_t i = 0; i < first.pods.size(); ++i) {
+    EXPECT_EQ(first.pods[i].start_us, second.pods[i].start_us) << i;
+    EXPECT_EQ(first.pods[i].end_us, second.pods[i].end_us) << i;
+  }
+  EXPECT_GT(metric(first, "preemptions"), 0);
+}
+
+}  // namespace
+}  // namespace gpusim::testing
