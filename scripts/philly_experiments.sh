@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Queue policies on Microsoft's Philly job log (82,247 jobs) and the bundled Philly-like cluster
+# Queue and preemptive policies on Microsoft's Philly job log (82,247 jobs) and the bundled Philly-like cluster
 # (2,490 GPUs; traces/data/philly/README.md), at the log's own arrival times and with arrivals 4x and
 # 8x denser (--time-compression): results/philly-replay/compression-<K>/ are gpusim output
 # directories (summary.json, report.md with the job table and the JCT CDF), and
@@ -13,7 +13,7 @@ cmake --build build --parallel "$(nproc)" > /dev/null
 
 dir=results/philly-replay
 mkdir -p "$dir"
-policies=fifo,backfill,policies/profiles/fifo-skip.yaml,sjf
+policies=fifo,backfill,policies/profiles/fifo-skip.yaml,sjf,srtf,tiresias
 for k in 1 4 8; do
   /usr/bin/time -f "compression $k: %e s wall, %M KB max RSS" \
     ./build/gpusim compare --workload philly --mode replay --time-compression "$k" --policies "$policies" --seeds 1 \
@@ -23,13 +23,15 @@ done
 # hours, 2 decimals
 h() { jq -r "(. / 3600 * 100 | round) / 100"; }
 {
-  echo "| arrivals ÷ | policy | mean JCT (h) | median JCT (h) | p95 JCT (h) | p99 JCT (h) | mean queueing (h) | mean slowdown | Jain over queues | GPUs allocated (%) | makespan (h) |"
-  echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| arrivals ÷ | policy | mean JCT (h) | median JCT (h) | p95 JCT (h) | p99 JCT (h) | mean queueing (h) | mean slowdown | Jain over queues | GPUs allocated (%) | makespan (h) | preemptions | GPU-h lost to preemption |"
+  echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for k in 1 4 8; do
     s=$dir/compression-$k/summary.json
     for p in $(jq -r '.policies[].name' "$s"); do
       m() { jq -r --arg p "$p" --arg m "$1" '.policies[] | select(.name == $p) | .[$m].mean' "$s"; }
-      echo "| $k | $p | $(m job_mean_jct_s | h) | $(m job_p50_jct_s | h) | $(m job_p95_jct_s | h) | $(m job_p99_jct_s | h) | $(m job_mean_queueing_s | h) | $(m job_mean_slowdown | jq -r '(. * 100 | round) / 100') | $(m queue_slowdown_jain | jq -r '(. * 1000 | round) / 1000') | $(m mean_gpu_allocation_pct | jq -r '(. * 100 | round) / 100') | $(m makespan_s | h) |"
+      # Preempting policies only ("–" for the others).
+      pm() { jq -r --arg p "$p" --arg m "$1" '.policies[] | select(.name == $p) | (.[$m].mean // null) | if . == null then "–" else ((. * 10 | round) / 10) end' "$s"; }
+      echo "| $k | $p | $(m job_mean_jct_s | h) | $(m job_p50_jct_s | h) | $(m job_p95_jct_s | h) | $(m job_p99_jct_s | h) | $(m job_mean_queueing_s | h) | $(m job_mean_slowdown | jq -r '(. * 100 | round) / 100') | $(m queue_slowdown_jain | jq -r '(. * 1000 | round) / 1000') | $(m mean_gpu_allocation_pct | jq -r '(. * 100 | round) / 100') | $(m makespan_s | h) | $(pm preemptions) | $(pm gpu_hours_lost_to_preemption) |"
     done
   done
 } > "$dir/table.md"
