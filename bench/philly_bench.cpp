@@ -37,7 +37,7 @@ void BM_PhillyRead(benchmark::State& state) {
 }
 BENCHMARK(BM_PhillyRead)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
-const char* const kPolicies[] = {"fifo", "backfill", "sjf", "kube-default", "srtf", "tiresias"};
+const char* const kPolicies[] = {"fifo", "backfill", "sjf", "kube-default", "srtf", "tiresias", "drf"};
 
 // Arguments: policy index, time compression.
 void BM_PhillyReplay(benchmark::State& state) {
@@ -56,10 +56,11 @@ void BM_PhillyReplay(benchmark::State& state) {
   state.counters["jobs_per_s"] = benchmark::Counter(82'247.0, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_PhillyReplay)
-    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {1, 4}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1, 4}})
     ->Args({0, 8})
     ->Args({4, 8})
     ->Args({5, 8})
+    ->Args({6, 8})
     ->Unit(benchmark::kMillisecond)
     ->MinTime(0.5);
 

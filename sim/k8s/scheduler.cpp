@@ -67,6 +67,13 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     failed_withheld_in_cycle_.assign(shapes.size(), 0);
   }
   if (preemption_ != sched::Preemption::kNone) on_node_.resize(nodes.size());
+  if (profile.drf) {
+    std::size_t queues = 1;
+    for (const cluster::PodSpec& pod : pods) queues = std::max<std::size_t>(queues, std::size_t{pod.queue} + 1);
+    queue_held_.resize(queues);
+    drf_lists_.resize(queues);
+    drf_next_.resize(queues);
+  }
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
@@ -142,6 +149,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
     case Topic::kPodTerminated: {
       const PodObject& pod = api_.pod(message.pod);
       if (message.pod < evicting_.size()) evicting_[message.pod] = 0;
+      if (!queue_held_.empty()) hold(message.pod, -1);
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
       if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
@@ -299,6 +307,7 @@ void Scheduler::count_pending(PodId id, int sign) {
 void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time now) {
   count_pending(id, -1);
   assumed_[id] = placement;
+  if (!queue_held_.empty()) hold(id, +1);
   if (!on_node_.empty()) {
     if (expected_end_.size() <= id) expected_end_.resize(assumed_.size());
     const auto& run = pods_[api_.pod(id).source].duration;
@@ -360,6 +369,10 @@ void Scheduler::run_cycle(core::Time now) {
   const bool strict = framework_.profile().queue_mode == sched::QueueMode::kStrict;
   bool reservation_tried = false;
   ++cycle_;
+  if (!drf_lists_.empty()) {
+    run_drf_cycle(now);
+    return;
+  }
   std::size_t kept = 0;
   std::size_t failed_shapes = 0;
   std::size_t i = 0;
@@ -405,20 +418,7 @@ void Scheduler::run_cycle(core::Time now) {
       }
     }
     // A started gang places only replacement workers: its failure says nothing of its shapes.
-    if (!partial_gang) {
-      failed_in_cycle_[shape] = cycle_;
-      ++failed_shapes;
-      if (spec.gang != 0) {
-        // The gang's other workers (a last worker with fewer GPUs is another shape) fail with it.
-        for (const PodId member : gang_pending_[spec.gang]) {
-          const std::uint32_t other = shape_of_source_[source_of(member)];
-          if (failed_in_cycle_[other] != cycle_) {
-            failed_in_cycle_[other] = cycle_;
-            ++failed_shapes;
-          }
-        }
-      }
-    }
+    if (!partial_gang) failed_shapes += mark_failed(spec, shape);
     // PostFilter: pods of lower priority make room (they end at once; the next cycle places it).
     if (preemptor_ && !partial_gang) try_preempt(id, spec, now);
     pending_[kept++] = id;
@@ -438,13 +438,107 @@ void Scheduler::run_cycle(core::Time now) {
     std::move(pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(kept));
     pending_.resize(pending_.size() - (i - kept));
   }
+  drop_gang_bound();
+}
+
+std::size_t Scheduler::mark_failed(const cluster::PodSpec& spec, std::uint32_t shape) {
+  std::size_t newly = 0;
+  if (failed_in_cycle_[shape] != cycle_) {
+    failed_in_cycle_[shape] = cycle_;
+    ++newly;
+  }
+  if (spec.gang != 0) {
+    // The gang's other workers (a last worker with fewer GPUs is another shape) fail with it.
+    for (const PodId member : gang_pending_[spec.gang]) {
+      const std::uint32_t other = shape_of_source_[api_.pod(member).source];
+      if (failed_in_cycle_[other] != cycle_) {
+        failed_in_cycle_[other] = cycle_;
+        ++newly;
+      }
+    }
+  }
+  return newly;
+}
+
+void Scheduler::drop_gang_bound() {
   // Workers of gangs bound in this cycle leave the queue wherever they were: a gang may have been
   // placed from a later worker after an earlier one was kept.
-  if (!gang_bound_ids_.empty()) {
-    std::erase_if(pending_, [&](PodId id) { return id < bound_by_gang_.size() && bound_by_gang_[id]; });
-    for (const PodId id : gang_bound_ids_) bound_by_gang_[id] = 0;
-    gang_bound_ids_.clear();
+  if (gang_bound_ids_.empty()) return;
+  std::erase_if(pending_, [&](PodId id) { return id < bound_by_gang_.size() && bound_by_gang_[id]; });
+  for (const PodId id : gang_bound_ids_) bound_by_gang_[id] = 0;
+  gang_bound_ids_.clear();
+}
+
+double Scheduler::dominant_share(std::size_t queue) const {
+  const Held& held = queue_held_[queue];
+  double share = 0;
+  const auto add = [&](std::int64_t used, std::int64_t total) {
+    if (total > 0) share = std::max(share, static_cast<double>(used) / static_cast<double>(total));
+  };
+  add(held.gpu_milli, cache_.total_gpu_milli());
+  add(held.cpu_milli, cache_.total_cpu_milli());
+  add(held.memory_mib, cache_.total_memory_mib());
+  return share;
+}
+
+void Scheduler::hold(PodId id, std::int64_t sign) {
+  const cluster::PodSpec& spec = pods_[api_.pod(id).source];
+  Held& held = queue_held_[spec.queue];
+  held.gpu_milli += sign * spec.total_gpu_milli();
+  held.cpu_milli += sign * spec.cpu_milli;
+  held.memory_mib += sign * spec.memory_mib;
+}
+
+void Scheduler::run_drf_cycle(core::Time now) {
+  // Progressive filling: each step takes the next pending pod (in queue-sort order) of the queue
+  // that holds the smallest dominant share now, so a queue's share grows only as it is served.
+  for (auto& list : drf_lists_) list.clear();
+  for (std::uint32_t i = 0; i < pending_.size(); ++i) drf_lists_[pods_[api_.pod(pending_[i]).source].queue].push_back(i);
+  std::fill(drf_next_.begin(), drf_next_.end(), 0);
+  drf_placed_.assign(pending_.size(), 0);
+  std::size_t failed_shapes = 0;
+  while (failed_shapes < pending_shapes_) {
+    std::size_t best = drf_lists_.size();
+    double best_share = 0;
+    for (std::size_t q = 0; q < drf_lists_.size(); ++q) {
+      if (drf_next_[q] >= drf_lists_[q].size()) continue;
+      const double share = dominant_share(q);
+      if (best == drf_lists_.size() || share < best_share) {
+        best = q;
+        best_share = share;
+      }
+    }
+    if (best == drf_lists_.size()) break;
+    const std::uint32_t index = drf_lists_[best][drf_next_[best]++];
+    const PodId id = pending_[index];
+    if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang
+    const cluster::PodSpec& spec = pods_[api_.pod(id).source];
+    const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
+    if (spec.gang != 0 && !gang_ready(spec.gang)) continue;
+    const bool partial_gang = spec.gang != 0 && gang_started_[spec.gang];
+    if (failed_in_cycle_[shape] == cycle_ && !partial_gang) continue;
+    bool placed = false;
+    if (spec.gang != 0) {
+      placed = schedule_gang(spec.gang, now);
+    } else {
+      ++attempts_;
+      if (const auto placement = framework_.schedule(spec)) {
+        bind(id, *placement, now);
+        placed = true;
+      }
+    }
+    if (placed) {
+      drf_placed_[index] = 1;
+    } else if (!partial_gang) {
+      failed_shapes += mark_failed(spec, shape);
+    }
   }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (!drf_placed_[i]) pending_[kept++] = pending_[i];
+  }
+  pending_.resize(kept);
+  drop_gang_bound();
 }
 
 // The earliest time by which enough nodes have the GPUs `head` (or each worker of its gang) asks,

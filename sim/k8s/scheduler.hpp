@@ -143,6 +143,23 @@ class Scheduler final : public Component {
   void try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
   // Tiresias: a waiting job due back in queue 0 moves up the queue.
   void promote(PodId id, core::Time now);
+  // Marks the shape (and, for a gang, its workers' shapes) failed in this cycle; returns how many
+  // were not marked yet.
+  std::size_t mark_failed(const cluster::PodSpec& spec, std::uint32_t shape);
+  void drop_gang_bound();
+  // DRF (Profile::drf): what each queue (PodSpec::queue) holds of the cluster, and per cycle each
+  // queue's pending pods (indices into pending_, in queue order), the next one to try and which
+  // were placed.
+  struct Held {
+    std::int64_t gpu_milli = 0, cpu_milli = 0, memory_mib = 0;
+  };
+  std::vector<Held> queue_held_;
+  std::vector<std::vector<std::uint32_t>> drf_lists_;
+  std::vector<std::size_t> drf_next_;
+  std::vector<std::uint8_t> drf_placed_;
+  double dominant_share(std::size_t queue) const;
+  void hold(PodId id, std::int64_t sign);
+  void run_drf_cycle(core::Time now);
 };
 
 }  // namespace gpusim::k8s

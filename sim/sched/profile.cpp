@@ -41,7 +41,7 @@ bool is_plain_name(std::string_view name) {
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
-          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption"};
+          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -97,7 +97,8 @@ Profile builtin_profile(const std::string& asked) {
   // Deep-learning queue policies (policies/README.md): a job goes to the node it leaves with the
   // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
   // index, so that only the queue order differs.
-  if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption") {
+  if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption" ||
+      name == "drf") {
     Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
     profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -117,6 +118,11 @@ Profile builtin_profile(const std::string& asked) {
       // Shortest remaining time first (oracle), preemptive: a waiting job preempts jobs with more
       // time left, which restart from their last checkpoint.
       profile.preemption = Preemption::kSrtf;
+    } else if (name == "drf") {
+      // Dominant resource fairness across queues (Ghodsi et al., NSDI'11), FIFO within a queue,
+      // non-preemptive.
+      profile.queue_sort = "fifo";
+      profile.drf = true;
     } else if (name == "tiresias") {
       // Discretised 2D-LAS (Tiresias, NSDI'19): queues by attained GPU-time, FIFO within a queue;
       // a job in a higher queue preempts jobs in lower ones.

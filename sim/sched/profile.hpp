@@ -74,6 +74,10 @@ struct Profile {
   QueueMode queue_mode = QueueMode::kSkip;
   Preemption preemption = Preemption::kNone;
   TiresiasSettings tiresias;
+  // Dominant resource fairness across the workload's queues (replay, skip mode): each step of a
+  // cycle tries the next pod of the queue with the smallest dominant share (max over GPUs, CPU and
+  // memory of what it holds / the cluster's total), ties to the lower queue index.
+  bool drf = false;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,

@@ -226,5 +226,52 @@ TEST(DlQueue, TraceWithoutJobsGetsNoJobMetrics) {
   EXPECT_TRUE(result.jobs.empty());
 }
 
+// Two GPUs, two queues. x (queue a, 2 GPUs, 10 s) at 0 holds both; a1-a3 (queue a) arrive at 1-3 and
+// b1, b2 (queue b) at 4 and 5, each 1 GPU for 100 s.
+K8sScenario two_queues(const std::string& policy) {
+  K8sScenario s;
+  s.policy = policy;
+  s.node("n0", 2);
+  s.workload.queues = {"a", "b"};
+  s.pod("x", 2, 0, 10);
+  for (int i = 1; i <= 3; ++i) s.pod("a" + std::to_string(i), 1, i, 100);
+  for (int i = 1; i <= 2; ++i) s.pod("b" + std::to_string(i), 1, 3 + i, 100).queue = 1;
+  return s;
+}
+
+TEST(DlQueue, DrfServesTheQueueWithTheSmallestDominantShare) {
+  // At 10 x ends and both queues hold nothing: a (the lower index) gets a1, then holds half the
+  // GPUs, so b gets b1. At 110 both end and both queues hold nothing again: a2, then b2. a3 at 210.
+  // kube-scheduler's FIFO queue takes a1 and a2 at 10, a3 and b1 at 110, b2 at 210.
+  const auto drf = two_queues("drf").run();
+  EXPECT_EQ(seconds(record(drf, 1).start_us), 10);   // a1
+  EXPECT_EQ(seconds(record(drf, 4).start_us), 10);   // b1
+  EXPECT_EQ(seconds(record(drf, 2).start_us), 110);  // a2
+  EXPECT_EQ(seconds(record(drf, 5).start_us), 110);  // b2
+  EXPECT_EQ(seconds(record(drf, 3).start_us), 210);  // a3
+  const auto fifo = two_queues("kube-default").run();
+  EXPECT_EQ(seconds(record(fifo, 2).start_us), 10);
+  EXPECT_EQ(seconds(record(fifo, 4).start_us), 110);
+  EXPECT_EQ(seconds(record(fifo, 5).start_us), 210);
+}
+
+TEST(DlQueue, DrfCountsCpuWhenItIsTheDominantResource) {
+  // One node with 6 GPUs and 24 CPUs. Queue a's pods ask 1 GPU and 8 CPUs (dominant: CPU, 1/3
+  // each), queue b's 1 GPU and 1 CPU (dominant: GPU, 1/6 each). A blocker (queue a, 6 GPUs, 10 s)
+  // holds the node until 10. Then, shares in brackets: a1 (a 1/3; a goes first on the tie at 0),
+  // b1 (b 1/6), b2 (b 1/3), a2 on the tie (a 2/3), b3 (b 1/2), b4 (b 2/3); the GPUs are gone and a3
+  // waits until 110. Counting GPUs alone would have given each queue three.
+  K8sScenario s;
+  s.policy = "drf";
+  s.cluster.nodes.push_back({"n0", 24000, 262144, 6, 0, {}, {}, false});
+  s.workload.queues = {"a", "b"};
+  s.pod("blocker", 6, 0, 10).cpu_milli = 0;
+  for (int i = 1; i <= 3; ++i) s.pod("a" + std::to_string(i), 1, i, 100).cpu_milli = 8000;
+  for (int i = 1; i <= 4; ++i) s.pod("b" + std::to_string(i), 1, 3 + i, 100).queue = 1;
+  const auto result = s.run();
+  for (const std::size_t row : {1, 2, 4, 5, 6, 7}) EXPECT_EQ(seconds(record(result, row).start_us), 10) << row;
+  EXPECT_EQ(seconds(record(result, 3).start_us), 110);  // a3
+}
+
 }  // namespace
 }  // namespace gpusim::testing
