@@ -27,7 +27,7 @@ scenarios=(
   "replay-openb-default|--mode replay --time-compression 100000 --policies random,bestfit,fgd --seeds 2"
   "replay-k8s-stale-60s|--mode replay --cluster traces/synthetic/topology-cluster.csv --workload traces/synthetic/topology-jobs.csv --kube traces/synthetic/kube-stale-60s.yaml --policies binpack --seeds 2"
   "replay-k8s-topology-aware|--mode replay --cluster traces/synthetic/topology-cluster.csv --workload traces/synthetic/topology-jobs.csv --kube traces/synthetic/kube-dc-topology-aware-slowdown.yaml --policies topology-aware --seeds 1"
-  "replay-philly-4x|--mode replay --workload philly --time-compression 4 --policies fifo,backfill,sjf,srtf,tiresias --seeds 1"
+  "replay-philly-4x|--mode replay --workload philly --time-compression 4 --policies fifo,backfill,sjf,srtf,tiresias,drf --seeds 1"
 )
 
 # Prints "fill_ms reference_ms ratio": minima over 9 repetitions, randomly interleaved, one process.

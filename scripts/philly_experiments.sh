@@ -13,7 +13,7 @@ cmake --build build --parallel "$(nproc)" > /dev/null
 
 dir=results/philly-replay
 mkdir -p "$dir"
-policies=fifo,backfill,policies/profiles/fifo-skip.yaml,sjf,srtf,tiresias
+policies=fifo,backfill,policies/profiles/fifo-skip.yaml,drf,sjf,tiresias,srtf
 for k in 1 4 8; do
   /usr/bin/time -f "compression $k: %e s wall, %M KB max RSS" \
     ./build/gpusim compare --workload philly --mode replay --time-compression "$k" --policies "$policies" --seeds 1 \
