@@ -14,6 +14,7 @@
 #include "sim/app/exit_codes.hpp"
 #include "sim/app/export_command.hpp"
 #include "sim/app/report_command.hpp"
+#include "sim/app/trace_command.hpp"
 #include "sim/app/simulate_command.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
@@ -53,6 +54,8 @@ int run_cli(int argc, char** argv) {
   CLI::App* openmetrics = app::add_export_command(cli, export_options);
   app::ReportOptions report_options;
   CLI::App* report = app::add_report_command(cli, report_options);
+  app::TraceOptions trace_options;
+  const app::TraceCommands trace = app::add_trace_commands(cli, trace_options);
   cli.add_subcommand("policies", "List the built-in policies (names match in any case, '-' and '_' optional)");
   app::add_calibrate_commands(cli, calibrate_options);
 
@@ -81,6 +84,12 @@ int run_cli(int argc, char** argv) {
     return app::run_report(report_options, abandon);
   }
   if (*openmetrics) return app::run_export(export_options);
+  if (*trace.inspect) return app::run_trace_inspect(trace_options);
+  if (*trace.synth) {
+    io::AbandonList abandon;
+    const io::InterruptGuard interrupts(abandon);
+    return app::run_trace_synth(trace_options, abandon);
+  }
   if (cli.got_subcommand("policies")) {
     list_policies();
     return app::kExitOk;

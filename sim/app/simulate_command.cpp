@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "policies/register_builtin.hpp"
+#include "sim/app/input_kinds.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
 #include "sim/experiment/output_writer.hpp"
@@ -31,19 +32,6 @@ namespace {
 namespace fs = std::filesystem;
 using core::InputError;
 
-// CLI11's Range lets NaN through; this one does not.
-CLI::Validator finite_range(double low, double high) {
-  return CLI::Validator(
-      [=](std::string& text) -> std::string {
-        double value = 0;
-        if (!CLI::detail::lexical_cast(text, value)) return fmt::format("'{}' is not a number", text);
-        if (!std::isfinite(value) || value < low || value > high) {
-          return fmt::format("{} is out of range [{}, {}]", text, low, high);
-        }
-        return {};
-      },
-      fmt::format("NUMBER in [{} - {}]", low, high));
-}
 
 // Seeds are 0 .. 2^63-1; "-1" is an error, never a wrap-around.
 const CLI::Validator kSeedRange(
@@ -232,19 +220,6 @@ struct InputPaths {
 };
 
 // Kubernetes manifests are told from openb CSVs by their extension.
-bool is_manifest(const fs::path& path) {
-  const std::string ext = path.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json";
-}
-
-// A Philly job log is told from an openb pod list by its header.
-bool is_philly_log(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string first;
-  std::getline(in, first);
-  return traces::is_philly_header(first);
-}
-
 // --cluster as given, else the workload's default: the Philly-like cluster for a Philly job log (the
 // bundled one by name, or any file with its header), openb otherwise.
 std::string cluster_name(const SimulateOptions& o) {

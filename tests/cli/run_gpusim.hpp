@@ -15,6 +15,7 @@ namespace gpusim::testing {
 struct CliResult {
   int exit_code = -1;
   std::string err;
+  std::string out;
 };
 
 // A fresh directory for the current test (ctest runs tests in parallel processes).
@@ -35,13 +36,16 @@ inline std::string slurp(const std::filesystem::path& path) {
 // `args` is appended to the binary's path as shell words.
 inline CliResult run_gpusim(const std::filesystem::path& cwd, const std::string& args) {
   const auto err = cwd / ".stderr";
-  const std::string command = "cd '" + cwd.string() + "' && " + GPUSIM_TEST_BINARY + " " + args + " > /dev/null 2> '" +
-                              err.string() + "'";
+  const auto out = cwd / ".stdout";
+  const std::string command = "cd '" + cwd.string() + "' && " + GPUSIM_TEST_BINARY + " " + args + " > '" + out.string() +
+                              "' 2> '" + err.string() + "'";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.err = slurp(err);
+  result.out = slurp(out);
   std::filesystem::remove(err);
+  std::filesystem::remove(out);
   return result;
 }
 
