@@ -35,7 +35,7 @@ std::string self_path(const char* argv0) {
 void list_policies() {
   for (const auto& name : sched::builtin_profile_names()) {
     const std::string paper = sched::paper_name(name);
-    fmt::print("{:<16}{}\n", name, paper.empty() ? "" : fmt::format("FGD paper: {}", paper));
+    fmt::print("{:<16}{}\n", name, paper.empty() ? sched::policy_summary(name) : fmt::format("FGD paper: {}", paper));
   }
 }
 

@@ -54,6 +54,20 @@ std::string paper_name(const std::string& policy) {
   return "";
 }
 
+std::string policy_summary(const std::string& policy) {
+  if (policy == "kube-default") return "kube-scheduler's default scores (least-allocated, balanced allocation)";
+  if (policy == "binpack") return "most-allocated: fills nodes before opening new ones";
+  if (policy == "topology-aware") return "bin packing with HAMi-style topology-aware GPU choice";
+  if (policy == "fifo") return "strict first come, first served (head-of-line blocking); best fit";
+  if (policy == "sjf") return "shortest job first by the trace's run time (oracle), non-preemptive; best fit";
+  if (policy == "backfill") return "FIFO with EASY backfilling; best fit";
+  if (policy == "srtf") return "shortest remaining time first (oracle), preemptive, restarts from checkpoints; best fit";
+  if (policy == "tiresias") return "Tiresias' 2D-LAS: queues by attained GPU-time, preemptive; best fit";
+  if (policy == "preemption") return "kube-scheduler's priority queue with DefaultPreemption; best fit";
+  if (policy == "drf") return "dominant resource fairness across the workload's queues, FIFO within one; best fit";
+  return "";
+}
+
 std::optional<std::string> builtin_policy_name(const std::string& asked) {
   const std::string key = name_key(asked);
   if (key == "dotproduct") return "dotprod";  // the score plugin's name

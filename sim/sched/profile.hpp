@@ -90,6 +90,8 @@ std::vector<std::string> builtin_profile_names();
 std::optional<std::string> builtin_policy_name(const std::string& asked);
 // The FGD paper's name of a built-in policy ("BestFit"), or "" if the paper has none.
 std::string paper_name(const std::string& policy);
+// One line on what a built-in policy does (`gpusim policies`).
+std::string policy_summary(const std::string& policy);
 // The built-in profile `asked` names; throws core::InputError if unknown.
 Profile builtin_profile(const std::string& asked);
 // A profile from YAML (see policies/README.md for the schema); throws core::InputError.
