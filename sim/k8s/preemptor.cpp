@@ -19,7 +19,7 @@ bool may_take_node(const cluster::PodSpec& pod, const cluster::ClusterState& cac
 Preemptor::Preemptor(const cluster::ClusterState& cache, const ApiServer& api, const std::vector<cluster::PodSpec>& pods,
                      const std::vector<NodeSetup>& setup, const std::vector<cluster::Placement>& assumed,
                      const std::vector<std::vector<PodId>>& on_node, const std::vector<std::uint8_t>& evicting,
-                     const JobPriority& priority, core::Time checkpoint_interval)
+                     const JobPriority& priority, core::Time checkpoint_interval, bool wait_for_checkpoint)
     : cache_(cache),
       api_(api),
       pods_(pods),
@@ -29,6 +29,7 @@ Preemptor::Preemptor(const cluster::ClusterState& cache, const ApiServer& api, c
       evicting_(evicting),
       priority_(priority),
       checkpoint_us_(std::max<std::int64_t>(1, checkpoint_interval.micros())),
+      wait_for_checkpoint_(wait_for_checkpoint),
       spare_gpus_(cache.node_count(), 0),
       spare_cpu_(cache.node_count(), 0),
       spare_memory_(cache.node_count(), 0) {}
@@ -44,16 +45,23 @@ std::int64_t Preemptor::lost_gpu_us(PodId pod, core::Time now) const {
   return since_checkpoint * pods_[api_.pod(pod).source].total_gpu_milli() / cluster::kMilliPerGpu;
 }
 
-bool Preemptor::job_pods(PodId pod, std::vector<PodId>& out) const {
+bool Preemptor::evictable(PodId pod, core::Time now) const {
+  const PodObject& object = api_.pod(pod);
+  return object.phase == PodPhase::kRunning && !taken(pod) &&
+         (!wait_for_checkpoint_ || (now - object.running).micros() >= checkpoint_us_);
+}
+
+bool Preemptor::job_pods(PodId pod, core::Time now, std::vector<PodId>& out) const {
   out.clear();
   const std::uint32_t gang = pods_[api_.pod(pod).source].gang;
   if (gang == 0) {
+    if (!evictable(pod, now)) return false;
     out.push_back(pod);
     return true;
   }
   for (const std::uint32_t row : priority_.gang_rows(gang)) {
     const PodId worker = api_.latest(row);
-    if (worker == kNoPod || api_.pod(worker).phase != PodPhase::kRunning || taken(worker)) return false;
+    if (worker == kNoPod || !evictable(worker, now)) return false;
     out.push_back(worker);
   }
   return true;
@@ -114,7 +122,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
             if (gang_seen_[victim.gang] == scan_) continue;  // listed with its first worker here
             gang_seen_[victim.gang] = scan_;
           }
-          if (!job_pods(pod, job_)) continue;
+          if (!job_pods(pod, now, job_)) continue;
           Candidate c{0, victim_key, pod, 0, 0, 0};
           for (const PodId member : job_) {
             c.lost_gpu_us += lost_gpu_us(member, now);
@@ -157,7 +165,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     // own asks are used.
     const cluster::NodeIndex n = std::get<2>(best);
     for (const Candidate& c : best_) {
-      job_pods(c.pod, job_);
+      job_pods(c.pod, now, job_);
       for (const PodId member : job_) {
         const cluster::NodeIndex m = assumed_[member].node;
         const cluster::PodSpec& spec_m = pods_[api_.pod(member).source];

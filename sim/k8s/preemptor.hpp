@@ -6,6 +6,10 @@
 // checkpoint, then the lowest priority, then the oldest pod object), and of all nodes the one that
 // loses the least, then needs the fewest victims, then the lowest index.
 //
+// With `wait_for_checkpoint` (the deep-learning policies) a pod is a victim only once it has run a
+// checkpoint interval since it started, so that every run keeps some work: otherwise two jobs that
+// preempt each other before either reaches a checkpoint would do so forever.
+//
 // A victim that belongs to a gang takes its whole gang with it: a distributed job cannot run with
 // workers missing; gangs with a worker that is not running are not victims.
 //
@@ -33,7 +37,7 @@ class Preemptor {
   Preemptor(const cluster::ClusterState& cache, const ApiServer& api, const std::vector<cluster::PodSpec>& pods,
             const std::vector<NodeSetup>& setup, const std::vector<cluster::Placement>& assumed,
             const std::vector<std::vector<PodId>>& on_node, const std::vector<std::uint8_t>& evicting,
-            const JobPriority& priority, core::Time checkpoint_interval);
+            const JobPriority& priority, core::Time checkpoint_interval, bool wait_for_checkpoint);
 
   // The pods to evict so that every pod of `workers` (one pod, or a gang's pending workers, all of
   // one job) fits; false, and no victims, if no choice does.
@@ -50,9 +54,9 @@ class Preemptor {
   bool preemptible_node(cluster::NodeIndex n) const;
   // The work `pod` loses if evicted now: its run since its last checkpoint, in GPU-microseconds.
   std::int64_t lost_gpu_us(PodId pod, core::Time now) const;
-  // The pod objects running for `pod`'s job: the pod, or every worker of its gang; false if some
-  // worker is not running (or is already being evicted).
-  bool job_pods(PodId pod, std::vector<PodId>& out) const;
+  // The pod objects running for `pod`'s job: the pod, or every worker of its gang; false if one of
+  // them may not be evicted now.
+  bool job_pods(PodId pod, core::Time now, std::vector<PodId>& out) const;
   bool taken(PodId pod) const { return (pod < taken_.size() && taken_[pod]) || (pod < evicting_.size() && evicting_[pod]); }
   void take(PodId pod);
   int healthy_gpus(PodId pod) const;
@@ -66,6 +70,9 @@ class Preemptor {
   const std::vector<std::uint8_t>& evicting_;
   const JobPriority& priority_;
   std::int64_t checkpoint_us_;
+  bool wait_for_checkpoint_;
+  // Whether `pod` may be evicted now (running, not taken, past its first checkpoint if asked).
+  bool evictable(PodId pod, core::Time now) const;
   // Scratch, reset after each call: what earlier workers of this call freed (+) or took (-) per
   // node, the pods chosen so far, and the candidates of the node being looked at.
   std::vector<std::int64_t> spare_gpus_, spare_cpu_, spare_memory_;

@@ -17,6 +17,7 @@ constexpr std::uint32_t kCycle = 0;
 constexpr std::uint32_t kLapsed = 1;  // a re-partition request's time is over (payload: node)
 constexpr std::uint32_t kDemote = 2;   // Tiresias: a running job passes a threshold (payload: pod)
 constexpr std::uint32_t kPromote = 3;  // Tiresias: a waiting job is due back in queue 0 (payload: pod)
+constexpr std::uint32_t kCheckpointed = 4;  // a running pod passed its first checkpoint: it may be a victim now
 }  // namespace
 
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -144,6 +145,8 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       // may let a waiting job preempt it.
       const core::Time when = priority_ ? priority_->next_demotion(message.source, now) : JobPriority::kNever;
       if (when != JobPriority::kNever) bus_.set_timer(*this, kDemote, message.pod, when);
+      // A pod that waits for a victim may find one when this pod reaches its first checkpoint.
+      if (wait_for_checkpoint_) bus_.set_timer(*this, kCheckpointed, message.pod, now + checkpoint_interval_);
       return;
     }
     case Topic::kPodTerminated: {
@@ -201,6 +204,10 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
     request_cycle(now);
     return;
   }
+  if (tag == kCheckpointed) {
+    if (!pending_.empty() && api_.pod(static_cast<PodId>(payload)).phase == PodPhase::kRunning) request_cycle(now);
+    return;
+  }
   if (tag == kPromote) {
     promote(static_cast<PodId>(payload), now);
     return;
@@ -226,7 +233,11 @@ void Scheduler::request_cycle(core::Time now) {
 void Scheduler::enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval) {
   GPUSIM_CHECK(pending_.empty(), "preemption enabled after pods were queued");
   priority_.emplace(framework_.profile(), pods_, ledger);
-  preemptor_.emplace(cache_, api_, pods_, setup_, assumed_, on_node_, evicting_, *priority_, checkpoint_interval);
+  // Deep-learning jobs checkpoint: they are preempted only past their first checkpoint of a run.
+  wait_for_checkpoint_ = preemption_ == sched::Preemption::kSrtf || preemption_ == sched::Preemption::kTiresias;
+  checkpoint_interval_ = checkpoint_interval;
+  preemptor_.emplace(cache_, api_, pods_, setup_, assumed_, on_node_, evicting_, *priority_, checkpoint_interval,
+                     wait_for_checkpoint_);
 }
 
 void Scheduler::queue_insert(PodId id) {
@@ -255,19 +266,19 @@ void Scheduler::promote(PodId id, core::Time now) {
   request_cycle(now);
 }
 
-void Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now) {
+bool Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now) {
   const bool plain = spec.gang == 0 && spec.constraints == nullptr;
   const FailedAsk& failed = preemption_failed_;
   if (plain && failed.cycle == cycle_ && spec.gpu_count >= failed.gpus && spec.cpu_milli >= failed.cpu_milli &&
       spec.memory_mib >= failed.memory_mib &&
       (failed.models == 0 || (spec.allowed_models.bits != 0 && (spec.allowed_models.bits & ~failed.models) == 0))) {
-    return;
+    return false;
   }
   one_worker_.assign(1, id);
   const std::vector<PodId>& workers = spec.gang != 0 ? gang_pending_[spec.gang] : one_worker_;
   if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) {
     if (plain) preemption_failed_ = {cycle_, spec.gpu_count, spec.cpu_milli, spec.memory_mib, spec.allowed_models.bits};
-    return;
+    return false;
   }
   for (const PodId victim : victims_) {
     if (evicting_.size() <= victim) evicting_.resize(std::size_t{victim} + 1, 0);
@@ -283,6 +294,7 @@ void Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time n
     bus_.publish(evict, now);
     ++preemption_requests_;
   }
+  return true;
 }
 
 bool Scheduler::queued_before(PodId a, PodId b) const {
@@ -419,8 +431,15 @@ void Scheduler::run_cycle(core::Time now) {
     }
     // A started gang places only replacement workers: its failure says nothing of its shapes.
     if (!partial_gang) failed_shapes += mark_failed(spec, shape);
-    // PostFilter: pods of lower priority make room (they end at once; the next cycle places it).
-    if (preemptor_ && !partial_gang) try_preempt(id, spec, now);
+    // PostFilter: pods of lower priority make room. They end at once, and the cycle stops here so
+    // that no pod queued behind this one (none ranks higher) takes the room first: the next cycle,
+    // at the same instant once they have gone, places it (kube-scheduler nominates the node).
+    if (preemptor_ && !partial_gang && try_preempt(id, spec, now)) {
+      pending_[kept++] = id;
+      ++i;
+      request_cycle(now);
+      break;
+    }
     pending_[kept++] = id;
     // Strict order: nothing queued behind a pod that does not fit may start before it.
     if (strict) {

@@ -128,6 +128,8 @@ class Scheduler final : public Component {
   std::vector<PodId> victims_;        // reused by try_preempt
   std::vector<PodId> one_worker_;     // reused by try_preempt
   std::int64_t preemption_requests_ = 0;
+  bool wait_for_checkpoint_ = false;  // victims must have passed their first checkpoint (srtf, tiresias)
+  core::Time checkpoint_interval_ = core::Time::zero();
   // The smallest ask that found no victims in this cycle: pods queued after it rank no higher, so
   // they have no more victims to choose from, and one that asks at least as much (with no
   // placement rules and no more GPU models allowed) fails too.
@@ -139,8 +141,9 @@ class Scheduler final : public Component {
   };
   FailedAsk preemption_failed_;
   void queue_insert(PodId id);
-  // Asks to evict the pods that let `id` (or its gang) fit, if there are any of lower priority.
-  void try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
+  // Asks to evict the pods that let `id` (or its gang) fit, if there are any of lower priority;
+  // true if it asked.
+  bool try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
   // Tiresias: a waiting job due back in queue 0 moves up the queue.
   void promote(PodId id, core::Time now);
   // Marks the shape (and, for a gang, its workers' shapes) failed in this cycle; returns how many

@@ -52,13 +52,13 @@ TEST(Preemption, SrtfLeavesAJobWithLessTimeLeft) {
 }
 
 TEST(Preemption, TheVictimIsTheOneThatLosesTheLeastWork) {
-  // Two 1-GPU nodes; checkpoints every 50 s. A (1000 s) at 0 on n0, B (1000 s) at 30 on n1. C (10 s)
-  // at 60 may preempt either (940 and 970 s left). A would lose 10 s (since its checkpoint at 50), B
-  // 30 s: A goes, although B has more time left. C runs on n0 60-70; A, recreated at 70, resumes with
-  // 950 s left: 70-1020.
+  // Two 1-GPU nodes; checkpoints every 16 s. A (1000 s) at 0 on n0, B (1000 s) at 30 on n1. C (10 s)
+  // at 60 may preempt either (940 and 970 s left; both have passed a checkpoint). A would lose 12 s
+  // (since its checkpoint at 48), B 14 s (since 16): A goes, although B has more time left. C runs on
+  // n0 60-70; A, recreated at 70, resumes with 952 s left: 70-1022.
   K8sScenario s;
   s.policy = "srtf";
-  s.kube.checkpoint_interval = s_(50);
+  s.kube.checkpoint_interval = s_(16);
   s.node("n0", 1);
   s.node("n1", 1);
   s.pod("a", 1, 0, 1000);
@@ -70,8 +70,46 @@ TEST(Preemption, TheVictimIsTheOneThatLosesTheLeastWork) {
   EXPECT_EQ(record(result, 1).attempts, 1u);
   EXPECT_EQ(seconds(record(result, 1).end_us), 1030);
   EXPECT_EQ(seconds(record(result, 0).start_us), 70);
-  EXPECT_NEAR(seconds(record(result, 0).end_us), 1020, kUs);
-  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 10.0 / 3600, 1e-12);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 1022, kUs);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 12.0 / 3600, 1e-12);
+}
+
+TEST(Preemption, AJobIsNotPreemptedBeforeItsFirstCheckpoint) {
+  // One GPU; checkpoints every 50 s. A (1000 s) at 0; B (10 s) at 30 has less time left but A has not
+  // reached a checkpoint: B waits until 50, when A has kept 50 s. B runs 50-60; A resumes at 60 with
+  // 950 s left: 60-1010. kube-scheduler's priority preemption does not wait (next test).
+  K8sScenario s;
+  s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(50);
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 1000);
+  s.pod("b", 1, 30, 10);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 50);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 60);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 1010, kUs);
+  EXPECT_EQ(metric(result, "gpu_hours_lost_to_preemption"), 0);
+}
+
+TEST(Preemption, APodBehindThePreemptorDoesNotTakeItsRoom) {
+  // One 4-GPU node; checkpoints every 10 s. A (2 GPUs, 1000 s) at 0. At 20, B (4 GPUs, 100 s) and C
+  // (1 GPU, 500 s) arrive: B preempts A. C is queued behind B and would fit in the 2 GPUs free now,
+  // leaving B 3 once A is gone; the cycle stops at B's preemption instead, so B gets all 4 at 20 and
+  // runs 20-120. Then C (500 s left) and A (recreated at 30, 980 s left) fit together: C 120-620,
+  // A 120-1100.
+  K8sScenario s;
+  s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(10);
+  s.node("n0", 4);
+  s.pod("a", 2, 0, 1000);
+  s.pod("b", 4, 20, 100);
+  s.pod("c", 1, 20, 500);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 20);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 120);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 120);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 1100, kUs);
+  EXPECT_EQ(metric(result, "preemptions"), 1);
 }
 
 TEST(Preemption, TiresiasPreemptsOnlyAcrossQueues) {
@@ -133,13 +171,15 @@ TEST(Preemption, TiresiasPromotesAStarvingJob) {
 }
 
 TEST(Preemption, AGangIsPreemptedWhole) {
-  // Two 8-GPU nodes; threshold 1600 GPU-s. G (16 GPUs, 1000 s) at 0 is a gang of two 8-GPU workers,
-  // demoted at 100. X (4 GPUs, 10 s) at 200 preempts one worker, and the other goes with it: both
-  // nodes cost the same (the gang's 3200 GPU-s since its start: no checkpoint yet at 600 s), so X
-  // takes n0. X runs 200-210; G's workers, recreated at 210, start together with their full 1000 s.
+  // Two 8-GPU nodes; threshold 1600 GPU-s; checkpoints every 150 s. G (16 GPUs, 1000 s) at 0 is a
+  // gang of two 8-GPU workers, demoted at 100. X (4 GPUs, 10 s) at 200 preempts one worker, and the
+  // other goes with it: both nodes cost the same (the gang's 2 x 8 x 50 GPU-s since its checkpoint at
+  // 150), so X takes n0. X runs 200-210; G's workers, recreated at 210, start together with the 850 s
+  // they have left: 210-1060.
   K8sScenario s;
   s.policy = "tiresias";
   s.tiresias = sched::TiresiasSettings{{1600}, 0};
+  s.kube.checkpoint_interval = s_(150);
   s.node("n0", 8);
   s.node("n1", 8);
   std::istringstream log(
@@ -154,13 +194,13 @@ TEST(Preemption, AGangIsPreemptedWhole) {
   for (const std::size_t worker : {0, 1}) {
     EXPECT_EQ(seconds(record(result, worker).first_start_us), 0);
     EXPECT_EQ(seconds(record(result, worker).start_us), 210);
-    EXPECT_EQ(seconds(record(result, worker).end_us), 1210);
+    EXPECT_NEAR(seconds(record(result, worker).end_us), 1060, kUs);
     EXPECT_EQ(record(result, worker).attempts, 2u);
   }
   EXPECT_EQ(metric(result, "preemptions"), 2);
-  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 3200.0 / 3600, 1e-12);
-  // The job counts its GPUs for the time they ran: 16 x (200 + 1000) GPU-s.
-  EXPECT_NEAR(result.queues.at(0).gpu_hours, 16.0 * 1200 / 3600 + 4.0 * 10 / 3600, 1e-9);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 800.0 / 3600, 1e-12);
+  // The job counts its GPUs for the time they ran: 16 x (200 + 850) GPU-s.
+  EXPECT_NEAR(result.queues.at(0).gpu_hours, 16.0 * 1050 / 3600 + 4.0 * 10 / 3600, 1e-6);
 }
 
 TEST(Preemption, KubernetesPriorityPreemption) {
@@ -185,6 +225,7 @@ TEST(Preemption, SameInputsGiveTheSameSchedule) {
   // Determinism: victims and queue order never depend on addresses or hash order.
   K8sScenario s;
   s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(20);
   for (int n = 0; n < 3; ++n) s.node("n" + std::to_string(n), 2);
   for (int i = 0; i < 40; ++i) s.pod("p" + std::to_string(i), 1 + i % 2, i * 7, 50 + (i * 37) % 200);
   const auto first = s.run();
