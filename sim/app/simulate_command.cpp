@@ -159,7 +159,10 @@ std::vector<fs::path> policy_files(const std::string& list) {
 // "3600,7200": positive, increasing GPU-second thresholds.
 std::vector<std::int64_t> parse_thresholds(const std::string& text) {
   std::vector<std::int64_t> out;
-  for (const std::string& item : split_policies(text)) {
+  for (std::string item : split_policies(text)) {
+    // "3600, 7200" as well as "3600,7200".
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
     std::int64_t value = 0;
     const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || error != std::errc() || end != item.data() + item.size() || value <= 0 || value > 1'000'000'000'000) {
@@ -395,6 +398,13 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<sched::Profile> profiles = resolve_policies(o.policies);
   apply_tiresias_options(o, profiles);
+  for (const sched::Profile& profile : profiles) {
+    // Fill mode places pods one by one without time: no queue to share, nothing running to preempt.
+    if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf)) {
+      throw UsageError(fmt::format("policy '{}' works in --mode replay only (fill mode places pods one by one, "
+                                   "without time, queues or preemption)", profile.name));
+    }
+  }
 
   Loaded loaded = load(o, paths);
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);

@@ -15,7 +15,9 @@ void JobLedger::on_message(const Message& message, core::Time now) {
   r.executed = r.executed + (now - r.running_since);
   r.running = 0;
   r.last_stop = now;
-  if (message.reason == Reason::kPreempted) r.remaining_share = static_cast<double>(message.value) / kRemainingShareScale;
+  if (message.reason == Reason::kPreempted || message.reason == Reason::kDescheduled) {
+    r.remaining_share = static_cast<double>(message.value) / kRemainingShareScale;
+  }
 }
 
 }  // namespace gpusim::k8s

@@ -513,19 +513,18 @@ void KubeletFleet::evict(PodId id, bool preemption, core::Time now) {
     lost_gpu_s = static_cast<double>(elapsed - kept) / 1e6 * static_cast<double>(pod.total_gpu_milli()) / 1000.0;
   }
   cancel_finish(id);
-  if (!preemption) {
+  if (preemption) {
+    ++evictions_.preemptions;
+    evictions_.preempted_lost_gpu_s += lost_gpu_s;
+  } else {
     ++evictions_.evictions;
     evictions_.lost_gpu_s += lost_gpu_s;
-    end(id, Reason::kDescheduled, now);
-    return;
   }
-  ++evictions_.preemptions;
-  evictions_.preempted_lost_gpu_s += lost_gpu_s;
   // The job ledger learns the share still to do from the message, as an operator reads a job's
   // checkpoint step.
   const cluster::GpuSet gpus = r.gpus;
   release(id, now);
-  Message ended = pod_terminated(id, object.source, n, Reason::kPreempted, gpus);
+  Message ended = pod_terminated(id, object.source, n, preemption ? Reason::kPreempted : Reason::kDescheduled, gpus);
   ended.value = static_cast<std::int64_t>(std::llround(remaining_[object.source] * kRemainingShareScale));
   bus_.publish(ended, now);
 }

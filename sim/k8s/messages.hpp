@@ -62,8 +62,8 @@ enum NodeTaint : std::uint32_t {
 
 const char* to_string(Reason reason);
 
-// kPodTerminated with Reason::kPreempted carries in `value` the share of the pod's work still to do
-// (what its last checkpoint left), in units of 1 / kRemainingShareScale.
+// kPodTerminated with Reason::kPreempted or kDescheduled carries in `value` the share of the pod's
+// work still to do (what its last checkpoint left), in units of 1 / kRemainingShareScale.
 inline constexpr double kRemainingShareScale = 1e15;
 
 struct Message {

@@ -290,20 +290,23 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     first_arrival = std::min(first_arrival, record.arrival_us);
     const bool ran = record.start_us >= 0 && (record.outcome == PodOutcome::kCompleted ||
                                               record.outcome == PodOutcome::kFailed || record.outcome == PodOutcome::kDeleted);
-    if (ran) {
-      const double gpu_seconds = static_cast<double>(workload_.pods[record.source_index].total_gpu_milli()) /
-                                 1000.0 * static_cast<double>(record.end_us - record.start_us) / 1e6;
-      busy_gpu_seconds += gpu_seconds;
-      if (record.outcome == PodOutcome::kFailed) failed_gpu_seconds += gpu_seconds;
-      last_end = std::max(last_end, record.end_us);
-    }
+    // Every run of the row counts: a preempted, evicted, or failed and replaced pod's earlier runs
+    // held GPUs too.
+    const std::int64_t run_us = record.run_us > 0 ? record.run_us : ran ? record.end_us - record.start_us : 0;
+    const double gpu_seconds = static_cast<double>(workload_.pods[record.source_index].total_gpu_milli()) / 1000.0 *
+                               static_cast<double>(run_us) / 1e6;
+    busy_gpu_seconds += gpu_seconds;
+    if (record.outcome == PodOutcome::kFailed) failed_gpu_seconds += gpu_seconds;
+    if (ran) last_end = std::max(last_end, record.end_us);
     failed += record.outcome == PodOutcome::kFailed;
     withdrawn += record.outcome == PodOutcome::kWithdrawn;
     deleted += record.outcome == PodOutcome::kDeleted;
     unscheduled += record.outcome == PodOutcome::kPending;
     if (record.outcome == PodOutcome::kCompleted) {
       jct.push_back(static_cast<double>(record.end_us - record.arrival_us) / 1e6);
-      wait.push_back(static_cast<double>(record.start_us - record.arrival_us) / 1e6);
+      // Queueing ends at the first start (a replaced pod's later waits show in its JCT).
+      const std::int64_t first = record.first_start_us >= 0 ? record.first_start_us : record.start_us;
+      wait.push_back(static_cast<double>(first - record.arrival_us) / 1e6);
     }
   }
   result.set("completed_pods", static_cast<double>(jct.size()));

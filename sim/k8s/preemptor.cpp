@@ -147,6 +147,21 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
         }
         if (!fits()) continue;
         candidates_.resize(used);
+        // Reprieve (as kube-scheduler's): a victim the worker fits without stays, the one that
+        // would lose the most work first.
+        for (std::size_t k = candidates_.size(); k-- > 0;) {
+          const Candidate& c = candidates_[k];
+          gpus -= c.gpus;
+          cpu -= c.cpu_milli;
+          memory -= c.memory_mib;
+          if (fits()) {
+            candidates_.erase(candidates_.begin() + static_cast<std::ptrdiff_t>(k));
+          } else {
+            gpus += c.gpus;
+            cpu += c.cpu_milli;
+            memory += c.memory_mib;
+          }
+        }
       }
       std::int64_t lost = 0;
       for (const Candidate& c : candidates_) lost += c.lost_gpu_us;

@@ -267,7 +267,9 @@ void Scheduler::promote(PodId id, core::Time now) {
 }
 
 bool Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now) {
-  const bool plain = spec.gang == 0 && spec.constraints == nullptr;
+  // The shortcut holds for whole-GPU pods without placement rules, the only ones that look for
+  // victims at all (others are refused whatever runs, so their refusal says nothing).
+  const bool plain = spec.gang == 0 && spec.constraints == nullptr && spec.gpu_count > 0 && spec.gpu_milli == cluster::kMilliPerGpu;
   const FailedAsk& failed = preemption_failed_;
   if (plain && failed.cycle == cycle_ && spec.gpu_count >= failed.gpus && spec.cpu_milli >= failed.cpu_milli &&
       spec.memory_mib >= failed.memory_mib &&
