@@ -143,6 +143,14 @@ TEST(PhillyCli, TiresiasKnobsAreCheckedBeforeAnythingRuns) {
   const auto fill = run_gpusim(dir, "run --policy fgd --checkpoint-interval 60 --out out");
   EXPECT_EQ(fill.exit_code, 2);
   EXPECT_NE(fill.err.find("--checkpoint-interval applies to --mode replay only"), std::string::npos) << fill.err;
+  const auto fill_srtf = run_gpusim(dir, "run --policy srtf --out out");
+  EXPECT_EQ(fill_srtf.exit_code, 2);
+  EXPECT_NE(fill_srtf.err.find("policy 'srtf' works in --mode replay only"), std::string::npos) << fill_srtf.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // Spaces after the commas are fine.
+  const auto spaced = run_gpusim(dir, "run --workload philly --mode replay --policy tiresias --tiresias-thresholds "
+                                      "'3600, 36000' --out spaced");
+  EXPECT_EQ(spaced.exit_code, 0) << spaced.err;
 }
 
 }  // namespace

@@ -112,6 +112,28 @@ TEST(Preemption, APodBehindThePreemptorDoesNotTakeItsRoom) {
   EXPECT_EQ(metric(result, "preemptions"), 1);
 }
 
+TEST(Preemption, VictimsTheWorkerDoesNotNeedAreGivenBack) {
+  // One 8-GPU node; checkpoints every 110 s. A (1 GPU, 10000 s) at 0, B (7 GPUs, 10000 s) at 100. C (7
+  // GPUs, 100 s) at 600: A would lose 50 s (since 550), B 60 s (since 540), so A is taken first, then B;
+  // C fits without A, so A is given back. Only B goes (60 s x 7 GPUs lost); C runs 600-700 and B,
+  // recreated at 610 with 9560 s left, 700-10260. A runs on, 0-10000.
+  K8sScenario s;
+  s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(110);
+  s.node("n0", 8);
+  s.pod("a", 1, 0, 10000);
+  s.pod("b", 7, 100, 10000);
+  s.pod("c", 7, 600, 100);
+  const auto result = s.run();
+  EXPECT_EQ(metric(result, "preemptions"), 1);
+  EXPECT_EQ(record(result, 0).attempts, 1u);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 10000);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 600);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 700);
+  EXPECT_NEAR(seconds(record(result, 1).end_us), 10260, kUs);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 60.0 * 7 / 3600, 1e-12);
+}
+
 TEST(Preemption, TiresiasPreemptsOnlyAcrossQueues) {
   // One 2-GPU node; one threshold at 100 GPU-s; checkpoints every 40 s. A (2 GPUs, 300 s) at 0 has
   // 20 GPU-s at 10, still queue 0 like B (2 GPUs, 20 s): B waits. At 50 A's 100 GPU-s move it to
