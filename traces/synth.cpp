@@ -78,13 +78,12 @@ TraceModel fit_trace(const Workload& workload) {
                                        workload.source));
   }
   model.source_span_s = static_cast<double>(last - first);
-  // Arrivals per hour of the week, over the time the trace spends in that hour (its span).
+  // Arrivals per hour of the week, over the time the trace spends in that hour: every hour from the
+  // first arrival's to the last arrival's, whole (the last arrival's hour counts as seen).
   std::array<double, kWeekHours> count{}, exposure{};
   for (const TraceJob& job : jobs) count[static_cast<std::size_t>(((job.submit_s - first) / kHour) % kWeekHours)] += 1;
-  for (std::int64_t t = 0; t < last - first; t += kHour) {
-    exposure[static_cast<std::size_t>((t / kHour) % kWeekHours)] += static_cast<double>(std::min(kHour, last - first - t));
-  }
-  // The last arrival sits at the end of the span: its hour has at least that instant.
+  const std::int64_t hours = (last - first) / kHour + 1;
+  for (std::int64_t h = 0; h < hours; ++h) exposure[static_cast<std::size_t>(h % kWeekHours)] += kHour;
   for (std::size_t h = 0; h < kWeekHours; ++h) {
     model.arrivals_per_s[h] = exposure[h] > 0 ? count[h] / exposure[h] : 0;
   }
@@ -119,23 +118,32 @@ std::vector<TraceJob> synthesize(const TraceModel& model, std::int64_t jobs, dou
   core::Rng shapes = core::Rng::stream(seed, "synth-jobs");
   std::vector<TraceJob> out;
   out.reserve(static_cast<std::size_t>(jobs));
-  // Piecewise-constant rates: within an hour, exponential gaps; past its end, start afresh at the
-  // next hour (the process is memoryless). An hour with no arrivals is skipped.
+  // Piecewise-constant rates, by inversion of the cumulative rate: each gap spends a unit
+  // exponential draw of it, hour by hour, whole weeks at once.
+  double week = 0;  // expected arrivals per week
+  for (const double rate : model.arrivals_per_s) week += rate * kHour * load;
+  // Time stamps are written as dates from 2017: the log must end before the year 10000.
+  const double limit = 7'900.0 * 365.25 * 86'400;
   double t = 0;
   while (static_cast<std::int64_t>(out.size()) < jobs) {
-    const auto hour = static_cast<std::int64_t>(t / kHour);
-    const double end = static_cast<double>((hour + 1) * kHour);
-    const double rate = model.arrivals_per_s[static_cast<std::size_t>(hour % kWeekHours)] * load;
-    if (rate <= 0) {
+    double left = -std::log1p(-arrivals.uniform_unit());
+    t += std::floor(left / week) * static_cast<double>(kWeekHours * kHour);
+    left -= std::floor(left / week) * week;
+    for (;;) {
+      const auto hour = static_cast<std::int64_t>(t / kHour);
+      const double end = static_cast<double>((hour + 1) * kHour);
+      const double rate = model.arrivals_per_s[static_cast<std::size_t>(hour % kWeekHours)] * load;
+      if (rate * (end - t) > left) {
+        t += left / rate;
+        break;
+      }
+      left -= rate * (end - t);
       t = end;
-      continue;
     }
-    const double gap = -std::log1p(-arrivals.uniform_unit()) / rate;
-    if (t + gap >= end) {
-      t = end;
-      continue;
+    if (t > limit) {
+      throw core::InputError(fmt::format("{} jobs at --load {} would arrive over more than 7,900 years, past the year "
+                                         "9999 that a time stamp can write; ask fewer jobs or a higher load", jobs, load));
     }
-    t += gap;
     TraceJob job;
     job.submit_s = static_cast<std::int64_t>(std::floor(t));
     job.gpus = model.gpu_values[draw(model.gpu_cdf, shapes.uniform_unit())];

@@ -4,7 +4,9 @@
 // job logs"):
 //   arrivals   a Poisson process whose rate is piecewise constant over the 168 hours of a week
 //              (counted from the trace's first arrival): each hour's rate is the trace's arrivals
-//              in that hour of the week over the time the trace spends in it; `load` scales them
+//              in that hour of the week over the hours of the trace (first to last arrival's, whole)
+//              that fall on it; `load` scales them. A trace shorter than a week leaves the hours it
+//              never reaches at rate 0
 //   GPUs       the trace's distribution of GPUs per job (a gang counts once, with all its GPUs)
 //   run time   per GPU class (1, 2-4, 5-8, more than 8 GPUs; a class with fewer than 20 jobs uses
 //              all jobs), the trace's empirical distribution, interpolated log-linearly between
@@ -46,7 +48,8 @@ struct TraceModel {
 // Throws core::InputError when the trace has fewer than two distinct arrival times.
 TraceModel fit_trace(const Workload& workload);
 
-// `jobs` jobs from the model, arrivals at `load` times the fitted rates.
+// `jobs` jobs from the model, arrivals at `load` times the fitted rates. Throws core::InputError
+// when they would run past the year 9999 (time stamps are dates).
 std::vector<TraceJob> synthesize(const TraceModel& model, std::int64_t jobs, double load, std::uint64_t seed);
 
 // The Philly job log's CSV (timestamp,duration,num_gpus,gpu_time,cluster); time stamps count from

@@ -45,7 +45,8 @@ TraceStats trace_stats(const Workload& workload, int bins) {
   }
   for (const auto& [gpus, n] : counts) stats.gpu_counts.emplace_back(gpus, n);
   std::sort(stats.run_s.begin(), stats.run_s.end());
-  if (!stats.timed || bins < 1) return stats;
+  // No arrival window (every job arrives at once): no rate over time to show.
+  if (!stats.timed || bins < 1 || last == first) return stats;
   stats.span_s = static_cast<double>(last - first) / 1e6;
   const double bin_us = std::max(1.0, static_cast<double>(last - first) / bins);
   stats.bin_s = bin_us / 1e6;

@@ -51,7 +51,8 @@ const CLI::Validator kSeedRange(
 void add_common(CLI::App& cmd, SimulateOptions& o) {
   o.cluster_option = cmd.add_option("--cluster", o.cluster,
                                     "Nodes: an openb CSV, Kubernetes Node manifests (.yaml, .yml, .json) or a bundled "
-                                    "name (openb, openb:all, philly); default: philly for --workload philly, else openb");
+                                    "name (openb, openb:all, philly); default: philly for a Philly job log (--workload philly or a file with its "
+                                    "header), else openb");
   cmd.add_option("--workload", o.workload,
                  "Pods: an openb CSV, a Philly job log (timestamp,duration,num_gpus,... CSV), Kubernetes Pod/Job "
                  "manifests (.yaml, .yml, .json) or a bundled name (openb:default, openb:gpushare40, ..., philly)")

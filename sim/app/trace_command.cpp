@@ -117,6 +117,10 @@ int run_trace_inspect(const TraceOptions& o) {
     fmt::print("\nno arrival times or run times for every job: no arrivals over time\n");
     return kExitOk;
   }
+  if (s.arrivals.empty()) {
+    fmt::print("\nevery job arrives at the same time: no arrivals over time\n");
+    return kExitOk;
+  }
   fmt::print("\narrivals over {} days ({:.1f} jobs per hour); demand: GPUs the jobs would keep busy if each ran from its "
              "arrival (mean over the bin)\n", days(s.span_s), s.span_s > 0 ? 3600.0 * static_cast<double>(s.jobs) / s.span_s : 0.0);
   fmt::print("  {:>9} {:>9} {:>9} {:>10} {:>14} {:>11}\n", "from (d)", "to (d)", "arrivals", "jobs/h", "demand (GPUs)", "of capacity");

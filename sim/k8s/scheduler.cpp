@@ -422,15 +422,7 @@ void Scheduler::run_cycle(core::Time now) {
       pending_[kept++] = id;
       continue;
     }
-    if (spec.gang != 0) {
-      if (schedule_gang(spec.gang, now)) continue;
-    } else {
-      ++attempts_;
-      if (const auto placement = framework_.schedule(spec)) {
-        bind(id, *placement, now);
-        continue;
-      }
-    }
+    if (place(id, spec, now)) continue;
     // A started gang places only replacement workers: its failure says nothing of its shapes.
     if (!partial_gang) failed_shapes += mark_failed(spec, shape);
     // PostFilter: pods of lower priority make room. They end at once, and the cycle stops here so
@@ -460,6 +452,14 @@ void Scheduler::run_cycle(core::Time now) {
     pending_.resize(pending_.size() - (i - kept));
   }
   drop_gang_bound();
+}
+
+bool Scheduler::place(PodId id, const cluster::PodSpec& spec, core::Time now) {
+  if (spec.gang != 0) return schedule_gang(spec.gang, now);
+  ++attempts_;
+  const auto placement = framework_.schedule(spec);
+  if (placement) bind(id, *placement, now);
+  return placement.has_value();
 }
 
 std::size_t Scheduler::mark_failed(const cluster::PodSpec& spec, std::uint32_t shape) {
@@ -538,17 +538,7 @@ void Scheduler::run_drf_cycle(core::Time now) {
     if (spec.gang != 0 && !gang_ready(spec.gang)) continue;
     const bool partial_gang = spec.gang != 0 && gang_started_[spec.gang];
     if (failed_in_cycle_[shape] == cycle_ && !partial_gang) continue;
-    bool placed = false;
-    if (spec.gang != 0) {
-      placed = schedule_gang(spec.gang, now);
-    } else {
-      ++attempts_;
-      if (const auto placement = framework_.schedule(spec)) {
-        bind(id, *placement, now);
-        placed = true;
-      }
-    }
-    if (placed) {
+    if (place(id, spec, now)) {
       drf_placed_[index] = 1;
     } else if (!partial_gang) {
       failed_shapes += mark_failed(spec, shape);
@@ -623,16 +613,7 @@ bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time 
       }
     }
   }
-  bool placed = false;
-  if (spec.gang != 0) {
-    placed = schedule_gang(spec.gang, now);
-  } else {
-    ++attempts_;
-    if (const auto placement = framework_.schedule(spec)) {
-      bind(id, *placement, now);
-      placed = true;
-    }
-  }
+  const bool placed = place(id, spec, now);
   for (const cluster::NodeIndex n : withheld_) cache_.set_present(n, true);
   // A gang that has started places only replacement workers: its failure says nothing of the
   // layout's other gangs.

@@ -146,6 +146,8 @@ class Scheduler final : public Component {
   bool try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
   // Tiresias: a waiting job due back in queue 0 moves up the queue.
   void promote(PodId id, core::Time now);
+  // Runs the framework for `id` (or its gang's admission) and binds what it places.
+  bool place(PodId id, const cluster::PodSpec& spec, core::Time now);
   // Marks the shape (and, for a gang, its workers' shapes) failed in this cycle; returns how many
   // were not marked yet.
   std::size_t mark_failed(const cluster::PodSpec& spec, std::uint32_t shape);

@@ -33,9 +33,9 @@ traces::Workload small_log() {
 
 TEST(Synth, FitsArrivalsPerHourOfTheWeekGpusAndQueues) {
   const traces::TraceModel model = traces::fit_trace(small_log());
-  // Span 7000 s: hour 0 is seen 3600 s and has 3 arrivals, hour 1 is seen 3400 s and has 2.
+  // Hours 0 and 1 (the last arrival's, counted whole) have 3 and 2 arrivals.
   EXPECT_DOUBLE_EQ(model.arrivals_per_s[0], 3.0 / 3600);
-  EXPECT_DOUBLE_EQ(model.arrivals_per_s[1], 2.0 / 3400);
+  EXPECT_DOUBLE_EQ(model.arrivals_per_s[1], 2.0 / 3600);
   EXPECT_EQ(model.arrivals_per_s[2], 0);
   EXPECT_EQ(model.source_jobs, 5);  // the gang's two workers are one job
   EXPECT_EQ(model.gpu_values, (std::vector<std::int32_t>{1, 2, 16}));
@@ -84,6 +84,20 @@ TEST(Synth, ADrawFromPhillyHasItsDistributionsAndRate) {
     const double rate = static_cast<double>(jobs.size()) / static_cast<double>(jobs.back().submit_s);
     EXPECT_NEAR(rate / (load * 82'246.0 / model.source_span_s), 1.0, 0.02) << load;
   }
+}
+
+TEST(Synth, AnArrivalAtTheStartOfAnHourCountsAndLowLoadsStayWithinDates) {
+  // Arrivals at 0 and 3600 s: hour 1 has its arrival over a whole hour.
+  const traces::TraceModel model = traces::fit_trace(log_of("2017-10-01 00:00:00,10.0,1,10.0,a\n"
+                                                            "2017-10-01 01:00:00,10.0,1,10.0,a\n"));
+  EXPECT_DOUBLE_EQ(model.arrivals_per_s[1], 1.0 / 3600);
+  // Two arrivals a week at a hundredth of the rate: 2,000 jobs take 100,000 weeks (1,917 years) on
+  // average, drawn without walking every empty hour.
+  const auto slow = traces::synthesize(model, 2000, 0.01, 1);
+  EXPECT_GT(slow.back().submit_s, 1'800LL * 365 * 86400);
+  EXPECT_LT(slow.back().submit_s, 2'050LL * 365 * 86400);
+  // A thousandth of it would run past the year 9999.
+  EXPECT_THROW(traces::synthesize(model, 2000, 0.001, 1), core::InputError);
 }
 
 TEST(Synth, RefusesWhatIsNotAJobLogOfWholeGpus) {
