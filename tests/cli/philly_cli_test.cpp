@@ -148,7 +148,10 @@ TEST(PhillyCli, TiresiasKnobsAreCheckedBeforeAnythingRuns) {
   EXPECT_NE(fill_srtf.err.find("policy 'srtf' works in --mode replay only"), std::string::npos) << fill_srtf.err;
   EXPECT_FALSE(fs::exists(dir / "out"));
   // Spaces after the commas are fine.
-  const auto spaced = run_gpusim(dir, "run --workload philly --mode replay --policy tiresias --tiresias-thresholds "
+  std::ofstream(dir / "two.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                    "2017-10-01 00:00:00,100.0,1,100.0,vc\n"
+                                    "2017-10-01 00:01:00,100.0,1,100.0,vc\n";
+  const auto spaced = run_gpusim(dir, "run --workload two.csv --mode replay --policy tiresias --tiresias-thresholds "
                                       "'3600, 36000' --out spaced");
   EXPECT_EQ(spaced.exit_code, 0) << spaced.err;
 }
