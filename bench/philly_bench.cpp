@@ -43,7 +43,7 @@ const char* const kPolicies[] = {"fifo", "backfill", "sjf", "kube-default", "srt
 void BM_PhillyReplay(benchmark::State& state) {
   const Philly& data = philly();
   const char* policy = kPolicies[state.range(0)];
-  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.jobs, &data.registry, nullptr, {}, nullptr};
+  const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.jobs, &data.registry, nullptr, {}, nullptr, nullptr};
   const sched::Profile profile = sched::builtin_profile(policy);
   experiment::RunConfig config;
   config.mode = experiment::Mode::kReplay;

@@ -67,7 +67,7 @@ void BM_ReplayRun(benchmark::State& state) {
   const Variant& variant = kVariants[state.range(0)];
   const k8s::KubeSettings settings = variant.kube != nullptr ? data.settings(variant.kube) : k8s::KubeSettings{};
   const traces::ClusterSpec& nodes = variant.a100 ? data.a100 : data.nodes;
-  const experiment::RunInputs inputs{&data.catalog, &nodes, &data.pods, &data.registry, nullptr, {}, &settings};
+  const experiment::RunInputs inputs{&data.catalog, &nodes, &data.pods, &data.registry, nullptr, {}, nullptr, &settings};
   const sched::Profile profile = sched::builtin_profile(variant.policy);
   experiment::RunConfig config;
   config.mode = experiment::Mode::kReplay;

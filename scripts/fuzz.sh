@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-smoke}
-all_targets=(openb_nodes openb_pods profile_yaml gpu_catalog calibration_json k8s_manifests kube_settings philly_jobs)
+all_targets=(openb_nodes openb_pods profile_yaml gpu_catalog calibration_json k8s_manifests kube_settings philly_jobs gavel_table)
 read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 
 bash scripts/setup.sh

@@ -46,10 +46,11 @@ std::filesystem::path resolve_cluster(const std::string& name, const std::filesy
   if (name == "openb" || name == "openb:gpu") return existing(openb_dir(root) / "openb_node_list_gpu_node.csv", "bundled node list");
   if (name == "openb:all") return existing(openb_dir(root) / "openb_node_list_all_node.csv", "bundled node list");
   if (name == "philly") return existing(philly_dir(root) / "philly_cluster.csv", "bundled node list");
+  if (name == "philly-gavel") return existing(root / "traces" / "data" / "gavel" / "philly_gavel_cluster.csv", "bundled node list");
   if (name.starts_with("openb:")) {
-    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all, philly)", name));
+    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all, philly, philly-gavel)", name));
   }
-  refuse_unknown_name(name, "cluster", "openb, openb:all, philly");
+  refuse_unknown_name(name, "cluster", "openb, openb:all, philly, philly-gavel");
   return existing(name, "node list (--cluster)");
 }
 

@@ -14,7 +14,8 @@ std::filesystem::path data_root();
 
 // "openb" (GPU-node list, as the FGD paper), "openb:all" (all nodes) or a path.
 std::filesystem::path resolve_cluster(const std::string& name_or_path, const std::filesystem::path& root);
-// "philly" (the Philly-like cluster of traces/data/philly) is a cluster name too.
+// "philly" (the Philly-like cluster of traces/data/philly) and "philly-gavel" (its machines with
+// Gavel's K80, P100 and V100 GPUs, traces/data/gavel) are cluster names too.
 // "openb:default", "openb:gpushare40", ..., "philly" (Microsoft's Philly job log) or a path.
 std::filesystem::path resolve_workload(const std::string& name_or_path, const std::filesystem::path& root);
 // The cluster a workload runs on when --cluster is not given: "philly" for the Philly job log,

@@ -19,9 +19,11 @@
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/k8s/settings_reader.hpp"
+#include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
 #include "sim/sched/names.hpp"
 #include "traces/bundled.hpp"
+#include "traces/gavel_table.hpp"
 #include "traces/k8s_manifests.hpp"
 #include "traces/openb_reader.hpp"
 #include "traces/philly_reader.hpp"
@@ -100,6 +102,15 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "replay, policy tiresias: a waiting job returns to queue 0 after waiting this many times as long as "
                      "it ran since it was last put there (default 0: never)")
           ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
+  o.throughputs_option =
+      cmd.add_option("--throughputs", o.throughputs,
+                     "replay: Gavel's throughput table ('gavel': the bundled one, or a path): every GPU job gets a job "
+                     "type drawn with the seed, its trace duration is its time on a V100 and it runs at the table's "
+                     "speed on its GPU type (k80, p100-*, v100-* catalog models only)");
+  o.round_option = cmd.add_option("--round-length", o.round_length_s,
+                                  "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf: seconds per round of time shares "
+                                  "(default 360, as Gavel)")
+                       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -125,9 +136,13 @@ void check_mode_options(const SimulateOptions& o) {
   }
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
-                                      o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1]}) {
+                                      o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
+                                      o.throughputs_option, o.round_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
+  }
+  if (o.perf_model && o.throughputs_option->count() > 0) {
+    throw UsageError("--perf-model and --throughputs are two run-time models; give one");
   }
   if (!o.perf_model) {
     for (const CLI::Option* option : o.perf_detail_options) {
@@ -221,6 +236,7 @@ struct InputPaths {
   fs::path workload;
   fs::path calibration_dir;  // empty: none (performance model off)
   fs::path kube;             // empty: default Kubernetes-layer settings
+  fs::path throughputs;      // empty: no Gavel throughput table
 };
 
 // Kubernetes manifests are told from openb CSVs by their extension.
@@ -253,6 +269,11 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
     paths.kube = o.kube;
     io::require_file(paths.kube, "--kube settings");
   }
+  if (!o.throughputs.empty()) {
+    paths.throughputs = o.throughputs == "gavel" ? paths.root / "traces" / "data" / "gavel" / "simulation_throughputs.json"
+                                                 : fs::path(o.throughputs);
+    io::require_file(paths.throughputs, "--throughputs table");
+  }
   if (o.perf_model) {
     if (!o.calibration_dir.empty()) {
       paths.calibration_dir = o.calibration_dir;
@@ -272,6 +293,7 @@ struct Loaded {
   std::optional<perf::PerformanceModel> performance;
   perf::JobProfile job;
   k8s::KubeSettings kube;
+  std::optional<perf::JobTypeSpeeds> job_types;
 };
 
 void print_notes(const std::string& file, const std::vector<std::string>& notes) {
@@ -311,7 +333,8 @@ void note_jobs_larger_than_cluster(const std::string& file, const Loaded& loaded
 }
 
 Loaded load(const SimulateOptions& o, const InputPaths& paths) {
-  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}, {}};
+  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}, {},
+                std::nullopt};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
   loaded.cluster.source = cluster_name(o);
@@ -341,6 +364,12 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
     }
     loaded.job = {*reference, o.memory_fraction, *perf::precision_from_string(o.precision)};
     loaded.performance = perf::PerformanceModel::load(loaded.catalog, paths.calibration_dir);
+  }
+  if (!paths.throughputs.empty()) {
+    loaded.job_types.emplace(traces::load_gavel_throughputs(paths.throughputs), loaded.catalog);
+    loaded.job_types->check_cluster(loaded.cluster.nodes);
+    // One draw per invocation (every policy and seed of a comparison runs the same jobs).
+    loaded.job_types->assign(loaded.workload.pods, loaded.cluster.nodes, static_cast<std::uint64_t>(o.first_seed));
   }
   return loaded;
 }
@@ -395,13 +424,21 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
+  if (!paths.throughputs.empty()) inputs.push_back(paths.throughputs);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<sched::Profile> profiles = resolve_policies(o.policies);
   apply_tiresias_options(o, profiles);
+  if (o.round_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
+        return profile.time_share != sched::TimeSharePolicy::kNone;
+      })) {
+    throw UsageError("--round-length applies to the time-sharing policies (gavel-maxmin, gavel-ftf, maxmin, ftf), which "
+                     "this run does not use");
+  }
   for (const sched::Profile& profile : profiles) {
     // Fill mode places pods one by one without time: no queue to share, nothing running to preempt.
-    if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf)) {
+    if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf ||
+                             profile.time_share != sched::TimeSharePolicy::kNone)) {
       throw UsageError(fmt::format("policy '{}' works in --mode replay only (fill mode places pods one by one, "
                                    "without time, queues or preemption)", profile.name));
     }
@@ -409,8 +446,10 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
 
   Loaded loaded = load(o, paths);
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
+  loaded.kube.round_length = core::Time::from_seconds(o.round_length_s);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
                                          loaded.performance ? &*loaded.performance : nullptr, loaded.job,
+                                         loaded.job_types ? &*loaded.job_types : nullptr,
                                          o.mode == "replay" ? &loaded.kube : nullptr};
   const auto result = experiment::run_compare(
       run_inputs, profiles, run_config(o),
@@ -426,6 +465,15 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
       context.preemption["tiresias_thresholds_gpu_s"] = profile.tiresias.thresholds_gpu_s;
       context.preemption["tiresias_starvation"] = profile.tiresias.starvation_knob;
     }
+  }
+  const bool time_shares = std::any_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
+    return profile.time_share != sched::TimeSharePolicy::kNone;
+  });
+  if (time_shares && o.mode == "replay") context.time_sharing["round_length_s"] = o.round_length_s;
+  if (loaded.job_types) {
+    context.time_sharing["throughputs"] = {{"file", paths.throughputs.string()},
+                                           {"fnv1a64", experiment::file_digest(paths.throughputs)},
+                                           {"job_types_seed", o.first_seed}};
   }
   if (loaded.performance) {
     context.performance = {{"reference_gpu", o.reference_gpu}, {"memory_fraction", o.memory_fraction},

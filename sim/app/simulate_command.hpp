@@ -38,6 +38,10 @@ struct SimulateOptions {
   std::int64_t checkpoint_interval_s = 0;
   std::string tiresias_thresholds;
   std::int64_t tiresias_starvation = 0;
+  // replay: Gavel's throughput table ("gavel" or a path; empty: none) and the time-sharing
+  // policies' round length in seconds.
+  std::string throughputs;
+  std::int64_t round_length_s = 360;
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;
@@ -55,6 +59,8 @@ struct SimulateOptions {
   CLI::Option* kube_option = nullptr;
   CLI::Option* checkpoint_option = nullptr;
   CLI::Option* tiresias_options[2] = {};
+  CLI::Option* throughputs_option = nullptr;
+  CLI::Option* round_option = nullptr;
   CLI::Option* perf_detail_options[4] = {};
 };
 

@@ -51,6 +51,10 @@ struct PodSpec {
   std::uint32_t gang = 0;
   // The queue (Philly's virtual cluster) it was submitted to: an index into Workload::queues.
   std::uint16_t queue = 0;
+  // Its job type in Gavel's throughput table (traces/gavel_table.hpp), -1: none; and the table's
+  // scale factor for its job (index into traces::kGavelScales). Set by perf::JobTypeSpeeds.
+  std::int16_t job_type = -1;
+  std::uint8_t job_scale = 0;
 
   std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
   bool wants_gpu() const { return gpu_count > 0; }

@@ -30,6 +30,8 @@ struct OutputContext {
   nlohmann::json kube = nullptr;
   // Replay with preempting policies: the checkpoint interval and Tiresias' knobs; null otherwise.
   nlohmann::json preemption = nullptr;
+  // Time-sharing policies' knobs and the throughput table, when used.
+  nlohmann::json time_sharing = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

@@ -259,14 +259,15 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period);
   // Preempting profiles: the job ledger records what each job ran, from which the scheduler ranks them.
-  const bool preempts = profile.preemption != sched::Preemption::kNone;
+  // Time-sharing profiles (Gavel) read it too, and suspend jobs at the end of their rounds.
+  const bool time_shares = profile.time_share != sched::TimeSharePolicy::kNone;
+  const bool preempts = profile.preemption != sched::Preemption::kNone || time_shares;
   std::optional<k8s::JobLedger> ledger;
-  if (preempts) {
-    ledger.emplace(pods.size());
-    scheduler.enable_preemption(*ledger, settings.checkpoint_interval);
-  }
+  if (preempts) ledger.emplace(pods.size());
+  if (profile.preemption != sched::Preemption::kNone) scheduler.enable_preemption(*ledger, settings.checkpoint_interval);
+  if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, settings.round_length, config.seed);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
-                             {inputs.performance, inputs.job, config.seed}, present);
+                             {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
   k8s::Controller owners(bus, settings, *workload);
   k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
   k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
@@ -326,6 +327,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (preempts) {
     result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
     result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);
+  }
+  if (time_shares) {
+    result.set("rounds", static_cast<double>(scheduler.rounds()));
+    result.set("lp_solves", static_cast<double>(scheduler.lp_solves()));
   }
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));

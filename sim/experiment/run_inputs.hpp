@@ -4,6 +4,7 @@
 
 #include "sim/cluster/gpu_catalog.hpp"
 #include "sim/k8s/settings.hpp"
+#include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
 #include "sim/sched/profile.hpp"
 #include "sim/sched/registry.hpp"
@@ -21,6 +22,9 @@ struct RunInputs {
   // pods that share its GPU when it starts. Null: trace durations as they are.
   const perf::PerformanceModel* performance = nullptr;
   perf::JobProfile job;
+  // Replay only: Gavel's throughput table; jobs carry job types (PodSpec::job_type) and run at
+  // the table's speed on their GPU type. Null: no job types.
+  const perf::JobTypeSpeeds* job_types = nullptr;
   // Replay only: how the simulated Kubernetes behaves (null: KubeSettings' defaults).
   const k8s::KubeSettings* kube = nullptr;
 

@@ -180,7 +180,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
       }
       break;
     case Topic::kEvictRequest:
-      evict(message.pod, message.value == 1, now);
+      evict(message.pod, message.value >= 1, message.value == 2, now);
       break;
     case Topic::kMigReconfigure:
       reconfigure(message.node, static_cast<int>(message.value), static_cast<int>(message.layout), now);
@@ -495,7 +495,7 @@ void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& 
   }
 }
 
-void KubeletFleet::evict(PodId id, bool preemption, core::Time now) {
+void KubeletFleet::evict(PodId id, bool preemption, bool at_checkpoint, core::Time now) {
   if (id >= residents_.size() || !residents_[id].holds) return;  // it ended meanwhile
   Resident& r = residents_[id];
   const auto n = static_cast<std::uint32_t>(r.node);
@@ -504,10 +504,11 @@ void KubeletFleet::evict(PodId id, bool preemption, core::Time now) {
   const cluster::PodSpec& pod = pods_[object.source];
   double lost_gpu_s = 0;
   if (r.finish_timer != kNoTimer && pod.phase != cluster::TracePhase::kPending && r.run_for > core::Time::zero()) {
-    // Running: the work up to its last checkpoint is kept, the rest is lost.
+    // Running: the work up to its last checkpoint is kept, the rest is lost (none when it was
+    // told to checkpoint first, as a time-sharing round's end does).
     const std::int64_t elapsed = (now - object.running).micros();
     const std::int64_t period = settings_.checkpoint_interval.micros();
-    const std::int64_t kept = elapsed / period * period;
+    const std::int64_t kept = at_checkpoint ? elapsed : elapsed / period * period;
     const double done = std::min(1.0, static_cast<double>(kept) / static_cast<double>(r.run_for.micros()));
     remaining_[object.source] *= 1.0 - done;
     lost_gpu_s = static_cast<double>(elapsed - kept) / 1e6 * static_cast<double>(pod.total_gpu_milli()) / 1000.0;
@@ -814,7 +815,8 @@ void KubeletFleet::count_pods(std::uint32_t n, cluster::GpuSet gpus, int delta) 
 }
 
 // The trace duration, or with a performance model: scaled to the GPU the pod landed on and by the
-// time-slicing overhead of its busiest GPU, both fixed at start. A trace-Pending pod runs until its
+// time-slicing overhead of its busiest GPU, both fixed at start; or with Gavel's throughput table,
+// scaled to the job type's speed on the GPU it landed on. A trace-Pending pod runs until its
 // owner deleted it (its deadline), whatever the GPU.
 core::Time KubeletFleet::run_time(PodId id, core::Time now) {
   const std::uint32_t source = api_.pod(id).source;
@@ -840,11 +842,16 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) {
     mig_factor = std::max(1.0, std::clamp(pod.gpu_demand(), 1e-3, 1.0) / share);
     residents_[id].mig_slowdown = mig_factor;
   }
+  const cluster::GpuModelId model = truth_.node(n).gpu_model;
+  // A job of a Gavel job type runs at the table's speed on its GPU type (its trace duration is
+  // its time on a V100); the table's figures are whole jobs' own, so no other model applies.
+  if (run_time_.job_types != nullptr && pod.job_type >= 0) {
+    return scaled_duration(pod, run_time_.job_types->time_factor(pod, model) * link_factor * mig_factor);
+  }
   if (run_time_.performance == nullptr || !pod.wants_gpu()) {
     if (link_factor * mig_factor == 1) return *pod.duration;
     return scaled_duration(pod, link_factor * mig_factor);
   }
-  const cluster::GpuModelId model = truth_.node(n).gpu_model;
   int sharing = 1;
   // Sharing nodes: the shared-GPU model sets the speed as co-runners come and go.
   for (int g = 0; g < 64 && !shared_node(n); ++g) {

@@ -18,6 +18,7 @@
 #include "sim/k8s/settings.hpp"
 #include "sim/k8s/shared_progress.hpp"
 #include "sim/k8s/workload_times.hpp"
+#include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
 
 namespace gpusim::k8s {
@@ -28,6 +29,8 @@ class KubeletFleet final : public Component {
     const perf::PerformanceModel* performance = nullptr;  // null: trace durations as they are
     perf::JobProfile job;
     std::uint64_t seed = 0;  // the run's seed: memory overruns and OOM victims
+    // Gavel's throughput table: jobs with a job type run at its speed on their GPU type.
+    const perf::JobTypeSpeeds* job_types = nullptr;
   };
 
   KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -111,7 +114,7 @@ class KubeletFleet final : public Component {
   void set_gpus_present(std::uint32_t node, bool present, core::Time now);
   // An eviction (the descheduler's, or the scheduler's preemption): the pod stops; its row keeps
   // the work done to its last checkpoint.
-  void evict(PodId pod, bool preemption, core::Time now);
+  void evict(PodId pod, bool preemption, bool at_checkpoint, core::Time now);
   bool shared_node(std::uint32_t node) const { return shares_speed(setup_[node].model); }
   Resident& resident(PodId pod);
 

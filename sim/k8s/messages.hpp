@@ -32,8 +32,9 @@ enum class Topic : std::uint8_t {
   kNodeLost,       // `node` stopped answering (crashed): its pods stop, the API server does not know
   kNodeRecovered,  // a lost `node` is back: its kubelet reports its pods failed
   kNodeTaints,     // the node lifecycle controller set `node`'s lifecycle taints (`value`: NodeTaint bits)
-  kEvictRequest,   // the descheduler (`value` 0) or the scheduler's preemption (`value` 1) asks to
-                   // evict `pod` (on `node`) through the eviction API
+  kEvictRequest,   // the descheduler (`value` 0) or the scheduler's preemption (`value` 1; 2: at a
+                   // time-sharing round's end, after a checkpoint) asks to evict `pod` (on
+                   // `node`) through the eviction API
   kMigReconfigure, // the MIG partitioner asks `node`'s kubelet to re-partition GPU `value` to HAMi
                    // template `layout` (ignored unless the GPU is idle)
   kCount,

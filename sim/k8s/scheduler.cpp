@@ -18,6 +18,7 @@ constexpr std::uint32_t kLapsed = 1;  // a re-partition request's time is over (
 constexpr std::uint32_t kDemote = 2;   // Tiresias: a running job passes a threshold (payload: pod)
 constexpr std::uint32_t kPromote = 3;  // Tiresias: a waiting job is due back in queue 0 (payload: pod)
 constexpr std::uint32_t kCheckpointed = 4;  // a running pod passed its first checkpoint: it may be a victim now
+constexpr std::uint32_t kRound = 5;         // time sharing: a round starts
 }  // namespace
 
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -126,6 +127,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       }
       queue_insert(message.pod);
       count_pending(message.pod, +1);
+      if (rounds_) round_pod_created(message.pod, now);
       if (const std::uint32_t gang = pods_[message.source].gang; gang != 0) gang_pending_[gang].push_back(message.pod);
       break;
     }
@@ -134,6 +136,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
         if (const auto it = std::find(pending_.begin(), pending_.end(), message.pod); it != pending_.end()) {
           pending_.erase(it);
           count_pending(message.pod, -1);
+          if (rounds_) round_pod_ended(message.pod, message);
           if (const std::uint32_t gang = pods_[api_.pod(message.pod).source].gang; gang != 0) {
             std::erase(gang_pending_[gang], message.pod);
           }
@@ -156,6 +159,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
       if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
+      if (rounds_) round_pod_ended(message.pod, message);
       break;
     }
     case Topic::kNodeStatus:
@@ -210,6 +214,11 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
   }
   if (tag == kPromote) {
     promote(static_cast<PodId>(payload), now);
+    return;
+  }
+  if (tag == kRound) {
+    round_queued_ = false;
+    run_round(now);
     return;
   }
   if (tag == kLapsed) {
@@ -328,6 +337,10 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
     expected_end_[id] = run ? now + *run : core::Time::from_micros(static_cast<std::int64_t>(kMaxSimulatedMicros));
     on_node_[placement.node].push_back(id);
   }
+  if (rounds_) {
+    const std::uint32_t job = rounds_->job_of(api_.pod(id).source);
+    rounds_->set_running(job, rounds_->type_of_model(cache_.node(placement.node).gpu_model));
+  }
 
   apply_status(placement.node);
   Message bound;
@@ -353,7 +366,7 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
   gang_placed_.clear();
   for (const PodId member : members) {
     ++attempts_;
-    const auto placement = framework_.schedule(pods_[api_.pod(member).source]);
+    const auto placement = framework_.schedule(spec_to_place(member));
     if (!placement) {
       // All or nothing: the members placed so far go back, newest first.
       for (std::size_t k = gang_placed_.size(); k-- > 0;) {
@@ -385,6 +398,10 @@ void Scheduler::run_cycle(core::Time now) {
   ++cycle_;
   if (!drf_lists_.empty()) {
     run_drf_cycle(now);
+    return;
+  }
+  if (rounds_) {
+    run_round_cycle(now);
     return;
   }
   std::size_t kept = 0;
@@ -457,7 +474,7 @@ void Scheduler::run_cycle(core::Time now) {
 bool Scheduler::place(PodId id, const cluster::PodSpec& spec, core::Time now) {
   if (spec.gang != 0) return schedule_gang(spec.gang, now);
   ++attempts_;
-  const auto placement = framework_.schedule(spec);
+  const auto placement = framework_.schedule(rounds_ ? spec_to_place(id) : spec);
   if (placement) bind(id, *placement, now);
   return placement.has_value();
 }

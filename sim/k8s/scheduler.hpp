@@ -14,6 +14,7 @@
 #include "sim/k8s/job_priority.hpp"
 #include "sim/k8s/preemptor.hpp"
 #include "sim/k8s/settings.hpp"
+#include "sim/k8s/time_share_rounds.hpp"
 #include "sim/k8s/workload_times.hpp"
 #include "sim/sched/framework.hpp"
 #include "traces/workload.hpp"
@@ -35,6 +36,15 @@ class Scheduler final : public Component {
   // job ledger's record of what they ran decides; victims lose their work since their last
   // checkpoint (every checkpoint_interval of run time). Must be called before the run.
   void enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval);
+
+  // Time-sharing profiles (Profile::time_share): Gavel's rounds of `round_length` (sim/k8s/
+  // time_share_rounds.hpp); `speeds`: the jobs' speeds per GPU type, or null. Must be called
+  // before the run.
+  void enable_time_sharing(const JobLedger& ledger, const perf::JobTypeSpeeds* speeds, core::Time round_length,
+                           std::uint64_t seed);
+  // Rounds run and linear programs solved (time-sharing profiles).
+  std::uint64_t rounds() const { return rounds_ ? rounds_->rounds() : 0; }
+  std::uint64_t lp_solves() const { return rounds_ ? rounds_->lp_solves() : 0; }
 
   const cluster::ClusterState& cache() const { return cache_; }
   std::size_t pending() const { return pending_.size(); }
@@ -165,6 +175,22 @@ class Scheduler final : public Component {
   double dominant_share(std::size_t queue) const;
   void hold(PodId id, std::int64_t sign);
   void run_drf_cycle(core::Time now);
+  // Time sharing (sim/k8s/scheduler_rounds.cpp): the round planner, each job's pod objects that
+  // are pending or bound, and the spec a planned pod is placed with (its models narrowed to the
+  // GPU type of its round).
+  std::optional<TimeShareRounds> rounds_;
+  core::Time round_length_ = core::Time::zero();
+  bool round_queued_ = false;
+  std::vector<std::int32_t> live_pods_;
+  cluster::PodSpec round_spec_;
+  std::vector<std::pair<std::int32_t, std::size_t>> round_order_;  // reused: (-GPUs, queue index)
+  std::vector<std::uint8_t> round_placed_;
+  void round_pod_created(PodId id, core::Time now);
+  void round_pod_ended(PodId id, const Message& message);
+  void run_round(core::Time now);
+  void run_round_cycle(core::Time now);
+  // The spec to place the pod with: as the trace has it, or within its round's GPU type.
+  const cluster::PodSpec& spec_to_place(PodId id);
 };
 
 }  // namespace gpusim::k8s

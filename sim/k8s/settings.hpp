@@ -257,6 +257,8 @@ struct KubeSettings {
   core::Time descheduler_interval = core::Time::from_seconds(60);
   int descheduler_evictions_per_cycle = 1;
   core::Time checkpoint_interval = core::Time::from_seconds(600);
+  // Time-sharing policies (Gavel): the length of a round (CLI --round-length; Gavel's default).
+  core::Time round_length = core::Time::from_seconds(360);
   core::Time descheduler_min_run_time = core::Time::zero();
 };
 

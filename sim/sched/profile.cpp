@@ -41,7 +41,8 @@ bool is_plain_name(std::string_view name) {
 
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
-          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf"};
+          "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf",
+          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -65,6 +66,10 @@ std::string policy_summary(const std::string& policy) {
   if (policy == "tiresias") return "Tiresias' 2D-LAS: queues by attained GPU-time, preemptive; best fit";
   if (policy == "preemption") return "kube-scheduler's priority queue with DefaultPreemption; best fit";
   if (policy == "drf") return "dominant resource fairness across the workload's queues, FIFO within one; best fit";
+  if (policy == "gavel-maxmin") return "Gavel's heterogeneity-aware max-min fairness (LP, CLP), rounds of time shares; best fit";
+  if (policy == "gavel-ftf") return "Gavel's heterogeneity-aware finish-time fairness (LP, CLP), rounds of time shares; best fit";
+  if (policy == "maxmin") return "max-min fairness blind to GPU speed (Gavel's LAS), rounds of time shares; best fit";
+  if (policy == "ftf") return "finish-time fairness blind to GPU speed, rounds of time shares; best fit";
   return "";
 }
 
@@ -112,7 +117,7 @@ Profile builtin_profile(const std::string& asked) {
   // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
   // index, so that only the queue order differs.
   if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption" ||
-      name == "drf") {
+      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf") {
     Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
     profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -141,6 +146,12 @@ Profile builtin_profile(const std::string& asked) {
       // Discretised 2D-LAS (Tiresias, NSDI'19): queues by attained GPU-time, FIFO within a queue;
       // a job in a higher queue preempts jobs in lower ones.
       profile.preemption = Preemption::kTiresias;
+    } else if (name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf") {
+      // Gavel (OSDI'20): an LP gives each job its share of time on each GPU type; rounds give the
+      // GPUs to the jobs furthest below their shares (sim/k8s/scheduler_rounds.cpp).
+      profile.queue_sort = "fifo";
+      profile.time_share = name.ends_with("maxmin") ? TimeSharePolicy::kMaxMin : TimeSharePolicy::kFinishTimeFair;
+      profile.heterogeneity_aware = name.starts_with("gavel-");
     } else {
       // kube-scheduler's priority queue and DefaultPreemption (pods of lower priority make room),
       // with the victims that lose the fewest GPU-hours since their last checkpoint.

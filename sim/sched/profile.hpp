@@ -59,6 +59,11 @@ struct TiresiasSettings {
   std::int64_t starvation_knob = 0;
 };
 
+// Gavel's round-based time sharing (replay): a linear program gives each job its share of time
+// on each GPU type, and every round (RoundSettings) gives the GPUs to the jobs furthest below their
+// shares; jobs left out of a round are preempted at its end, when they checkpoint (no work lost).
+enum class TimeSharePolicy : std::uint8_t { kNone, kMaxMin, kFinishTimeFair };
+
 struct Profile {
   std::string name;
   std::string queue_sort = "priority";
@@ -78,6 +83,10 @@ struct Profile {
   // cycle tries the next pod of the queue with the smallest dominant share (max over GPUs, CPU and
   // memory of what it holds / the cluster's total), ties to the lower queue index.
   bool drf = false;
+  TimeSharePolicy time_share = TimeSharePolicy::kNone;
+  // With time_share: the LP uses each job's speed on each GPU type (Gavel's *_perf policies);
+  // else every GPU counts the same (Gavel's heterogeneity-agnostic baselines).
+  bool heterogeneity_aware = false;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,

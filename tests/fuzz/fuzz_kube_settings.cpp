@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& [model, hours] : settings.mtbf_hours_by_model) {
       if (hours < 1) return 0;
     }
-    const experiment::RunInputs inputs{&fuzz::bundled_catalog(), &cluster, &workload, &registry, nullptr, {}, &settings};
+    const experiment::RunInputs inputs{&fuzz::bundled_catalog(), &cluster, &workload, &registry, nullptr, {}, nullptr, &settings};
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
     experiment::run_replay(inputs, sched::builtin_profile("binpack"), config);

@@ -24,6 +24,7 @@ struct K8sScenario {
   std::int64_t fragmentation_every_s = 0;
   std::string policy = "binpack";  // a built-in profile, run with node-index ties
   std::optional<sched::TiresiasSettings> tiresias;  // policy tiresias: other knobs than the defaults
+  const perf::JobTypeSpeeds* job_types = nullptr;   // Gavel's throughput table, if the jobs carry job types
 
   K8sScenario() { workload.has_times = true; }
 
@@ -51,7 +52,7 @@ struct K8sScenario {
     config.mode = experiment::Mode::kReplay;
     config.seed = seed;
     config.fragmentation_every_s = fragmentation_every_s;
-    const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, &kube};
+    const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, job_types, &kube};
     return experiment::run_replay(inputs, profile, config);
   }
 };

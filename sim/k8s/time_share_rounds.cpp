@@ -1,0 +1,168 @@
+#include "sim/k8s/time_share_rounds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "sim/core/check.hpp"
+
+namespace gpusim::k8s {
+namespace {
+double quantise(double value) { return std::isinf(value) ? value : std::round(value * 1e9) / 1e9; }
+}  // namespace
+
+TimeShareRounds::TimeShareRounds(const sched::Profile& profile, const std::vector<cluster::NodeSpec>& nodes,
+                                 const std::vector<cluster::PodSpec>& pods, const perf::JobTypeSpeeds* speeds,
+                                 const JobLedger& ledger, std::uint64_t seed)
+    : policy_(profile.time_share),
+      aware_(profile.heterogeneity_aware),
+      pods_(pods),
+      speeds_(speeds),
+      ledger_(ledger),
+      rng_(core::Rng::stream(seed, "time-share-rounds")) {
+  GPUSIM_CHECK(policy_ != sched::TimeSharePolicy::kNone, "time-share rounds for a profile without a time-share policy");
+  // GPU types: Gavel's worker types with a throughput table, else the GPU models, in the order of
+  // their first node (worker types: slowest first, as the table lists them).
+  cluster::GpuModelId models = 0;
+  for (const cluster::NodeSpec& node : nodes) models = std::max<cluster::GpuModelId>(models, node.gpu_model + 1);
+  type_of_model_.assign(std::max<std::size_t>(models, 64), kNone);
+  if (speeds_ != nullptr) {
+    for (std::size_t w = 0; w < traces::kGavelWorkerTypes.size(); ++w) types_.push_back({{}, 0, 0, w});
+  }
+  for (const cluster::NodeSpec& node : nodes) {
+    if (node.gpu_count == 0) continue;
+    std::int8_t& type = type_of_model_[node.gpu_model];
+    if (type == kNone) {
+      if (speeds_ != nullptr) {
+        type = static_cast<std::int8_t>(*speeds_->worker_type_of(node.gpu_model));
+      } else {
+        GPUSIM_CHECK(types_.size() < 64, "more GPU models than types");
+        type = static_cast<std::int8_t>(types_.size());
+        types_.push_back({});
+      }
+      types_[static_cast<std::size_t>(type)].models.add(node.gpu_model);
+    }
+    Type& t = types_[static_cast<std::size_t>(type)];
+    t.gpus += node.gpu_count;
+    t.largest_node = std::max(t.largest_node, node.gpu_count);
+  }
+  job_of_row_.resize(pods.size());
+  jobs_.resize(pods.size());
+  std::vector<std::uint32_t> first_of_gang;
+  for (std::uint32_t row = 0; row < pods.size(); ++row) {
+    const cluster::PodSpec& pod = pods[row];
+    std::uint32_t job = row;
+    if (pod.gang != 0) {
+      if (first_of_gang.size() <= pod.gang) first_of_gang.resize(pod.gang + 1, UINT32_MAX);
+      if (first_of_gang[pod.gang] == UINT32_MAX) first_of_gang[pod.gang] = row;
+      job = first_of_gang[pod.gang];
+    }
+    job_of_row_[row] = job;
+    Job& j = jobs_[job];
+    j.gpus += pod.gpu_count;
+    j.largest_pod = std::max(j.largest_pod, pod.gpu_count);
+  }
+}
+
+void TimeShareRounds::arrive(std::uint32_t job, core::Time now) {
+  Job& j = jobs_[job];
+  if (j.active) return;
+  if (j.received.empty()) j.arrival = now;  // its first pod: it arrived (a recreated job keeps its arrival)
+  j.active = 1;
+  j.received.assign(types_.size(), 0);
+  active_.insert(std::lower_bound(active_.begin(), active_.end(), job), job);
+  changed_ = true;
+}
+
+void TimeShareRounds::leave(std::uint32_t job) {
+  Job& j = jobs_[job];
+  if (!j.active) return;
+  j.active = 0;
+  j.running = kNone;
+  j.planned = kNone;
+  active_.erase(std::lower_bound(active_.begin(), active_.end(), job));
+  changed_ = true;
+}
+
+double TimeShareRounds::speed(std::uint32_t job, std::size_t type) const {
+  const Type& t = types_[type];
+  const Job& j = jobs_[job];
+  const cluster::PodSpec& pod = pods_[job];
+  if (t.gpus < j.gpus || t.largest_node < j.largest_pod) return 0;  // its pods cannot all be placed there
+  if (pod.allowed_models.bits != 0 && (pod.allowed_models.bits & t.models.bits) == 0) return 0;
+  if (speeds_ != nullptr && pod.job_type >= 0 && t.worker) return speeds_->speed(pod, *t.worker);
+  return 1;
+}
+
+double TimeShareRounds::remaining_s(std::uint32_t job, core::Time now) const {
+  const cluster::PodSpec& pod = pods_[job];
+  if (!pod.duration) return 0;
+  double left = static_cast<double>(pod.duration->micros()) / 1e6 * ledger_.remaining_share(job);
+  const Job& j = jobs_[job];
+  if (ledger_.running(job) && j.running != kNone) {
+    left -= static_cast<double>((now - ledger_.running_since(job)).micros()) / 1e6 * speed(job, static_cast<std::size_t>(j.running));
+  }
+  return std::max(left, 0.0);
+}
+
+void TimeShareRounds::plan(core::Time now) {
+  ++rounds_;
+  const std::size_t types = types_.size();
+  if (changed_) {
+    lp_jobs_.resize(active_.size());
+    for (std::size_t i = 0; i < active_.size(); ++i) {
+      const std::uint32_t job = active_[i];
+      sched::TimeShareJob& in = lp_jobs_[i];
+      in.scale = jobs_[job].gpus;
+      in.speed.resize(types);
+      for (std::size_t t = 0; t < types; ++t) in.speed[t] = speed(job, t);
+      in.elapsed_s = static_cast<double>((now - jobs_[job].arrival).micros()) / 1e6;
+      in.remaining_s = remaining_s(job, now);
+      std::fill(jobs_[job].received.begin(), jobs_[job].received.end(), 0);
+    }
+    gpus_of_type_.resize(types);
+    for (std::size_t t = 0; t < types; ++t) gpus_of_type_[t] = types_[t].gpus;
+    const sched::TimeShareObjective objective = policy_ == sched::TimeSharePolicy::kMaxMin
+                                                    ? sched::TimeShareObjective::kMaxMin
+                                                    : sched::TimeShareObjective::kFinishTimeFair;
+    lp_.solve(objective, aware_, lp_jobs_, gpus_of_type_, share_);
+    rounds_since_solve_ = 0;
+    changed_ = false;
+  }
+  // Types in turn: fastest first (by Gavel's worker order, or the cluster's model order), or in a
+  // fresh random order for policies blind to speed.
+  type_order_.resize(types);
+  for (std::size_t t = 0; t < types; ++t) type_order_[t] = types - 1 - t;
+  if (!aware_) rng_.shuffle(std::span<std::size_t>(type_order_));
+  std::vector<std::int32_t> free(types);
+  for (std::size_t t = 0; t < types; ++t) free[t] = types_[t].gpus;
+  for (const std::uint32_t job : active_) jobs_[job].planned = kNone;
+  const double rounds = rounds_since_solve_;
+  for (const std::size_t t : type_order_) {
+    entries_.clear();
+    for (std::size_t i = 0; i < active_.size(); ++i) {
+      const std::uint32_t job = active_[i];
+      if (jobs_[job].planned != kNone || speed(job, t) <= 0) continue;
+      const double x = share_[i * types + t];
+      const double got = jobs_[job].received[t];
+      const double priority = x <= 0 ? 0 : got == 0 ? std::numeric_limits<double>::infinity() : x * rounds / got;
+      // Rounded to 1e-9, so that the solver's last-digit noise does not decide between jobs whose
+      // shares are equal (the job's row does).
+      entries_.push_back({quantise(priority), quantise(x * rounds - got), quantise(x), job});
+    }
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      return std::tie(b.priority, b.deficit, b.share, a.job) < std::tie(a.priority, a.deficit, a.share, b.job);
+    });
+    for (const Entry& e : entries_) {
+      Job& j = jobs_[e.job];
+      if (j.gpus > free[t]) continue;
+      free[t] -= j.gpus;
+      j.planned = static_cast<std::int8_t>(t);
+      ++j.received[t];
+    }
+  }
+  ++rounds_since_solve_;
+}
+
+}  // namespace gpusim::k8s

@@ -1,0 +1,108 @@
+#include "sim/perf/job_type_speeds.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "sim/core/check.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::perf {
+
+JobTypeSpeeds::JobTypeSpeeds(traces::GavelThroughputs table, const cluster::GpuCatalog& catalog) : table_(std::move(table)) {
+  worker_of_model_.assign(catalog.size(), -1);
+  for (cluster::GpuModelId id = 0; id < catalog.size(); ++id) {
+    if (const auto worker = worker_type_of(catalog.at(id))) worker_of_model_[id] = static_cast<std::int8_t>(*worker);
+  }
+}
+
+std::optional<std::size_t> JobTypeSpeeds::worker_type_of(const cluster::GpuModel& model) {
+  for (std::size_t w = 0; w < traces::kGavelWorkerTypes.size(); ++w) {
+    const std::string_view type = traces::kGavelWorkerTypes[w];
+    if (model.id == type || model.id.starts_with(std::string(type) + "-")) return w;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> JobTypeSpeeds::worker_type_of(cluster::GpuModelId model) const {
+  const std::int8_t worker = worker_of_model_.at(model);
+  if (worker < 0) return std::nullopt;
+  return static_cast<std::size_t>(worker);
+}
+
+void JobTypeSpeeds::check_cluster(const std::vector<cluster::NodeSpec>& nodes) const {
+  for (const cluster::NodeSpec& node : nodes) {
+    if (node.gpu_count > 0 && worker_of_model_.at(node.gpu_model) < 0) {
+      throw core::InputError(fmt::format("node {}: its GPU model has no column in the Gavel throughput table {} (k80, "
+                                         "p100-*, v100-* catalog models only); run it without --throughputs",
+                                         node.name, table_.source));
+    }
+  }
+}
+
+void JobTypeSpeeds::assign(std::vector<cluster::PodSpec>& pods, const std::vector<cluster::NodeSpec>& nodes,
+                           std::uint64_t seed) const {
+  std::vector<std::uint8_t> present(traces::kGavelWorkerTypes.size(), 0);
+  for (const cluster::NodeSpec& node : nodes) {
+    if (node.gpu_count > 0) present[static_cast<std::size_t>(worker_of_model_.at(node.gpu_model))] = 1;
+  }
+  // A gang's GPUs, for its scale factor.
+  std::map<std::uint32_t, std::int32_t> gang_gpus;  // looked up only, never walked
+  for (const cluster::PodSpec& pod : pods) {
+    if (pod.gang != 0) gang_gpus[pod.gang] += pod.gpu_count;
+  }
+  // Per scale factor and placement, the job types that run on every worker type present.
+  std::array<std::array<std::vector<std::int16_t>, 2>, traces::kGavelScales.size()> runnable;
+  for (std::size_t s = 0; s < traces::kGavelScales.size(); ++s) {
+    for (int spread = 0; spread < 2; ++spread) {
+      for (std::size_t t = 0; t < table_.job_types.size(); ++t) {
+        // Its trace duration is its V100 time, so it needs a V100 figure even where no V100 is.
+        bool runs = table_.job_types[t].rate(s, traces::kGavelReferenceWorker, spread) > 0;
+        for (std::size_t w = 0; w < present.size(); ++w) runs = runs && (!present[w] || table_.job_types[t].rate(s, w, spread) > 0);
+        if (runs) runnable[s][static_cast<std::size_t>(spread)].push_back(static_cast<std::int16_t>(t));
+      }
+    }
+  }
+  core::Rng rng = core::Rng::stream(seed, "gavel-job-types");
+  std::map<std::uint32_t, std::pair<std::int16_t, std::uint8_t>> gang_type;
+  for (cluster::PodSpec& pod : pods) {
+    if (!pod.wants_gpu()) continue;
+    if (pod.gang != 0) {
+      if (const auto it = gang_type.find(pod.gang); it != gang_type.end()) {
+        std::tie(pod.job_type, pod.job_scale) = it->second;
+        continue;
+      }
+    }
+    const std::int32_t gpus = pod.gang != 0 ? gang_gpus[pod.gang] : pod.gpu_count;
+    const std::size_t scale = traces::gavel_scale_index(gpus);
+    const auto& choices = runnable[scale][pod.gang != 0 ? 1 : 0];
+    if (choices.empty()) {
+      throw core::InputError(fmt::format("{}: no job type of {} runs at {} GPUs on every GPU type of the cluster", pod.name,
+                                         table_.source, traces::kGavelScales[scale]));
+    }
+    pod.job_type = choices[static_cast<std::size_t>(rng.uniform_below(choices.size()))];
+    pod.job_scale = static_cast<std::uint8_t>(scale);
+    if (pod.gang != 0) gang_type[pod.gang] = {pod.job_type, pod.job_scale};
+  }
+}
+
+double JobTypeSpeeds::speed(const cluster::PodSpec& pod, std::size_t worker) const {
+  GPUSIM_CHECK(pod.job_type >= 0, "speed of a pod without a job type");
+  const traces::GavelJobType& type = table_.job_types.at(static_cast<std::size_t>(pod.job_type));
+  const bool spread = pod.gang != 0;
+  const double reference = type.rate(pod.job_scale, traces::kGavelReferenceWorker, spread);
+  const double rate = type.rate(pod.job_scale, worker, spread);
+  GPUSIM_CHECK(reference > 0 && rate > 0, "a job type that cannot run on its GPU type");
+  return rate / reference;
+}
+
+double JobTypeSpeeds::time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model) const {
+  const auto worker = worker_type_of(model);
+  GPUSIM_CHECK(worker.has_value(), "a GPU model without a Gavel worker type");
+  return 1.0 / speed(pod, *worker);
+}
+
+}  // namespace gpusim::perf

@@ -1,0 +1,47 @@
+#pragma once
+// Gavel's throughput table as a runtime model (traces/gavel_table.hpp): a job of a known type
+// (PodSpec::job_type) runs its steps at the table's speed on the GPU type it lands on, so a
+// heterogeneous cluster changes how long it runs. A trace duration is the job's time on a V100,
+// as in Gavel's own traces; on a K80 the same job takes thr(V100) / thr(K80) times as long.
+// A GPU model's worker type comes from its catalog id: k80, p100-*, v100-*.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/node.hpp"
+#include "sim/cluster/pod.hpp"
+#include "traces/gavel_table.hpp"
+
+namespace gpusim::perf {
+
+class JobTypeSpeeds {
+ public:
+  JobTypeSpeeds(traces::GavelThroughputs table, const cluster::GpuCatalog& catalog);
+
+  // The Gavel worker type (index into traces::kGavelWorkerTypes) of a catalog model, if any.
+  static std::optional<std::size_t> worker_type_of(const cluster::GpuModel& model);
+  std::optional<std::size_t> worker_type_of(cluster::GpuModelId model) const;
+
+  // Throws core::InputError naming the first GPU node whose model has no worker type.
+  void check_cluster(const std::vector<cluster::NodeSpec>& nodes) const;
+
+  // Gives every GPU job a job type, drawn with `seed` uniformly among the table's types that can
+  // run at the job's scale factor (its GPUs; a gang's workers together, spread over servers) on
+  // every worker type in `nodes` and have a V100 figure (the reference) -- Gavel's traces draw job types uniformly from the table. The
+  // workers of a gang share their job's type.
+  void assign(std::vector<cluster::PodSpec>& pods, const std::vector<cluster::NodeSpec>& nodes, std::uint64_t seed) const;
+
+  // The job's steps per second on `worker` relative to its speed on a V100 (reference), > 0.
+  double speed(const cluster::PodSpec& pod, std::size_t worker) const;
+  // Its run time on `model` over its run time on a V100: 1 / speed.
+  double time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model) const;
+
+  const traces::GavelThroughputs& table() const { return table_; }
+
+ private:
+  traces::GavelThroughputs table_;
+  std::vector<std::int8_t> worker_of_model_;  // per catalog model: its worker type, -1 none
+};
+
+}  // namespace gpusim::perf

@@ -1,0 +1,209 @@
+#include "sim/sched/time_share_lp.hpp"
+
+#include <ClpSimplex.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/check.hpp"
+
+namespace gpusim::sched {
+namespace {
+
+double coefficient(const TimeShareJob& job, std::size_t type, bool use_speed) {
+  const double speed = job.speed[type];
+  if (speed <= 0) return 0;
+  return use_speed ? speed : 1.0;
+}
+
+// Runs CLP on the loaded model; a model the simplex cannot solve is a bug (every LP here is
+// feasible: X = 0 satisfies all constraints but the finish-time bounds, which the agnostic
+// allocation satisfies).
+bool run(ClpSimplex& model) {
+  model.dual();
+  if (model.status() != 0) model.primal();
+  return model.status() == 0;
+}
+
+}  // namespace
+
+TimeShareLp::TimeShareLp() = default;
+TimeShareLp::~TimeShareLp() = default;
+
+double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::vector<TimeShareJob>& jobs,
+                          const std::vector<double>& gpus_of_type, std::vector<double>& shares) {
+  const std::size_t types = gpus_of_type.size();
+  shares.assign(jobs.size() * types, 0.0);
+  if (jobs.empty() || types == 0) return 0;
+  // The heterogeneity-agnostic max-min allocation: every policy's reference (z: the smallest
+  // scale_j Sum_t X[j][t]).
+  std::vector<double> weight(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = jobs[j].scale;
+  const double agnostic = max_min(jobs, gpus_of_type, weight, false, shares);
+  if (objective == TimeShareObjective::kMaxMin && !aware) return agnostic;
+  // A job's isolated throughput: its agnostic share of time (z / scale), spread over the types it
+  // can run on in proportion to their GPUs -- the paper's equal allocation X^equal. (Gavel's code
+  // takes the agnostic LP's own allocation, which is not unique: how it splits a job's time across
+  // types is the solver's choice, and so would be every job's weight.)
+  std::vector<double> isolated(jobs.size(), 0.0);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    double gpus = 0, weighted = 0;
+    for (std::size_t t = 0; t < types; ++t) {
+      const double c = coefficient(jobs[j], t, aware);
+      if (c <= 0 || gpus_of_type[t] < jobs[j].scale) continue;
+      gpus += gpus_of_type[t];
+      weighted += gpus_of_type[t] * c;
+    }
+    const double time = std::min(1.0, agnostic / jobs[j].scale);
+    isolated[j] = gpus > 0 ? std::max(time * weighted / gpus, 1e-9) : 1e-9;
+  }
+  if (objective == TimeShareObjective::kMaxMin) {
+    for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = jobs[j].scale / isolated[j];
+    return max_min(jobs, gpus_of_type, weight, true, shares);
+  }
+  return finish_time_fair(jobs, gpus_of_type, isolated, aware, shares);
+}
+
+// Columns: X[j][t] (j * types + t), then z. Rows: per job weight_j Sum_t c[j][t] X[j][t] - z >= 0;
+// per job Sum_t X[j][t] <= 1; per type Sum_j scale_j X[j][t] <= GPUs.
+double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
+                            const std::vector<double>& weight, bool use_speed, std::vector<double>& shares) {
+  const std::size_t n = jobs.size();
+  const std::size_t types = gpus_of_type.size();
+  const std::size_t columns = n * types + 1;
+  starts_.assign(1, 0);
+  rows_.clear();
+  values_.clear();
+  column_lower_.assign(columns, 0.0);
+  column_upper_.assign(columns, 1.0);
+  cost_.assign(columns, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t t = 0; t < types; ++t) {
+      const double c = coefficient(jobs[j], t, use_speed);
+      if (c <= 0 || gpus_of_type[t] < jobs[j].scale) column_upper_[j * types + t] = 0;  // it cannot run there
+      rows_.push_back(static_cast<int>(j));
+      values_.push_back(weight[j] * c);
+      rows_.push_back(static_cast<int>(n + j));
+      values_.push_back(1.0);
+      rows_.push_back(static_cast<int>(2 * n + t));
+      values_.push_back(jobs[j].scale);
+      starts_.push_back(static_cast<int>(rows_.size()));
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    rows_.push_back(static_cast<int>(j));
+    values_.push_back(-1.0);
+  }
+  starts_.push_back(static_cast<int>(rows_.size()));
+  column_upper_[n * types] = COIN_DBL_MAX;
+  cost_[n * types] = 1.0;
+  row_lower_.assign(2 * n + types, -COIN_DBL_MAX);
+  row_upper_.assign(2 * n + types, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    row_lower_[j] = 0.0;
+    row_upper_[j] = COIN_DBL_MAX;
+    row_upper_[n + j] = 1.0;
+  }
+  for (std::size_t t = 0; t < types; ++t) row_upper_[2 * n + t] = gpus_of_type[t];
+  ClpSimplex model;
+  model.setLogLevel(0);
+  model.loadProblem(static_cast<int>(columns), static_cast<int>(2 * n + types), starts_.data(), rows_.data(), values_.data(),
+                    column_lower_.data(), column_upper_.data(), cost_.data(), row_lower_.data(), row_upper_.data());
+  model.setOptimizationDirection(-1);  // maximise z
+  ++solves_;
+  GPUSIM_CHECK(run(model), "CLP failed on a max-min time-share LP");
+  const double* x = model.primalColumnSolution();
+  for (std::size_t i = 0; i < n * types; ++i) shares[i] = std::clamp(x[i], 0.0, 1.0);
+  return x[n * types];
+}
+
+// Columns: X[j][t]. Rows: per job Sum_t c[j][t] X[j][t] >= bound_j(c); per job Sum_t X[j][t] <= 1;
+// per type capacity. Objective: total throughput Sum c X (so the allocation at the optimum uses
+// what the bounds leave).
+double TimeShareLp::finish_time_fair(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
+                                     const std::vector<double>& isolated, bool use_speed, std::vector<double>& shares) {
+  const std::size_t n = jobs.size();
+  const std::size_t types = gpus_of_type.size();
+  const std::size_t columns = n * types;
+  starts_.assign(1, 0);
+  rows_.clear();
+  values_.clear();
+  column_lower_.assign(columns, 0.0);
+  column_upper_.assign(columns, 1.0);
+  cost_.assign(columns, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t t = 0; t < types; ++t) {
+      const double c = coefficient(jobs[j], t, use_speed);
+      if (c <= 0 || gpus_of_type[t] < jobs[j].scale) column_upper_[j * types + t] = 0;
+      cost_[j * types + t] = c;
+      rows_.push_back(static_cast<int>(j));
+      values_.push_back(c);
+      rows_.push_back(static_cast<int>(n + j));
+      values_.push_back(1.0);
+      rows_.push_back(static_cast<int>(2 * n + t));
+      values_.push_back(jobs[j].scale);
+      starts_.push_back(static_cast<int>(rows_.size()));
+    }
+  }
+  row_lower_.assign(2 * n + types, -COIN_DBL_MAX);
+  row_upper_.assign(2 * n + types, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    row_lower_[j] = 0.0;
+    row_upper_[j] = COIN_DBL_MAX;
+    row_upper_[n + j] = 1.0;
+  }
+  for (std::size_t t = 0; t < types; ++t) row_upper_[2 * n + t] = gpus_of_type[t];
+  // rho_j <= c  <=>  thr_j >= remaining_j / (c * isolated_time_j - elapsed_j), where
+  // isolated_time_j = elapsed_j + remaining_j / isolated_j; any c <= elapsed_j / isolated_time_j fails.
+  std::vector<double> isolated_time(n);
+  double low = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const double remaining = std::max(jobs[j].remaining_s, 0.0);
+    isolated_time[j] = jobs[j].elapsed_s + remaining / isolated[j];
+    if (isolated_time[j] > 0) low = std::max(low, jobs[j].elapsed_s / isolated_time[j]);
+  }
+  const auto set_bounds = [&](double c) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const double remaining = std::max(jobs[j].remaining_s, 0.0);
+      const double slack = c * isolated_time[j] - jobs[j].elapsed_s;
+      row_lower_[j] = remaining <= 0 ? 0.0 : slack > 0 ? remaining / slack : 1e20;  // 1e20: unreachable, so infeasible
+    }
+  };
+  // The equal allocation X^equal meets c = 1 when every job can run on every type; otherwise the
+  // bound doubles until the LP is feasible (a job confined to a scarce type may not reach rho 1).
+  double high = 1.0;
+  set_bounds(high);
+  ClpSimplex model;
+  model.setLogLevel(0);
+  model.loadProblem(static_cast<int>(columns), static_cast<int>(2 * n + types), starts_.data(), rows_.data(), values_.data(),
+                    column_lower_.data(), column_upper_.data(), cost_.data(), row_lower_.data(), row_upper_.data());
+  model.setOptimizationDirection(-1);
+  ++solves_;
+  while (!run(model)) {
+    if (high >= 1e6) return high;  // hopeless: the agnostic max-min allocation in `shares` stands
+    low = high;
+    high *= 2;
+    set_bounds(high);
+    for (std::size_t j = 0; j < n; ++j) model.setRowLower(static_cast<int>(j), row_lower_[j]);
+    ++solves_;
+  }
+  std::copy(model.primalColumnSolution(), model.primalColumnSolution() + columns, shares.begin());
+  // Bisection to a thousandth of rho: each step only moves the job rows' lower bounds, and the
+  // dual simplex starts from the last basis.
+  while (high - low > 1e-3) {
+    const double mid = (low + high) / 2;
+    set_bounds(mid);
+    for (std::size_t j = 0; j < n; ++j) model.setRowLower(static_cast<int>(j), row_lower_[j]);
+    ++solves_;
+    if (run(model)) {
+      high = mid;
+      std::copy(model.primalColumnSolution(), model.primalColumnSolution() + columns, shares.begin());
+    } else {
+      low = mid;
+    }
+  }
+  for (double& share : shares) share = std::clamp(share, 0.0, 1.0);
+  return high;
+}
+
+}  // namespace gpusim::sched

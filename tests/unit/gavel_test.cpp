@@ -1,0 +1,199 @@
+// Gavel's throughput table reader, the job-type runtime model and the time-share LPs (CLP), with
+// allocations worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "sim/core/status.hpp"
+#include "sim/perf/job_type_speeds.hpp"
+#include "sim/sched/time_share_lp.hpp"
+#include "traces/gavel_table.hpp"
+
+namespace gpusim {
+namespace {
+
+const char* kTable = R"json({
+  "k80": {"('ResNet-50 (batch size 64)', 1)": {"null": 0.5, "('LM (batch size 5)', 1)": [0.1, 0.2]},
+          "('LM (batch size 5)', 1)": {"null": 2.0},
+          "('LM (batch size 5)', 2)": {"null": 0.0}},
+  "v100": {"('ResNet-50 (batch size 64)', 1)": {"null": 2.0},
+           "('LM (batch size 5)', 1)": {"null": 4.0},
+           "('LM (batch size 5)', 2)": {"null": 7.0}},
+  "v100_unconsolidated": {"('LM (batch size 5)', 2)": {"null": 5.0}}
+})json";
+
+TEST(GavelTable, ReadsThroughputsAloneByTypeScaleAndPlacement) {
+  const auto table = traces::parse_gavel_throughputs(kTable, "t.json");
+  ASSERT_EQ(table.job_types.size(), 2u);
+  EXPECT_EQ(table.job_types[0].name, "LM (batch size 5)");  // sorted by name
+  EXPECT_EQ(table.job_types[1].name, "ResNet-50 (batch size 64)");
+  const auto& lm = table.job_types[0];
+  EXPECT_EQ(lm.rate(0, 0, false), 2.0);
+  EXPECT_EQ(lm.rate(0, 2, false), 4.0);
+  EXPECT_EQ(lm.rate(0, 2, true), 4.0);  // one GPU is one server: the figure stands for both
+  EXPECT_EQ(lm.rate(1, 2, false), 7.0);
+  EXPECT_EQ(lm.rate(1, 2, true), 5.0);
+  EXPECT_EQ(lm.rate(1, 0, false), 0.0);  // cannot run
+  EXPECT_EQ(lm.rate(0, 1, false), 0.0);  // no p100 figures
+}
+
+TEST(GavelTable, ScaleFactorIsTheLargestNotAboveTheJobsGpus) {
+  EXPECT_EQ(traces::gavel_scale_index(1), 0u);
+  EXPECT_EQ(traces::gavel_scale_index(3), 1u);
+  EXPECT_EQ(traces::gavel_scale_index(4), 2u);
+  EXPECT_EQ(traces::gavel_scale_index(7), 2u);
+  EXPECT_EQ(traces::gavel_scale_index(64), 3u);
+}
+
+void expect_error(const std::string& text, const std::string& part) {
+  try {
+    (void)traces::parse_gavel_throughputs(text, "t.json");
+    ADD_FAILURE() << "accepted: " << text;
+  } catch (const core::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("t.json", 0), 0u) << e.what();
+  }
+}
+
+TEST(GavelTable, BadInputNamesTheFileAndEntry) {
+  expect_error("{", "invalid JSON");
+  expect_error("[]", "expected an object");
+  expect_error(R"json({"a100": {}})json", "a100: unknown worker type");
+  expect_error(R"json({"k80": {"ResNet": {"null": 1}}})json", "k80 / ResNet: job key");
+  expect_error(R"json({"k80": {"('ResNet', 3)": {"null": 1}}})json", "scale factor of 1, 2, 4 or 8");
+  expect_error(R"json({"k80": {"('ResNet', 1)": {"x": 1}}})json", "under \"null\"");
+  expect_error(R"json({"k80": {"('ResNet', 1)": {"null": -1}}})json", "k80 / ('ResNet', 1) / null: throughput");
+  expect_error(R"json({"k80": {"('ResNet', 1)": {"null": "fast"}}})json", "throughput must be a number");
+  expect_error(R"json({"k80": {}})json", "no job types");
+}
+
+TEST(GavelTable, BundledTableHasGavelsTypes) {
+  const auto table = traces::load_gavel_throughputs(std::string(GPUSIM_SOURCE_DIR) + "/traces/data/gavel/simulation_throughputs.json");
+  EXPECT_EQ(table.job_types.size(), 26u);
+  // ResNet-50 (batch size 64) alone on one GPU: K80 0.62, P100 2.62, V100 4.39 steps/s (traces README).
+  const auto it = std::find_if(table.job_types.begin(), table.job_types.end(),
+                               [](const traces::GavelJobType& t) { return t.name == "ResNet-50 (batch size 64)"; });
+  ASSERT_NE(it, table.job_types.end());
+  EXPECT_NEAR(it->rate(0, 0, false), 0.62, 0.005);
+  EXPECT_NEAR(it->rate(0, 1, false), 2.62, 0.005);
+  EXPECT_NEAR(it->rate(0, 2, false), 4.39, 0.005);
+}
+
+TEST(JobTypeSpeeds, ARunTakesTheTablesRatioToAV100) {
+  const auto catalog = cluster::GpuCatalog::from_models(
+      {{"k80", "K80", {}, 12288, 0, 0, 0, 0, ""}, {"v100-pcie", "V100", {}, 16384, 0, 0, 0, 0, ""}, {"t4", "T4", {}, 16384, 0, 0, 0, 0, ""}});
+  const perf::JobTypeSpeeds speeds(traces::parse_gavel_throughputs(kTable, "t.json"), catalog);
+  EXPECT_EQ(speeds.worker_type_of(0), std::optional<std::size_t>(0));
+  EXPECT_EQ(speeds.worker_type_of(1), std::optional<std::size_t>(2));
+  EXPECT_FALSE(speeds.worker_type_of(2).has_value());
+  cluster::PodSpec pod;
+  pod.gpu_count = 1;
+  pod.job_type = 1;  // ResNet-50: 0.5 steps/s on a K80, 2 on a V100
+  EXPECT_DOUBLE_EQ(speeds.speed(pod, 0), 0.25);
+  EXPECT_DOUBLE_EQ(speeds.time_factor(pod, 0), 4.0);
+  EXPECT_DOUBLE_EQ(speeds.time_factor(pod, 1), 1.0);
+  // A T4 node has no column in the table.
+  const std::vector<cluster::NodeSpec> nodes{{"t", 1000, 1000, 1, 2, {}, {}, false}};
+  EXPECT_THROW(speeds.check_cluster(nodes), core::InputError);
+}
+
+TEST(JobTypeSpeeds, TypesAreDrawnAmongThoseThatRunEverywhereAndGangsShareOne) {
+  const auto catalog = cluster::GpuCatalog::from_models({{"k80", "K80", {}, 12288, 0, 0, 0, 0, ""}, {"v100-pcie", "V100", {}, 16384, 0, 0, 0, 0, ""}});
+  const perf::JobTypeSpeeds speeds(traces::parse_gavel_throughputs(kTable, "t.json"), catalog);
+  const std::vector<cluster::NodeSpec> nodes{{"k", 1000, 1000, 2, 0, {}, {}, false}, {"v", 1000, 1000, 2, 1, {}, {}, false}};
+  std::vector<cluster::PodSpec> pods(6);
+  for (auto& pod : pods) pod.gpu_count = 1;
+  pods[4].gpu_count = 2;  // 2 GPUs: LM cannot run on a K80 at 2 GPUs and ResNet-50 has no 2-GPU figure
+  EXPECT_THROW(speeds.assign(pods, nodes, 1), core::InputError);
+  pods[4].gpu_count = 1;
+  pods[4].gang = 1;
+  pods[5].gang = 1;  // a gang of 2 x 1 GPU: scale 2 spread -- none runs on a K80 either
+  EXPECT_THROW(speeds.assign(pods, nodes, 1), core::InputError);
+  pods[4].gang = pods[5].gang = 0;
+  speeds.assign(pods, nodes, 1);
+  bool both = false;
+  for (const auto& pod : pods) {
+    EXPECT_TRUE(pod.job_type == 0 || pod.job_type == 1);
+    both = both || pod.job_type != pods[0].job_type;
+  }
+  EXPECT_TRUE(both);  // six draws of two types: not all alike with this seed
+  std::vector<cluster::PodSpec> again(6);
+  for (auto& pod : again) pod.gpu_count = 1;
+  speeds.assign(again, nodes, 1);
+  for (std::size_t i = 0; i < pods.size(); ++i) EXPECT_EQ(again[i].job_type, pods[i].job_type);  // seeded
+}
+
+double throughput(const std::vector<double>& shares, const sched::TimeShareJob& job, std::size_t j, std::size_t types) {
+  double sum = 0;
+  for (std::size_t t = 0; t < types; ++t) sum += job.speed[t] * shares[j * types + t];
+  return sum;
+}
+
+TEST(TimeShareLp, AgnosticMaxMinGivesEqualGpuTime) {
+  // One type of 2 GPUs. A 2-GPU job and a 1-GPU job: maximise min(2 x_A, x_B) with 2 x_A + x_B <= 2:
+  // both at z = 1, so x_A = 0.5 and x_B = 1.
+  sched::TimeShareLp lp;
+  std::vector<double> shares;
+  const std::vector<sched::TimeShareJob> jobs{{2, {1.0}, 0, 0}, {1, {1.0}, 0, 0}};
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kMaxMin, false, jobs, {2.0}, shares), 1.0, 1e-9);
+  EXPECT_NEAR(shares[0], 0.5, 1e-9);
+  EXPECT_NEAR(shares[1], 1.0, 1e-9);
+  // Three 1-GPU jobs on 2 GPUs: 2/3 each.
+  const std::vector<sched::TimeShareJob> three{{1, {1.0}, 0, 0}, {1, {1.0}, 0, 0}, {1, {1.0}, 0, 0}};
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kMaxMin, false, three, {2.0}, shares), 2.0 / 3, 1e-9);
+  for (const double x : shares) EXPECT_NEAR(x, 2.0 / 3, 1e-9);
+}
+
+TEST(TimeShareLp, AwareMaxMinGivesEachJobTheTypeItIsRelativelyFastOn) {
+  // One K80 and one V100. Jobs A1, A2 run at 0.2 of their V100 speed on a K80, B1, B2 at 0.8.
+  // Agnostic: z' = 0.5 each (2 GPUs, 4 jobs); with X^equal (half of each type) A's isolated
+  // throughput is 0.5 (0.5 * 0.2 + 0.5 * 1) = 0.3, B's 0.5 (0.5 * 0.8 + 0.5) = 0.45.
+  // Aware: A's take V100 time v each, B's the K80 (0.5 each, 0.4) and the V100's rest (0.5 - v):
+  // v / 0.3 = (0.9 - v) / 0.45 gives v = 0.36, every job at 1.2 times its isolated throughput.
+  sched::TimeShareLp lp;
+  std::vector<double> shares;
+  const sched::TimeShareJob a{1, {0.2, 1.0}, 0, 0};
+  const sched::TimeShareJob b{1, {0.8, 1.0}, 0, 0};
+  const std::vector<sched::TimeShareJob> jobs{a, a, b, b};
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kMaxMin, true, jobs, {1.0, 1.0}, shares), 1.2, 1e-6);
+  EXPECT_NEAR(throughput(shares, a, 0, 2), 0.36, 1e-6);
+  EXPECT_NEAR(throughput(shares, a, 1, 2), 0.36, 1e-6);
+  EXPECT_NEAR(throughput(shares, b, 2, 2), 0.54, 1e-6);
+  EXPECT_NEAR(throughput(shares, b, 3, 2), 0.54, 1e-6);
+  EXPECT_NEAR(shares[0 * 2 + 0] + shares[1 * 2 + 0], 0.0, 1e-6);  // A's never on the K80
+  // Blind to speed, the same jobs get equal time: 0.5 each, however the solver splits it.
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kMaxMin, false, jobs, {1.0, 1.0}, shares), 0.5, 1e-9);
+}
+
+TEST(TimeShareLp, FinishTimeFairnessOnOneTypeKeepsTheEqualShare) {
+  // One GPU, two 1-GPU jobs: isolated throughput 0.5 each. A arrived 100 s ago with 50 s of work
+  // left (isolated finish 100 + 50 / 0.5 = 200 s), B now with 100 s (200 s). rho_A = (100 + 50 / a)
+  // / 200 and rho_B = (100 / b) / 200 with a + b <= 1 are both 1 at a = b = 0.5, and any other split
+  // raises one of them: the equal share is the optimum whenever it uses every GPU.
+  sched::TimeShareLp lp;
+  std::vector<double> shares;
+  const std::vector<sched::TimeShareJob> jobs{{1, {1.0}, 100, 50}, {1, {1.0}, 0, 100}};
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {1.0}, shares), 1.0, 2e-3);
+  EXPECT_NEAR(shares[0], 0.5, 5e-3);
+  EXPECT_NEAR(shares[1], 0.5, 5e-3);
+}
+
+TEST(TimeShareLp, AwareFinishTimeFairnessSharesTheGainOfHeterogeneity) {
+  // The four jobs of the max-min test, all arrived now: rho_j = isolated_j / thr_j, so minimising
+  // the largest rho is maximising the smallest thr_j / isolated_j: rho = 1 / 1.2, A's at 0.36, B's
+  // at 0.54. Blind to speed, every GPU counts the same and the equal share (rho 1) is optimal.
+  sched::TimeShareLp lp;
+  std::vector<double> shares;
+  const sched::TimeShareJob a{1, {0.2, 1.0}, 0, 30};
+  const sched::TimeShareJob b{1, {0.8, 1.0}, 0, 45};
+  const std::vector<sched::TimeShareJob> jobs{a, a, b, b};
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {1.0, 1.0}, shares), 1 / 1.2, 2e-3);
+  for (std::size_t j = 0; j < 4; ++j) {
+    const double isolated = j < 2 ? 0.3 : 0.45;
+    EXPECT_LE(isolated / throughput(shares, jobs[j], j, 2), 1 / 1.2 + 2e-3);
+  }
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, false, jobs, {1.0, 1.0}, shares), 1.0, 2e-3);
+}
+
+}  // namespace
+}  // namespace gpusim
