@@ -108,9 +108,9 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "type drawn with the seed, its trace duration is its time on a V100 and it runs at the table's "
                      "speed on its GPU type (k80, p100-*, v100-* catalog models only)");
   o.round_option = cmd.add_option("--round-length", o.round_length_s,
-                                  "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf: seconds per round of time shares "
-                                  "(default 360, as Gavel)")
-                       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+                                  "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf: seconds per round of time shares, "
+                                  "60 or more (default 360, as Gavel; a suspended job's owner recreates it after 10 s)")
+                       ->check(CLI::Range(std::int64_t{60}, std::int64_t{10'000'000}));
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -471,7 +471,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   });
   if (time_shares && o.mode == "replay") context.time_sharing["round_length_s"] = o.round_length_s;
   if (loaded.job_types) {
-    context.time_sharing["throughputs"] = {{"file", paths.throughputs.string()},
+    context.time_sharing["throughputs"] = {{"file", o.throughputs},
                                            {"fnv1a64", experiment::file_digest(paths.throughputs)},
                                            {"job_types_seed", o.first_seed}};
   }

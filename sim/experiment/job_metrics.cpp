@@ -26,9 +26,55 @@ double jain(const std::vector<double>& values) {
   return squares > 0 ? sum * sum / (static_cast<double>(values.size()) * squares) : 1.0;
 }
 
+// Finish-time fairness (Gavel, OSDI'20; Themis, NSDI'20): rho = JCT / T_isolated, where
+// T_isolated = run time x max(1, GPUs x n / G) is the job's time on its 1/n share of the G GPUs,
+// n being the time-average number of jobs in the system (arrived, not ended) over its life. rho
+// above 1: it fared worse than on an equal share. One value per completed job of nonzero JCT.
+std::vector<double> finish_time_fairness(const std::vector<JobRecord>& jobs, std::int64_t cluster_gpus) {
+  std::vector<double> rho;
+  if (cluster_gpus <= 0) return rho;
+  // Jobs in the system over time: +1 at each arrival, -1 at each completed job's end.
+  std::vector<std::pair<std::int64_t, int>> steps;
+  steps.reserve(jobs.size() * 2);
+  for (const JobRecord& job : jobs) {
+    steps.emplace_back(job.arrival_us, +1);
+    if (job.completed) steps.emplace_back(job.end_us, -1);
+  }
+  std::sort(steps.begin(), steps.end());
+  // area[i]: the integral of the count up to times[i]; count[i]: the count from times[i] on.
+  std::vector<std::int64_t> times;
+  std::vector<double> area;
+  std::vector<std::int64_t> count;
+  std::int64_t in_system = 0;
+  for (const auto& [time, delta] : steps) {
+    if (times.empty() || times.back() != time) {
+      const double before = times.empty() ? 0.0 : area.back() + static_cast<double>(count.back()) * static_cast<double>(time - times.back());
+      times.push_back(time);
+      area.push_back(before);
+      count.push_back(in_system);
+    }
+    in_system += delta;
+    count.back() = in_system;
+  }
+  const auto integral = [&](std::int64_t t) {
+    const auto it = std::upper_bound(times.begin(), times.end(), t);
+    const auto i = static_cast<std::size_t>(it - times.begin()) - 1;  // t is never before the first arrival
+    return area[i] + static_cast<double>(count[i]) * static_cast<double>(t - times[i]);
+  };
+  for (const JobRecord& job : jobs) {
+    if (!job.completed || job.end_us <= job.arrival_us || job.run_us <= 0) continue;
+    const double span = static_cast<double>(job.end_us - job.arrival_us);
+    const double jobs_in_system = (integral(job.end_us) - integral(job.arrival_us)) / span;
+    const double isolated = static_cast<double>(job.run_us) *
+                            std::max(1.0, static_cast<double>(job.gpus) * jobs_in_system / static_cast<double>(cluster_gpus));
+    rho.push_back(span / isolated);
+  }
+  return rho;
+}
+
 }  // namespace
 
-void add_job_metrics(RunResult& result, const traces::Workload& workload) {
+void add_job_metrics(RunResult& result, const traces::Workload& workload, std::int64_t cluster_gpus) {
   if (workload.queues.empty() && !workload.has_gangs) return;
   // Jobs are made of the per-row records (benchmarks may run without them).
   if (result.pods.size() != workload.pods.size()) return;
@@ -96,6 +142,19 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload) {
     if (row.completed > 0) queue_means.push_back(row.mean_slowdown);
   }
 
+  std::vector<double> rho = finish_time_fairness(jobs, cluster_gpus);
+  if (rho.empty()) {
+    for (const char* name : {"job_mean_ftf_rho", "job_p95_ftf_rho", "job_max_ftf_rho", "jobs_ftf_rho_above_1_pct"}) {
+      result.set_undefined(name, "no job completed with a nonzero run time");
+    }
+  } else {
+    const double above = static_cast<double>(std::count_if(rho.begin(), rho.end(), [](double r) { return r > 1; }));
+    result.set("job_mean_ftf_rho", mean(rho));
+    std::sort(rho.begin(), rho.end());
+    result.set("job_p95_ftf_rho", percentile_of_sorted(rho, 0.95));
+    result.set("job_max_ftf_rho", rho.back());
+    result.set("jobs_ftf_rho_above_1_pct", 100.0 * above / static_cast<double>(rho.size()));
+  }
   result.set("jobs", static_cast<double>(jobs.size()));
   result.set("completed_jobs", static_cast<double>(jct.size()));
   if (jct.empty()) {

@@ -323,7 +323,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
-  add_job_metrics(result, *workload);
+  std::int64_t cluster_gpus = 0;
+  for (const cluster::NodeSpec& node : nodes) cluster_gpus += node.gpu_count;
+  add_job_metrics(result, *workload, cluster_gpus);
   if (preempts) {
     result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
     result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);

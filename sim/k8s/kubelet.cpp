@@ -865,7 +865,8 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) {
 core::Time KubeletFleet::scaled_duration(const cluster::PodSpec& pod, double factor) {
   const double scaled = std::round(static_cast<double>(pod.duration->micros()) * factor);
   if (!(scaled <= kMaxSimulatedMicros)) {
-    throw core::InputError(fmt::format("pod {}: run time scaled by the performance model ({}x) is out of range", pod.name, factor));
+    throw core::InputError(fmt::format("pod {}: run time scaled by its run-time model (performance model or throughput "
+                                       "table: {}x) is out of range", pod.name, factor));
   }
   return core::Time::from_micros(static_cast<std::int64_t>(scaled));
 }

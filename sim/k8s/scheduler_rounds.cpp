@@ -28,6 +28,7 @@ void Scheduler::enable_time_sharing(const JobLedger& ledger, const perf::JobType
 
 void Scheduler::round_pod_created(PodId id, core::Time now) {
   const std::uint32_t job = rounds_->job_of(api_.pod(id).source);
+  if (!rounds_->plannable(job)) return;
   ++live_pods_[job];
   rounds_->arrive(job, now);
   // Rounds run while jobs are active; the first job after an idle spell starts one at once.
@@ -39,6 +40,7 @@ void Scheduler::round_pod_created(PodId id, core::Time now) {
 
 void Scheduler::round_pod_ended(PodId id, const Message& message) {
   const std::uint32_t job = rounds_->job_of(api_.pod(id).source);
+  if (!rounds_->plannable(job)) return;
   --live_pods_[job];
   rounds_->set_running(job, TimeShareRounds::kNone);
   // A job suspended by a round comes back (its owner recreates the pod); one that ended, failed
@@ -54,7 +56,7 @@ void Scheduler::run_round(core::Time now) {
     for (const PodId pod : on_node_[n]) {
       const std::uint32_t source = api_.pod(pod).source;
       const std::uint32_t job = rounds_->job_of(source);
-      if (rounds_->planned(job) == rounds_->running(job)) continue;
+      if (!rounds_->plannable(job) || rounds_->planned(job) == rounds_->running(job)) continue;
       if (pod < evicting_.size() && evicting_[pod]) continue;
       if (evicting_.size() <= pod) evicting_.resize(std::size_t{pod} + 1, 0);
       evicting_[pod] = 1;
@@ -76,7 +78,7 @@ void Scheduler::run_round(core::Time now) {
 
 const cluster::PodSpec& Scheduler::spec_to_place(PodId id) {
   const cluster::PodSpec& spec = pods_[api_.pod(id).source];
-  if (!rounds_) return spec;
+  if (!rounds_ || !rounds_->plannable(rounds_->job_of(api_.pod(id).source))) return spec;
   const std::int8_t type = rounds_->planned(rounds_->job_of(api_.pod(id).source));
   GPUSIM_CHECK(type != TimeShareRounds::kNone, "placing a pod its round did not plan");
   round_spec_ = spec;
@@ -86,13 +88,20 @@ const cluster::PodSpec& Scheduler::spec_to_place(PodId id) {
 }
 
 // Places the pending pods of the jobs planned in this round, jobs with more GPUs first (as Gavel
-// assigns workers, to keep large jobs whole), then in queue order. Pods of jobs left out wait for
-// a round that plans them; GPUs a job frees mid-round stay idle until the next round.
+// assigns workers, to keep large jobs whole), then in queue order, and CPU-only pods. Pods of jobs
+// left out wait for a round that plans them; GPUs a job frees mid-round stay idle until the next
+// round.
 void Scheduler::run_round_cycle(core::Time now) {
   round_order_.clear();
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     const cluster::PodSpec& spec = pods_[api_.pod(pending_[i]).source];
     const std::uint32_t job = rounds_->job_of(api_.pod(pending_[i]).source);
+    // CPU-only pods are not time-shared: they are placed as they come (a GPU job no type can hold
+    // is not planned either, and never starts).
+    if (spec.gpu_count == 0 && spec.gang == 0) {
+      round_order_.emplace_back(0, i);
+      continue;
+    }
     if (rounds_->planned(job) == TimeShareRounds::kNone) continue;
     if (rounds_->running(job) != TimeShareRounds::kNone && rounds_->running(job) != rounds_->planned(job)) continue;  // leaving its old type first
     if (spec.gang != 0 && !gang_ready(spec.gang)) continue;

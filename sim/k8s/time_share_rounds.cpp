@@ -63,14 +63,22 @@ TimeShareRounds::TimeShareRounds(const sched::Profile& profile, const std::vecto
     j.gpus += pod.gpu_count;
     j.largest_pod = std::max(j.largest_pod, pod.gpu_count);
   }
+  // Time sharing covers GPU jobs that some type can hold whole; CPU-only pods are placed as they
+  // come, and a job no type can hold never starts.
+  for (std::uint32_t row = 0; row < pods.size(); ++row) {
+    if (job_of_row_[row] != row || jobs_[row].gpus == 0) continue;
+    for (std::size_t t = 0; t < types_.size() && !jobs_[row].plannable; ++t) jobs_[row].plannable = speed(row, t) > 0;
+  }
 }
 
 void TimeShareRounds::arrive(std::uint32_t job, core::Time now) {
   Job& j = jobs_[job];
-  if (j.active) return;
-  if (j.received.empty()) j.arrival = now;  // its first pod: it arrived (a recreated job keeps its arrival)
+  if (j.active || !j.plannable) return;
+  if (j.received.empty()) {  // its first pod: it arrived (a recreated job keeps its arrival and rounds)
+    j.arrival = now;
+    j.received.assign(types_.size(), 0);
+  }
   j.active = 1;
-  j.received.assign(types_.size(), 0);
   active_.insert(std::lower_bound(active_.begin(), active_.end(), job), job);
   changed_ = true;
 }
@@ -119,7 +127,6 @@ void TimeShareRounds::plan(core::Time now) {
       for (std::size_t t = 0; t < types; ++t) in.speed[t] = speed(job, t);
       in.elapsed_s = static_cast<double>((now - jobs_[job].arrival).micros()) / 1e6;
       in.remaining_s = remaining_s(job, now);
-      std::fill(jobs_[job].received.begin(), jobs_[job].received.end(), 0);
     }
     gpus_of_type_.resize(types);
     for (std::size_t t = 0; t < types; ++t) gpus_of_type_[t] = types_[t].gpus;
@@ -127,42 +134,54 @@ void TimeShareRounds::plan(core::Time now) {
                                                     ? sched::TimeShareObjective::kMaxMin
                                                     : sched::TimeShareObjective::kFinishTimeFair;
     lp_.solve(objective, aware_, lp_jobs_, gpus_of_type_, share_);
-    rounds_since_solve_ = 0;
     changed_ = false;
   }
-  // Types in turn: fastest first (by Gavel's worker order, or the cluster's model order), or in a
-  // fresh random order for policies blind to speed.
+  // Types in turn: V100, P100, K80 (with a table), or the cluster's models in reverse order of
+  // first appearance; in a fresh random order for policies blind to speed, as Gavel shuffles them.
   type_order_.resize(types);
   for (std::size_t t = 0; t < types; ++t) type_order_[t] = types - 1 - t;
   if (!aware_) rng_.shuffle(std::span<std::size_t>(type_order_));
-  std::vector<std::int32_t> free(types);
-  for (std::size_t t = 0; t < types; ++t) free[t] = types_[t].gpus;
+  free_.assign(types, 0);
+  for (std::size_t t = 0; t < types; ++t) free_[t] = types_[t].gpus;
   for (const std::uint32_t job : active_) jobs_[job].planned = kNone;
-  const double rounds = rounds_since_solve_;
-  for (const std::size_t t : type_order_) {
-    entries_.clear();
-    for (std::size_t i = 0; i < active_.size(); ++i) {
-      const std::uint32_t job = active_[i];
-      if (jobs_[job].planned != kNone || speed(job, t) <= 0) continue;
-      const double x = share_[i * types + t];
-      const double got = jobs_[job].received[t];
-      const double priority = x <= 0 ? 0 : got == 0 ? std::numeric_limits<double>::infinity() : x * rounds / got;
-      // Rounded to 1e-9, so that the solver's last-digit noise does not decide between jobs whose
-      // shares are equal (the job's row does).
-      entries_.push_back({quantise(priority), quantise(x * rounds - got), quantise(x), job});
-    }
-    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-      return std::tie(b.priority, b.deficit, b.share, a.job) < std::tie(a.priority, a.deficit, a.share, b.job);
-    });
-    for (const Entry& e : entries_) {
-      Job& j = jobs_[e.job];
-      if (j.gpus > free[t]) continue;
-      free[t] -= j.gpus;
-      j.planned = static_cast<std::int8_t>(t);
-      ++j.received[t];
+  // First the shares: on each type, the jobs with a share there by priority. Then what is left:
+  // jobs without a share on a type may use its idle GPUs, those already running there first (so a
+  // spare GPU does not move a job every round).
+  for (const bool leftovers : {false, true}) {
+    for (const std::size_t t : type_order_) {
+      entries_.clear();
+      for (std::size_t i = 0; i < active_.size(); ++i) {
+        const std::uint32_t job = active_[i];
+        const Job& j = jobs_[job];
+        if (j.planned != kNone || speed(job, t) <= 0) continue;
+        const double x = share_[i * types + t];
+        if ((x > 0) == leftovers) continue;
+        // Its share of time on t against the share of its rounds it got there since it arrived.
+        const double rounds = j.rounds;
+        const double got = j.received[t];
+        const double priority = leftovers ? (j.running == static_cast<std::int8_t>(t) ? 1 : 0)
+                                : got == 0 ? std::numeric_limits<double>::infinity()
+                                           : x * rounds / got;
+        // Rounded to 1e-9, so that the solver's last-digit noise does not decide between jobs whose
+        // shares are equal (the job's row does).
+        entries_.push_back({quantise(priority), quantise(x * rounds - got), quantise(x), job});
+      }
+      std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(b.priority, b.deficit, b.share, a.job) < std::tie(a.priority, a.deficit, a.share, b.job);
+      });
+      for (const Entry& e : entries_) {
+        Job& j = jobs_[e.job];
+        if (j.gpus > free_[t]) continue;
+        free_[t] -= j.gpus;
+        j.planned = static_cast<std::int8_t>(t);
+      }
     }
   }
-  ++rounds_since_solve_;
+  for (const std::uint32_t job : active_) {
+    Job& j = jobs_[job];
+    ++j.rounds;
+    if (j.planned != kNone) ++j.received[static_cast<std::size_t>(j.planned)];
+  }
 }
 
 }  // namespace gpusim::k8s

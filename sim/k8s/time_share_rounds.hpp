@@ -3,14 +3,17 @@
 // time-sharing profiles (sched::TimeSharePolicy). GPU types are Gavel's worker types when a
 // throughput table is loaded (k80, p100, v100), else the cluster's GPU models. Each round:
 //  1. when the set of jobs changed since the last solve, the policy's LP (sched::TimeShareLp) gives
-//     every job j a share of time X[j][t] on each type t, and the rounds each job got reset;
-//  2. each job's priority on type t is X[j][t] over the share of rounds it got there since
-//     (infinite for a job that got none yet, ties by the deficit X[j][t] * rounds - got, then
-//     X[j][t], then the job's trace row);
-//  3. types in turn (fastest first; in a seeded random order each round for heterogeneity-agnostic
-//     policies, as Gavel shuffles them), the jobs in priority order take the type's GPUs while
-//     their GPUs fit, one type per job. Every job may take what is left, whatever its share, as
-//     Gavel's non-FIFO policies do.
+//     every job j a share of time X[j][t] on each type t;
+//  2. each job's priority on type t is X[j][t] over the share of its rounds (since it arrived) it
+//     got there: infinite for a job that got none yet; ties by the deficit X[j][t] * rounds - got,
+//     then X[j][t], then the job's trace row. Counting since arrival, not since the last solve,
+//     keeps a job's history when others come and go (Gavel carries its deficits across solves);
+//  3. types in turn (V100, P100, K80; in a seeded random order each round for heterogeneity-
+//     agnostic policies, as Gavel shuffles them), the jobs with a share there take the type's GPUs
+//     in priority order while their GPUs fit, one type per job. Then GPUs left idle go to jobs
+//     without a share there, those already running there first, as Gavel's non-FIFO policies let
+//     any job take what is left.
+// Only GPU jobs that some type can hold whole are time-shared (plannable()).
 // A job planned on another type than it runs on (or not planned) is suspended at the round's end.
 #include <cstdint>
 #include <optional>
@@ -41,6 +44,9 @@ class TimeShareRounds {
   std::uint32_t job_of(std::uint32_t row) const { return job_of_row_[row]; }
   // The GPU type of a GPU model (kNone: not a type of this cluster).
   std::int8_t type_of_model(cluster::GpuModelId model) const { return type_of_model_.at(model); }
+  // Whether the job is time-shared: it asks GPUs and some type can hold it whole. Others are not
+  // planned: CPU-only pods are placed as they come; a GPU job no type can hold never starts.
+  bool plannable(std::uint32_t job) const { return jobs_[job].plannable != 0; }
   // The GPU models of type t, as a pod's allowed models.
   cluster::GpuModelSet models_of(std::int8_t type) const { return types_.at(static_cast<std::size_t>(type)).models; }
 
@@ -69,12 +75,14 @@ class TimeShareRounds {
   };
   struct Job {
     std::uint8_t active = 0;
+    std::uint8_t plannable = 0;
     std::int32_t gpus = 0;          // all its pods together (the LP's scale factor)
     std::int32_t largest_pod = 0;   // GPUs of its largest pod (must fit one node)
     std::int8_t running = kNone;
     std::int8_t planned = kNone;
     core::Time arrival = core::Time::zero();
-    std::vector<std::int32_t> received;  // rounds on each type since the last solve
+    std::int32_t rounds = 0;             // rounds it was active in
+    std::vector<std::int32_t> received;  // rounds it was planned on each type
   };
   double speed(std::uint32_t job, std::size_t type) const;
   // Work left in seconds on the reference GPU (finish-time fairness).
@@ -92,12 +100,12 @@ class TimeShareRounds {
   std::vector<Job> jobs_;                 // per trace row; only jobs' first rows are used
   std::vector<std::uint32_t> active_;     // active jobs, ascending
   bool changed_ = false;                  // jobs came or went since the last solve
-  std::int32_t rounds_since_solve_ = 0;
   std::uint64_t rounds_ = 0;
   sched::TimeShareLp lp_;
   // Scratch, reused every round.
   std::vector<sched::TimeShareJob> lp_jobs_;
-  std::vector<double> gpus_of_type_, shares_;
+  std::vector<double> gpus_of_type_;
+  std::vector<std::int32_t> free_;
   std::vector<double> share_;  // per active job and type: the last solve's X, row-major by active_
   std::vector<std::uint32_t> solved_jobs_;  // the jobs of the last solve, ascending
   struct Entry {

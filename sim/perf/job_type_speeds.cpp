@@ -45,27 +45,36 @@ void JobTypeSpeeds::check_cluster(const std::vector<cluster::NodeSpec>& nodes) c
 
 void JobTypeSpeeds::assign(std::vector<cluster::PodSpec>& pods, const std::vector<cluster::NodeSpec>& nodes,
                            std::uint64_t seed) const {
-  std::vector<std::uint8_t> present(traces::kGavelWorkerTypes.size(), 0);
+  constexpr std::size_t kWorkers = traces::kGavelWorkerTypes.size();
+  // Per worker type: its largest node, which decides the pods it can hold.
+  std::array<std::int32_t, kWorkers> largest{};
   for (const cluster::NodeSpec& node : nodes) {
-    if (node.gpu_count > 0) present[static_cast<std::size_t>(worker_of_model_.at(node.gpu_model))] = 1;
+    if (node.gpu_count == 0) continue;
+    const auto w = static_cast<std::size_t>(worker_of_model_.at(node.gpu_model));
+    largest[w] = std::max(largest[w], node.gpu_count);
   }
-  // A gang's GPUs, for its scale factor.
-  std::map<std::uint32_t, std::int32_t> gang_gpus;  // looked up only, never walked
+  // A gang's GPUs (its scale factor) and its largest worker.
+  std::map<std::uint32_t, std::pair<std::int32_t, std::int32_t>> gangs;  // looked up only, never walked
   for (const cluster::PodSpec& pod : pods) {
-    if (pod.gang != 0) gang_gpus[pod.gang] += pod.gpu_count;
+    if (pod.gang == 0) continue;
+    auto& [total, worker] = gangs[pod.gang];
+    total += pod.gpu_count;
+    worker = std::max(worker, pod.gpu_count);
   }
-  // Per scale factor and placement, the job types that run on every worker type present.
-  std::array<std::array<std::vector<std::int16_t>, 2>, traces::kGavelScales.size()> runnable;
-  for (std::size_t s = 0; s < traces::kGavelScales.size(); ++s) {
-    for (int spread = 0; spread < 2; ++spread) {
-      for (std::size_t t = 0; t < table_.job_types.size(); ++t) {
-        // Its trace duration is its V100 time, so it needs a V100 figure even where no V100 is.
-        bool runs = table_.job_types[t].rate(s, traces::kGavelReferenceWorker, spread) > 0;
-        for (std::size_t w = 0; w < present.size(); ++w) runs = runs && (!present[w] || table_.job_types[t].rate(s, w, spread) > 0);
-        if (runs) runnable[s][static_cast<std::size_t>(spread)].push_back(static_cast<std::int16_t>(t));
-      }
+  // Per scale factor, placement and set of worker types that can hold the job: the job types with
+  // a V100 figure (the reference) that run on each of those types. Filled as first needed.
+  std::map<std::tuple<std::size_t, int, unsigned>, std::vector<std::int16_t>> runnable;  // looked up only
+  const auto choices_for = [&](std::size_t scale, int spread, unsigned usable) -> const std::vector<std::int16_t>& {
+    const auto key = std::make_tuple(scale, spread, usable);
+    if (const auto it = runnable.find(key); it != runnable.end()) return it->second;
+    std::vector<std::int16_t>& list = runnable[key];
+    for (std::size_t t = 0; t < table_.job_types.size(); ++t) {
+      bool runs = table_.job_types[t].rate(scale, traces::kGavelReferenceWorker, spread) > 0;
+      for (std::size_t w = 0; w < kWorkers; ++w) runs = runs && (!((usable >> w) & 1U) || table_.job_types[t].rate(scale, w, spread) > 0);
+      if (runs) list.push_back(static_cast<std::int16_t>(t));
     }
-  }
+    return list;
+  };
   core::Rng rng = core::Rng::stream(seed, "gavel-job-types");
   std::map<std::uint32_t, std::pair<std::int16_t, std::uint8_t>> gang_type;
   for (cluster::PodSpec& pod : pods) {
@@ -76,12 +85,21 @@ void JobTypeSpeeds::assign(std::vector<cluster::PodSpec>& pods, const std::vecto
         continue;
       }
     }
-    const std::int32_t gpus = pod.gang != 0 ? gang_gpus[pod.gang] : pod.gpu_count;
-    const std::size_t scale = traces::gavel_scale_index(gpus);
-    const auto& choices = runnable[scale][pod.gang != 0 ? 1 : 0];
+    const std::int32_t job_gpus = pod.gang != 0 ? gangs[pod.gang].first : pod.gpu_count;
+    const std::int32_t worker_gpus = pod.gang != 0 ? gangs[pod.gang].second : pod.gpu_count;
+    unsigned usable = 0;
+    for (std::size_t w = 0; w < kWorkers; ++w) {
+      // A type with a node as large as the job's largest pod may get (some of) its pods.
+      if (largest[w] >= worker_gpus) usable |= 1U << w;
+    }
+    const std::size_t scale = traces::gavel_scale_index(job_gpus);
+    const int spread = pod.gang != 0 ? 1 : 0;
+    const auto& choices = choices_for(scale, spread, usable);
     if (choices.empty()) {
-      throw core::InputError(fmt::format("{}: no job type of {} runs at {} GPUs on every GPU type of the cluster", pod.name,
-                                         table_.source, traces::kGavelScales[scale]));
+      throw core::InputError(fmt::format("{}: no job type of {} has a V100 figure (the reference) and runs at {} GPUs{} on "
+                                         "every GPU type of the cluster that can hold the job",
+                                         pod.name, table_.source, traces::kGavelScales[scale],
+                                         spread ? " spread over servers" : ""));
     }
     pod.job_type = choices[static_cast<std::size_t>(rng.uniform_below(choices.size()))];
     pod.job_scale = static_cast<std::uint8_t>(scale);

@@ -26,10 +26,11 @@ class JobTypeSpeeds {
   // Throws core::InputError naming the first GPU node whose model has no worker type.
   void check_cluster(const std::vector<cluster::NodeSpec>& nodes) const;
 
-  // Gives every GPU job a job type, drawn with `seed` uniformly among the table's types that can
-  // run at the job's scale factor (its GPUs; a gang's workers together, spread over servers) on
-  // every worker type in `nodes` and have a V100 figure (the reference) -- Gavel's traces draw job types uniformly from the table. The
-  // workers of a gang share their job's type.
+  // Gives every GPU job a job type, drawn with `seed` uniformly among the table's types that have
+  // a V100 figure (the reference) and run at the job's scale factor (its GPUs; a gang's workers
+  // together, spread over servers) on every worker type of `nodes` that has a node as large as
+  // the job's largest pod (where a policy may place it). Gavel's traces draw job types uniformly from the
+  // table too. The workers of a gang share their job's type.
   void assign(std::vector<cluster::PodSpec>& pods, const std::vector<cluster::NodeSpec>& nodes, std::uint64_t seed) const;
 
   // The job's steps per second on `worker` relative to its speed on a V100 (reference), > 0.

@@ -67,6 +67,8 @@ const std::vector<Column>& job_columns() {
       {"job_p99_jct_s", "p99 JCT", Unit::kDuration},
       {"job_mean_queueing_s", "mean queueing", Unit::kDuration},
       {"job_mean_slowdown", "mean slowdown", Unit::kRatio},
+      {"job_mean_ftf_rho", "mean FTF rho", Unit::kRatio},
+      {"job_max_ftf_rho", "max FTF rho", Unit::kRatio},
       {"queue_slowdown_jain", "Jain over queues", Unit::kRatio}};
   return columns;
 }

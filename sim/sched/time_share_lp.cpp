@@ -16,12 +16,13 @@ double coefficient(const TimeShareJob& job, std::size_t type, bool use_speed) {
   return use_speed ? speed : 1.0;
 }
 
-// Runs CLP on the loaded model; a model the simplex cannot solve is a bug (every LP here is
-// feasible: X = 0 satisfies all constraints but the finish-time bounds, which the agnostic
-// allocation satisfies).
+// Runs CLP's dual simplex on the loaded model (warm from its last basis); true if it found an
+// optimum. Every max-min LP is feasible (X = 0, z = 0), so only finish-time bounds can fail.
 bool run(ClpSimplex& model) {
   model.dual();
-  if (model.status() != 0) model.primal();
+  // Status 1 (primal infeasible) is an answer (a bisection step's bound is out of reach); only a
+  // run stopped short (3: iterations, 4: numerical trouble) is tried again with the primal.
+  if (model.status() >= 3) model.primal();
   return model.status() == 0;
 }
 
@@ -58,7 +59,10 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
     isolated[j] = gpus > 0 ? std::max(time * weighted / gpus, 1e-9) : 1e-9;
   }
   if (objective == TimeShareObjective::kMaxMin) {
-    for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = jobs[j].scale / isolated[j];
+    // Gavel's code multiplies by the scale factor again; with an isolated share that already
+    // gives a k-GPU job 1/k of the time, that would count its GPUs twice (and make the aware
+    // policy differ from the agnostic one on a cluster where every GPU is alike).
+    for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = 1.0 / isolated[j];
     return max_min(jobs, gpus_of_type, weight, true, shares);
   }
   return finish_time_fair(jobs, gpus_of_type, isolated, aware, shares);
@@ -160,7 +164,8 @@ double TimeShareLp::finish_time_fair(const std::vector<TimeShareJob>& jobs, cons
   for (std::size_t j = 0; j < n; ++j) {
     const double remaining = std::max(jobs[j].remaining_s, 0.0);
     isolated_time[j] = jobs[j].elapsed_s + remaining / isolated[j];
-    if (isolated_time[j] > 0) low = std::max(low, jobs[j].elapsed_s / isolated_time[j]);
+    // A job with nothing left has met any bound (its row asks nothing).
+    if (remaining > 0) low = std::max(low, jobs[j].elapsed_s / isolated_time[j]);
   }
   const auto set_bounds = [&](double c) {
     for (std::size_t j = 0; j < n; ++j) {
@@ -188,20 +193,41 @@ double TimeShareLp::finish_time_fair(const std::vector<TimeShareJob>& jobs, cons
     ++solves_;
   }
   std::copy(model.primalColumnSolution(), model.primalColumnSolution() + columns, shares.begin());
-  // Bisection to a thousandth of rho: each step only moves the job rows' lower bounds, and the
-  // dual simplex starts from the last basis.
-  while (high - low > 1e-3) {
-    const double mid = (low + high) / 2;
-    set_bounds(mid);
+  const auto feasible = [&](double c) {
+    set_bounds(c);
     for (std::size_t j = 0; j < n; ++j) model.setRowLower(static_cast<int>(j), row_lower_[j]);
     ++solves_;
-    if (run(model)) {
+    if (!run(model)) return false;
+    std::copy(model.primalColumnSolution(), model.primalColumnSolution() + columns, shares.begin());
+    return true;
+  };
+  // The last solve's optimum is usually close (a round changes few jobs): bracket it within 1%
+  // first, then bisect to half a percent of rho. Each step only moves the job rows' lower bounds,
+  // and the dual simplex starts from the last basis.
+  if (last_rho_ > low && last_rho_ * 1.01 < high) {
+    if (feasible(last_rho_ * 1.01)) {
+      high = last_rho_ * 1.01;
+      if (last_rho_ * 0.99 > low) {
+        if (feasible(last_rho_ * 0.99)) {
+          high = last_rho_ * 0.99;
+        } else {
+          low = last_rho_ * 0.99;
+        }
+      }
+    } else {
+      low = last_rho_ * 1.01;
+    }
+  }
+  while (high - low > 0.005 * high) {
+    const double mid = (low + high) / 2;
+    if (feasible(mid)) {
       high = mid;
-      std::copy(model.primalColumnSolution(), model.primalColumnSolution() + columns, shares.begin());
     } else {
       low = mid;
     }
   }
+  // `shares` holds the allocation of the last feasible step, which is at `high`.
+  last_rho_ = high;
   for (double& share : shares) share = std::clamp(share, 0.0, 1.0);
   return high;
 }

@@ -4,14 +4,15 @@
 // Sum_t X[j][t] <= 1 per job and Sum_j scale_j X[j][t] <= GPUs of type t per type.
 //  - Max-min fairness: with speeds all 1 (heterogeneity-agnostic, Gavel's LAS), maximise the
 //    smallest scale_j Sum_t X[j][t]. Heterogeneity-aware, maximise the smallest
-//    scale_j Sum_t speed[j][t] X[j][t] / isolated_j, where isolated_j is the job's throughput
+//    Sum_t speed[j][t] X[j][t] / isolated_j, where isolated_j is the job's throughput
 //    with its agnostic share of time (z' / scale_j, z' the agnostic optimum) spread over the types
 //    it can run on in proportion to their GPUs (the paper's equal allocation X^equal).
 //  - Finish-time fairness: minimise the largest rho_j = (elapsed_j + remaining_j / thr_j(X)) /
 //    (elapsed_j + remaining_j / isolated_j), thr_j(X) = Sum_t speed[j][t] X[j][t]. Since X' gives
-//    every rho_j = 1, the optimum lies in (0, 1]; it is found by bisection on the bound c, each
-//    step a feasibility LP (thr_j(X) >= remaining_j / (c (elapsed_j + remaining_j / isolated_j)
-//    - elapsed_j)) warm-started from the last, which maximises total throughput at the optimum.
+//    every rho_j = 1, the optimum lies in (0, 1] (else the bound doubles until feasible); it is
+//    found to half a percent by bisection on the bound c, starting around the last solve's
+//    optimum, each step a feasibility LP (thr_j(X) >= remaining_j / (c (elapsed_j + remaining_j /
+//    isolated_j) - elapsed_j)) warm-started from the last, which maximises total throughput.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -20,8 +21,10 @@ namespace gpusim::sched {
 
 enum class TimeShareObjective : std::uint8_t { kMaxMin, kFinishTimeFair };
 
+// Every job must ask at least one GPU and be able to run on some type (the scheduler leaves others
+// out): one that cannot would hold every job's max-min share at 0.
 struct TimeShareJob {
-  int scale = 1;               // GPUs it runs on at once
+  int scale = 1;               // GPUs it runs on at once, >= 1
   std::vector<double> speed;   // per GPU type, relative to the reference GPU; 0: cannot run there
   double elapsed_s = 0;        // finish-time fairness: time since it arrived
   double remaining_s = 0;      // finish-time fairness: work left, in seconds on the reference GPU
@@ -50,6 +53,7 @@ class TimeShareLp {
   double finish_time_fair(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                           const std::vector<double>& isolated, bool use_speed, std::vector<double>& shares);
   std::uint64_t solves_ = 0;
+  double last_rho_ = 0;  // finish-time fairness: the last optimum, where the next search starts
   // Scratch arrays of the column-major matrix, reused across solves.
   std::vector<int> starts_, rows_;
   std::vector<double> values_, column_lower_, column_upper_, cost_, row_lower_, row_upper_;

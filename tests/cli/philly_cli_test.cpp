@@ -69,7 +69,7 @@ TEST(PhillyCli, AMistypedBundledNameListsTheBundledOnes) {
             std::string::npos)
       << result.err;
   const auto cluster = run_gpusim(dir, "run --workload philly --cluster phily --mode replay --policy fifo --out out");
-  EXPECT_NE(cluster.err.find("not a bundled cluster name (bundled: openb, openb:all, philly)"), std::string::npos)
+  EXPECT_NE(cluster.err.find("not a bundled cluster name (bundled: openb, openb:all, philly, philly-gavel)"), std::string::npos)
       << cluster.err;
 }
 

@@ -128,5 +128,67 @@ TEST(TimeShare, JobsWithoutATableRunAtTheirTraceSpeedOnAnyType) {
   EXPECT_EQ(seconds(record(result, 1).end_us), 500);
 }
 
+TEST(TimeShare, AJobNoTypeCanHoldNeverStartsAndTheRunEnds) {
+  // One 2-GPU node: a 4-GPU gang (2 + 2) cannot run on it whole. It is not time-shared and never
+  // starts; the 1-GPU job runs, and the rounds stop when it ends.
+  K8sScenario s;
+  s.policy = "gavel-maxmin";
+  s.node("n0", 2);
+  s.pod("a", 1, 0, 100);
+  s.pod("g0", 2, 0, 100).gang = 1;
+  s.pod("g1", 2, 0, 100).gang = 1;
+  s.workload.has_gangs = true;
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 100);
+  EXPECT_EQ(record(result, 1).start_us, -1);
+  EXPECT_EQ(metric(result, "rounds"), 1);
+}
+
+TEST(TimeShare, CpuPodsAreNotTimeShared) {
+  // A CPU-only pod is placed as it comes and never suspended; the two GPU jobs alternate.
+  K8sScenario s;
+  s.policy = "maxmin";
+  s.node("n0", 1);
+  s.pod("cpu", 0, 0, 1000);
+  s.pod("a", 1, 0, 600);
+  s.pod("b", 1, 0, 600);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 0).start_us), 0);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 1000);
+  EXPECT_EQ(record(result, 0).attempts, 1u);
+  EXPECT_NEAR(seconds(record(result, 1).end_us), 960, kUs);  // as in the two-job test above
+}
+
+TEST(TimeShare, AJobKeepsItsHistoryWhenOthersComeAndGo) {
+  // One GPU. A (3000 s) at 0, then a 100 s job at 0, 360, 720, ... (each one round). Each short job
+  // arrives with no rounds yet and so runs in the round after it arrived; A, which has had most
+  // rounds, waits. Were the history reset at every solve, A (the lower row) would win every tie.
+  K8sScenario s;
+  s.policy = "maxmin";
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 3000);
+  for (int k = 0; k < 5; ++k) s.pod("s" + std::to_string(k), 1, 360 * k + 1, 100);
+  const auto result = s.run();
+  for (std::size_t k = 1; k <= 5; ++k) {
+    EXPECT_EQ(seconds(record(result, k).start_us), 360.0 * static_cast<double>(k)) << k;
+  }
+}
+
+TEST(TimeShare, FinishTimeFairnessRhoComparesWithAnEqualShare) {
+  // One GPU, A and B (100 s each) at 0, strict FIFO: A 0-100, B 100-200. Over A's life two jobs are
+  // in the system: its equal share is half the GPU, 200 s isolated, so rho_A = 100 / 200 = 0.5. Over
+  // B's, 2 jobs for 100 s then 1: 1.5 on average, 150 s isolated, rho_B = 200 / 150.
+  K8sScenario s;
+  s.policy = "fifo";
+  s.workload.queues = {"q"};  // a trace of jobs: job metrics
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 100);
+  s.pod("b", 1, 0, 100);
+  const auto result = s.run();
+  EXPECT_NEAR(metric(result, "job_mean_ftf_rho"), (0.5 + 200.0 / 150) / 2, 1e-12);
+  EXPECT_NEAR(metric(result, "job_max_ftf_rho"), 200.0 / 150, 1e-12);
+  EXPECT_NEAR(metric(result, "jobs_ftf_rho_above_1_pct"), 50, 1e-12);
+}
+
 }  // namespace
 }  // namespace gpusim::testing

@@ -144,6 +144,31 @@ TEST(TimeShareLp, AgnosticMaxMinGivesEqualGpuTime) {
   for (const double x : shares) EXPECT_NEAR(x, 2.0 / 3, 1e-9);
 }
 
+TEST(TimeShareLp, AwareMaxMinOnAlikeGpusIsTheAgnosticOne) {
+  // Two GPUs, two 1-GPU jobs and a 2-GPU job: min(x1, x2, 2 x3) with x1 + x2 + 2 x3 <= 2 gives
+  // z = 2/3, x3 = 1/3. With every speed 1 the aware policy must give the same (the GPUs of the
+  // 2-GPU job are counted once).
+  sched::TimeShareLp lp;
+  std::vector<double> blind, aware;
+  const std::vector<sched::TimeShareJob> jobs{{1, {1.0}, 0, 0}, {1, {1.0}, 0, 0}, {2, {1.0}, 0, 0}};
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kMaxMin, false, jobs, {2.0}, blind), 2.0 / 3, 1e-9);
+  (void)lp.solve(sched::TimeShareObjective::kMaxMin, true, jobs, {2.0}, aware);
+  for (std::size_t j = 0; j < 3; ++j) {
+    EXPECT_NEAR(blind[j], j < 2 ? 2.0 / 3 : 1.0 / 3, 1e-9);
+    EXPECT_NEAR(aware[j], blind[j], 1e-9);
+  }
+}
+
+TEST(TimeShareLp, AJobWithNothingLeftDoesNotStopTheFinishTimeSearch) {
+  // Three 1-GPU jobs on 2 GPUs; one has no work left (its round just ended): the other two, alike,
+  // still get equal throughputs.
+  sched::TimeShareLp lp;
+  std::vector<double> shares;
+  const std::vector<sched::TimeShareJob> jobs{{1, {1.0}, 100, 0}, {1, {1.0}, 0, 100}, {1, {1.0}, 0, 100}};
+  (void)lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {2.0}, shares);
+  EXPECT_NEAR(shares[1], shares[2], 5e-3);
+}
+
 TEST(TimeShareLp, AwareMaxMinGivesEachJobTheTypeItIsRelativelyFastOn) {
   // One K80 and one V100. Jobs A1, A2 run at 0.2 of their V100 speed on a K80, B1, B2 at 0.8.
   // Agnostic: z' = 0.5 each (2 GPUs, 4 jobs); with X^equal (half of each type) A's isolated
@@ -173,7 +198,7 @@ TEST(TimeShareLp, FinishTimeFairnessOnOneTypeKeepsTheEqualShare) {
   sched::TimeShareLp lp;
   std::vector<double> shares;
   const std::vector<sched::TimeShareJob> jobs{{1, {1.0}, 100, 50}, {1, {1.0}, 0, 100}};
-  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {1.0}, shares), 1.0, 2e-3);
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {1.0}, shares), 1.0, 5e-3);
   EXPECT_NEAR(shares[0], 0.5, 5e-3);
   EXPECT_NEAR(shares[1], 0.5, 5e-3);
 }
@@ -187,12 +212,14 @@ TEST(TimeShareLp, AwareFinishTimeFairnessSharesTheGainOfHeterogeneity) {
   const sched::TimeShareJob a{1, {0.2, 1.0}, 0, 30};
   const sched::TimeShareJob b{1, {0.8, 1.0}, 0, 45};
   const std::vector<sched::TimeShareJob> jobs{a, a, b, b};
-  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {1.0, 1.0}, shares), 1 / 1.2, 2e-3);
+  // (The search stops within half a percent of the optimum.)
+  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {1.0, 1.0}, shares), 1 / 1.2, 5e-3);
   for (std::size_t j = 0; j < 4; ++j) {
     const double isolated = j < 2 ? 0.3 : 0.45;
-    EXPECT_LE(isolated / throughput(shares, jobs[j], j, 2), 1 / 1.2 + 2e-3);
+    EXPECT_LE(isolated / throughput(shares, jobs[j], j, 2), 1 / 1.2 + 5e-3);
   }
-  EXPECT_NEAR(lp.solve(sched::TimeShareObjective::kFinishTimeFair, false, jobs, {1.0, 1.0}, shares), 1.0, 2e-3);
+  sched::TimeShareLp blind;
+  EXPECT_NEAR(blind.solve(sched::TimeShareObjective::kFinishTimeFair, false, jobs, {1.0, 1.0}, shares), 1.0, 5e-3);
 }
 
 }  // namespace

@@ -1,0 +1,91 @@
+// Gavel's time-sharing policies and throughput table through the real binary: a run on a small
+// heterogeneous cluster records its knobs and rounds, and the mistakes users make fail at once with
+// the file or option named and nothing written.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_small_inputs(const fs::path& dir) {
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,3600.0,1,3600.0,vc1\n"
+                                     "2017-10-01 00:00:00,3600.0,1,3600.0,vc1\n"
+                                     "2017-10-01 00:01:00,7200.0,2,14400.0,vc2\n"
+                                     "2017-10-01 00:02:00,1800.0,1,1800.0,vc2\n";
+  std::ofstream(dir / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\n"
+                                      "k,0,0,2,k80\n"
+                                      "p,0,0,2,p100-pcie-16gb\n"
+                                      "v,0,0,2,v100-pcie\n";
+}
+
+TEST(GavelCli, ComparesAwareAndBlindPoliciesWithTheTable) {
+  const auto dir = fresh_dir("gavel_compare");
+  write_small_inputs(dir);
+  const auto result = run_gpusim(dir, "compare --workload jobs.csv --cluster nodes.csv --throughputs gavel --mode replay "
+                                      "--policies fifo,maxmin,gavel-maxmin,ftf,gavel-ftf --round-length 120 --seeds 1 --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  ASSERT_EQ(summary["policies"].size(), 5u);
+  EXPECT_EQ(summary["policies"][2]["name"], "gavel-maxmin");
+  EXPECT_EQ(summary["inputs"]["time_sharing"]["round_length_s"], 120);
+  EXPECT_EQ(summary["inputs"]["time_sharing"]["throughputs"]["file"], "gavel");
+  for (std::size_t p = 0; p < 5; ++p) {
+    const auto& policy = summary["policies"][p];
+    EXPECT_EQ(policy["completed_jobs"]["mean"], 4) << policy["name"];
+    EXPECT_TRUE(policy.contains("job_mean_ftf_rho")) << policy["name"];
+    // Rounds and LPs only for the time-sharing policies.
+    EXPECT_EQ(policy.contains("rounds"), p > 0) << policy["name"];
+  }
+  EXPECT_GT(summary["policies"][2]["lp_solves"]["mean"].get<double>(), 0);
+}
+
+TEST(GavelCli, TheSameSeedGivesTheSameOutputs) {
+  const auto dir = fresh_dir("gavel_determinism");
+  write_small_inputs(dir);
+  const std::string args = "run --workload jobs.csv --cluster nodes.csv --throughputs gavel --mode replay --policy gavel-ftf ";
+  ASSERT_EQ(run_gpusim(dir, args + "--out a").exit_code, 0);
+  ASSERT_EQ(run_gpusim(dir, args + "--out b").exit_code, 0);
+  for (const char* file : {"summary.json", "pods.csv", "jobs.csv"}) EXPECT_EQ(slurp(dir / "a" / file), slurp(dir / "b" / file)) << file;
+}
+
+TEST(GavelCli, MistakesFailBeforeAnythingIsWritten) {
+  const auto dir = fresh_dir("gavel_mistakes");
+  write_small_inputs(dir);
+  std::ofstream(dir / "t4.csv") << "sn,cpu_milli,memory_mib,gpu,model\nt,0,0,2,t4\n";
+  std::ofstream(dir / "table.json") << R"json({"k80": {"('X', 3)": {"null": 1}}})json";
+  const struct {
+    std::string args;
+    std::string message;
+  } cases[] = {
+      {"run --workload jobs.csv --cluster t4.csv --throughputs gavel --mode replay --policy gavel-maxmin --out out",
+       "node t: its GPU model has no column in the Gavel throughput table"},
+      {"run --workload jobs.csv --cluster nodes.csv --throughputs table.json --mode replay --policy gavel-maxmin --out out",
+       "table.json: k80 / ('X', 3): job key"},
+      {"run --workload jobs.csv --cluster nodes.csv --throughputs missing.json --mode replay --policy gavel-maxmin --out out",
+       "missing.json"},
+      {"run --workload jobs.csv --cluster nodes.csv --mode replay --policy fifo --round-length 60 --out out",
+       "--round-length applies to the time-sharing policies"},
+      {"run --workload jobs.csv --cluster nodes.csv --mode fill --policy gavel-maxmin --out out", "works in --mode replay only"},
+      {"run --workload jobs.csv --cluster nodes.csv --mode fill --policy fifo --throughputs gavel --out out",
+       "--throughputs applies to --mode replay only"},
+      {"run --workload jobs.csv --cluster nodes.csv --mode replay --policy gavel-maxmin --throughputs gavel --perf-model --out out",
+       "two run-time models"},
+  };
+  for (const auto& c : cases) {
+    const auto result = run_gpusim(dir, c.args);
+    EXPECT_NE(result.exit_code, 0) << c.args;
+    EXPECT_NE(result.err.find(c.message), std::string::npos) << c.args << "\n" << result.err;
+    EXPECT_FALSE(fs::exists(dir / "out" / "summary.json")) << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace gpusim::testing
