@@ -68,23 +68,25 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
   return finish_time_fair(jobs, gpus_of_type, isolated, aware, shares);
 }
 
-// Columns: X[j][t] (j * types + t), then z. Rows: per job weight_j Sum_t c[j][t] X[j][t] - z >= 0;
-// per job Sum_t X[j][t] <= 1; per type Sum_j scale_j X[j][t] <= GPUs.
-double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
-                            const std::vector<double>& weight, bool use_speed, std::vector<double>& shares) {
+// The share columns X[j][t] (j * types + t) and the rows every policy has: per job a throughput
+// row (coefficient weight_j c[j][t]; its bounds are the policy's), per job Sum_t X[j][t] <= 1, per
+// type Sum_j scale_j X[j][t] <= GPUs. `cost_of_share`: each share column's objective coefficient
+// is its throughput coefficient (else 0).
+void TimeShareLp::load_shares(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
+                              const std::vector<double>& weight, bool use_speed, bool cost_of_share) {
   const std::size_t n = jobs.size();
   const std::size_t types = gpus_of_type.size();
-  const std::size_t columns = n * types + 1;
   starts_.assign(1, 0);
   rows_.clear();
   values_.clear();
-  column_lower_.assign(columns, 0.0);
-  column_upper_.assign(columns, 1.0);
-  cost_.assign(columns, 0.0);
+  column_lower_.assign(n * types, 0.0);
+  column_upper_.assign(n * types, 1.0);
+  cost_.assign(n * types, 0.0);
   for (std::size_t j = 0; j < n; ++j) {
     for (std::size_t t = 0; t < types; ++t) {
       const double c = coefficient(jobs[j], t, use_speed);
       if (c <= 0 || gpus_of_type[t] < jobs[j].scale) column_upper_[j * types + t] = 0;  // it cannot run there
+      if (cost_of_share) cost_[j * types + t] = c;
       rows_.push_back(static_cast<int>(j));
       values_.push_back(weight[j] * c);
       rows_.push_back(static_cast<int>(n + j));
@@ -94,13 +96,6 @@ double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::ve
       starts_.push_back(static_cast<int>(rows_.size()));
     }
   }
-  for (std::size_t j = 0; j < n; ++j) {
-    rows_.push_back(static_cast<int>(j));
-    values_.push_back(-1.0);
-  }
-  starts_.push_back(static_cast<int>(rows_.size()));
-  column_upper_[n * types] = COIN_DBL_MAX;
-  cost_[n * types] = 1.0;
   row_lower_.assign(2 * n + types, -COIN_DBL_MAX);
   row_upper_.assign(2 * n + types, 0.0);
   for (std::size_t j = 0; j < n; ++j) {
@@ -109,6 +104,23 @@ double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::ve
     row_upper_[n + j] = 1.0;
   }
   for (std::size_t t = 0; t < types; ++t) row_upper_[2 * n + t] = gpus_of_type[t];
+}
+
+// The shared rows, then the column z: every job's throughput row minus z >= 0; maximise z.
+double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
+                            const std::vector<double>& weight, bool use_speed, std::vector<double>& shares) {
+  const std::size_t n = jobs.size();
+  const std::size_t types = gpus_of_type.size();
+  const std::size_t columns = n * types + 1;
+  load_shares(jobs, gpus_of_type, weight, use_speed, false);
+  for (std::size_t j = 0; j < n; ++j) {
+    rows_.push_back(static_cast<int>(j));
+    values_.push_back(-1.0);
+  }
+  starts_.push_back(static_cast<int>(rows_.size()));
+  column_lower_.push_back(0.0);
+  column_upper_.push_back(COIN_DBL_MAX);
+  cost_.push_back(1.0);
   ClpSimplex model;
   model.setLogLevel(0);
   model.loadProblem(static_cast<int>(columns), static_cast<int>(2 * n + types), starts_.data(), rows_.data(), values_.data(),
@@ -121,42 +133,14 @@ double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::ve
   return x[n * types];
 }
 
-// Columns: X[j][t]. Rows: per job Sum_t c[j][t] X[j][t] >= bound_j(c); per job Sum_t X[j][t] <= 1;
-// per type capacity. Objective: total throughput Sum c X (so the allocation at the optimum uses
-// what the bounds leave).
+// The shared rows, the throughput rows bounded below by bound_j(c) (set per step); objective:
+// total throughput Sum c X (so the allocation at the optimum uses what the bounds leave).
 double TimeShareLp::finish_time_fair(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                                      const std::vector<double>& isolated, bool use_speed, std::vector<double>& shares) {
   const std::size_t n = jobs.size();
   const std::size_t types = gpus_of_type.size();
   const std::size_t columns = n * types;
-  starts_.assign(1, 0);
-  rows_.clear();
-  values_.clear();
-  column_lower_.assign(columns, 0.0);
-  column_upper_.assign(columns, 1.0);
-  cost_.assign(columns, 0.0);
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t t = 0; t < types; ++t) {
-      const double c = coefficient(jobs[j], t, use_speed);
-      if (c <= 0 || gpus_of_type[t] < jobs[j].scale) column_upper_[j * types + t] = 0;
-      cost_[j * types + t] = c;
-      rows_.push_back(static_cast<int>(j));
-      values_.push_back(c);
-      rows_.push_back(static_cast<int>(n + j));
-      values_.push_back(1.0);
-      rows_.push_back(static_cast<int>(2 * n + t));
-      values_.push_back(jobs[j].scale);
-      starts_.push_back(static_cast<int>(rows_.size()));
-    }
-  }
-  row_lower_.assign(2 * n + types, -COIN_DBL_MAX);
-  row_upper_.assign(2 * n + types, 0.0);
-  for (std::size_t j = 0; j < n; ++j) {
-    row_lower_[j] = 0.0;
-    row_upper_[j] = COIN_DBL_MAX;
-    row_upper_[n + j] = 1.0;
-  }
-  for (std::size_t t = 0; t < types; ++t) row_upper_[2 * n + t] = gpus_of_type[t];
+  load_shares(jobs, gpus_of_type, std::vector<double>(n, 1.0), use_speed, true);
   // rho_j <= c  <=>  thr_j >= remaining_j / (c * isolated_time_j - elapsed_j), where
   // isolated_time_j = elapsed_j + remaining_j / isolated_j; any c <= elapsed_j / isolated_time_j fails.
   std::vector<double> isolated_time(n);

@@ -50,6 +50,8 @@ class TimeShareLp {
   // Max-min over `weight[j] * Sum_t coefficient[j][t] X[j][t]`.
   double max_min(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                  const std::vector<double>& weight, bool use_speed, std::vector<double>& shares);
+  void load_shares(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
+                   const std::vector<double>& weight, bool use_speed, bool cost_of_share);
   double finish_time_fair(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                           const std::vector<double>& isolated, bool use_speed, std::vector<double>& shares);
   std::uint64_t solves_ = 0;
