@@ -27,10 +27,13 @@ double jain(const std::vector<double>& values) {
 }
 
 // Finish-time fairness (Gavel, OSDI'20; Themis, NSDI'20): rho = JCT / T_isolated, where
-// T_isolated = run time x max(1, GPUs x n / G) is the job's time on its 1/n share of the G GPUs,
-// n being the time-average number of jobs in the system (arrived, not ended) over its life. rho
-// above 1: it fared worse than on an equal share. One value per completed job of nonzero JCT.
-std::vector<double> finish_time_fairness(const std::vector<JobRecord>& jobs, std::int64_t cluster_gpus) {
+// T_isolated = run time / speed x max(1, GPUs x n / G) is the job's time on its 1/n share of the G
+// GPUs, n being the time-average number of jobs in the system (arrived, not ended; a job that
+// never completes stays in it) over its life, and speed its mean speed over the cluster's GPU types
+// (1 without a throughput table). rho above 1: it fared worse than on an equal share. One value per
+// completed job of nonzero JCT.
+std::vector<double> finish_time_fairness(const std::vector<JobRecord>& jobs, std::int64_t cluster_gpus,
+                                         const std::vector<double>* speeds) {
   std::vector<double> rho;
   if (cluster_gpus <= 0) return rho;
   // Jobs in the system over time: +1 at each arrival, -1 at each completed job's end.
@@ -65,7 +68,8 @@ std::vector<double> finish_time_fairness(const std::vector<JobRecord>& jobs, std
     if (!job.completed || job.end_us <= job.arrival_us || job.run_us <= 0) continue;
     const double span = static_cast<double>(job.end_us - job.arrival_us);
     const double jobs_in_system = (integral(job.end_us) - integral(job.arrival_us)) / span;
-    const double isolated = static_cast<double>(job.run_us) *
+    const double speed = speeds != nullptr ? (*speeds)[job.first_pod] : 1.0;
+    const double isolated = static_cast<double>(job.run_us) / speed *
                             std::max(1.0, static_cast<double>(job.gpus) * jobs_in_system / static_cast<double>(cluster_gpus));
     rho.push_back(span / isolated);
   }
@@ -74,7 +78,8 @@ std::vector<double> finish_time_fairness(const std::vector<JobRecord>& jobs, std
 
 }  // namespace
 
-void add_job_metrics(RunResult& result, const traces::Workload& workload, std::int64_t cluster_gpus) {
+void add_job_metrics(RunResult& result, const traces::Workload& workload, std::int64_t cluster_gpus,
+                     const std::vector<double>* equal_share_speeds) {
   if (workload.queues.empty() && !workload.has_gangs) return;
   // Jobs are made of the per-row records (benchmarks may run without them).
   if (result.pods.size() != workload.pods.size()) return;
@@ -142,7 +147,7 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload, std::i
     if (row.completed > 0) queue_means.push_back(row.mean_slowdown);
   }
 
-  std::vector<double> rho = finish_time_fairness(jobs, cluster_gpus);
+  std::vector<double> rho = finish_time_fairness(jobs, cluster_gpus, equal_share_speeds);
   if (rho.empty()) {
     for (const char* name : {"job_mean_ftf_rho", "job_p95_ftf_rho", "job_max_ftf_rho", "jobs_ftf_rho_above_1_pct"}) {
       result.set_undefined(name, "no job completed with a nonzero run time");

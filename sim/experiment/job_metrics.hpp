@@ -15,7 +15,10 @@ namespace gpusim::experiment {
 // Adds the job metrics to `result` and fills its job records and queue table. Call after the
 // run's pod records are complete. Runs whose workload has neither gangs nor queues are left as they
 // are, so their outputs do not change.
-// `cluster_gpus`: the cluster's GPUs, the isolated share finish-time fairness measures against.
-void add_job_metrics(RunResult& result, const traces::Workload& workload, std::int64_t cluster_gpus);
+// `cluster_gpus`: the cluster's GPUs, the isolated share finish-time fairness measures against;
+// `equal_share_speeds`: per workload row, its speed on that share relative to its trace run time
+// (null: 1 for every row).
+void add_job_metrics(RunResult& result, const traces::Workload& workload, std::int64_t cluster_gpus,
+                     const std::vector<double>* equal_share_speeds = nullptr);
 
 }  // namespace gpusim::experiment

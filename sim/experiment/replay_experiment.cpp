@@ -325,7 +325,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
   std::int64_t cluster_gpus = 0;
   for (const cluster::NodeSpec& node : nodes) cluster_gpus += node.gpu_count;
-  add_job_metrics(result, *workload, cluster_gpus);
+  std::vector<double> speeds;
+  if (inputs.job_types != nullptr) speeds = inputs.job_types->equal_share_speeds(pods, nodes);
+  add_job_metrics(result, *workload, cluster_gpus, inputs.job_types != nullptr ? &speeds : nullptr);
   if (preempts) {
     result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
     result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);

@@ -339,7 +339,7 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
   }
   if (rounds_) {
     const std::uint32_t job = rounds_->job_of(api_.pod(id).source);
-    if (rounds_->plannable(job)) rounds_->set_running(job, rounds_->type_of_model(cache_.node(placement.node).gpu_model));
+    if (rounds_->plannable(job)) rounds_->started(job, rounds_->type_of_model(cache_.node(placement.node).gpu_model));
   }
 
   apply_status(placement.node);

@@ -181,6 +181,7 @@ class Scheduler final : public Component {
   std::optional<TimeShareRounds> rounds_;
   core::Time round_length_ = core::Time::zero();
   bool round_queued_ = false;
+  int idle_rounds_ = 0;  // rounds in a row that began with no pod bound
   std::vector<std::int32_t> live_pods_;
   cluster::PodSpec round_spec_;
   std::vector<std::pair<std::int32_t, std::size_t>> round_order_;  // reused: (-GPUs, queue index)

@@ -31,6 +31,7 @@ void Scheduler::round_pod_created(PodId id, core::Time now) {
   if (!rounds_->plannable(job)) return;
   ++live_pods_[job];
   rounds_->arrive(job, now);
+  idle_rounds_ = 0;
   // Rounds run while jobs are active; the first job after an idle spell starts one at once.
   if (!round_queued_) {
     bus_.set_timer(*this, kRound, 0, now, core::Phase::kSchedule);
@@ -42,7 +43,7 @@ void Scheduler::round_pod_ended(PodId id, const Message& message) {
   const std::uint32_t job = rounds_->job_of(api_.pod(id).source);
   if (!rounds_->plannable(job)) return;
   --live_pods_[job];
-  rounds_->set_running(job, TimeShareRounds::kNone);
+  rounds_->stopped(job);
   // A job suspended by a round comes back (its owner recreates the pod); one that ended, failed
   // for good or was deleted leaves once none of its pods is left.
   if (message.reason != Reason::kPreempted && live_pods_[job] == 0) rounds_->leave(job);
@@ -50,6 +51,12 @@ void Scheduler::round_pod_ended(PodId id, const Message& message) {
 
 void Scheduler::run_round(core::Time now) {
   if (!rounds_->any_active()) return;  // idle: the next arrival starts a round
+  // Jobs that pass the GPU-count check but fit no node (CPU, memory, gang layouts) would make
+  // rounds run forever on an empty cluster: after 3 rounds with no pod bound and no job created,
+  // nothing can change, and the rounds stop (the next pod created starts them again).
+  const bool busy = std::any_of(on_node_.begin(), on_node_.end(), [](const std::vector<PodId>& pods) { return !pods.empty(); });
+  idle_rounds_ = busy ? 0 : idle_rounds_ + 1;
+  if (idle_rounds_ > 3) return;
   rounds_->plan(now);
   // Jobs that run elsewhere than their round's type (or not at all in it) are suspended.
   for (cluster::NodeIndex n = 0; n < on_node_.size(); ++n) {

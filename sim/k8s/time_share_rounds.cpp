@@ -83,6 +83,13 @@ void TimeShareRounds::arrive(std::uint32_t job, core::Time now) {
   changed_ = true;
 }
 
+void TimeShareRounds::started(std::uint32_t job, std::int8_t type) {
+  Job& j = jobs_[job];
+  if (j.running == type) return;  // another worker of a gang already counted
+  j.running = type;
+  if (j.planned == type && type != kNone) ++j.received[static_cast<std::size_t>(type)];
+}
+
 void TimeShareRounds::leave(std::uint32_t job) {
   Job& j = jobs_[job];
   if (!j.active) return;
@@ -177,10 +184,12 @@ void TimeShareRounds::plan(core::Time now) {
       }
     }
   }
+  // A round counts for a job where it runs in it: here for jobs that keep running on their type,
+  // at binding (started()) for the others; a planned job that finds no room gets no round.
   for (const std::uint32_t job : active_) {
     Job& j = jobs_[job];
     ++j.rounds;
-    if (j.planned != kNone) ++j.received[static_cast<std::size_t>(j.planned)];
+    if (j.planned != kNone && j.planned == j.running) ++j.received[static_cast<std::size_t>(j.planned)];
   }
 }
 

@@ -4,16 +4,18 @@
 // throughput table is loaded (k80, p100, v100), else the cluster's GPU models. Each round:
 //  1. when the set of jobs changed since the last solve, the policy's LP (sched::TimeShareLp) gives
 //     every job j a share of time X[j][t] on each type t;
-//  2. each job's priority on type t is X[j][t] over the share of its rounds (since it arrived) it
-//     got there: infinite for a job that got none yet; ties by the deficit X[j][t] * rounds - got,
-//     then X[j][t], then the job's trace row. Counting since arrival, not since the last solve,
-//     keeps a job's history when others come and go (Gavel carries its deficits across solves);
+//  2. each job's priority on type t is X[j][t] over the share of its rounds (since it arrived) in
+//     which it ran there: infinite for a job that got none yet; ties by the deficit
+//     X[j][t] * rounds - got, then X[j][t], then the job's trace row. Gavel counts the time
+//     fractions since its last reallocation (and carries only the deficits across); counting since
+//     arrival keeps a job's history when others come and go, which in a trace where jobs arrive
+//     every few minutes would otherwise be lost at every round;
 //  3. types in turn (V100, P100, K80; in a seeded random order each round for heterogeneity-
 //     agnostic policies, as Gavel shuffles them), the jobs with a share there take the type's GPUs
 //     in priority order while their GPUs fit, one type per job. Then GPUs left idle go to jobs
 //     without a share there, those already running there first, as Gavel's non-FIFO policies let
 //     any job take what is left.
-// Only GPU jobs that some type can hold whole are time-shared (plannable()).
+// Only GPU jobs that some type can hold whole (by GPU counts) are time-shared (plannable()).
 // A job planned on another type than it runs on (or not planned) is suspended at the round's end.
 #include <cstdint>
 #include <optional>
@@ -55,8 +57,10 @@ class TimeShareRounds {
   void leave(std::uint32_t job);
   bool active(std::uint32_t job) const { return jobs_[job].active != 0; }
   bool any_active() const { return !active_.empty(); }
-  // The job's pods run on type `type` now (kNone: it runs nowhere).
-  void set_running(std::uint32_t job, std::int8_t type) { jobs_[job].running = type; }
+  // A pod of the job was bound on type `type`: it runs there (its round counts, if planned there).
+  void started(std::uint32_t job, std::int8_t type);
+  // A pod of the job ended: it runs nowhere until bound again.
+  void stopped(std::uint32_t job) { jobs_[job].running = kNone; }
   std::int8_t running(std::uint32_t job) const { return jobs_[job].running; }
 
   // Plans the round starting now: planned(job) is the type it runs on in it, kNone if none.

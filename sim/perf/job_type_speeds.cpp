@@ -107,6 +107,32 @@ void JobTypeSpeeds::assign(std::vector<cluster::PodSpec>& pods, const std::vecto
   }
 }
 
+std::vector<double> JobTypeSpeeds::equal_share_speeds(const std::vector<cluster::PodSpec>& pods,
+                                                      const std::vector<cluster::NodeSpec>& nodes) const {
+  constexpr std::size_t kWorkers = traces::kGavelWorkerTypes.size();
+  std::array<double, kWorkers> gpus{};
+  std::array<std::int32_t, kWorkers> largest{};
+  for (const cluster::NodeSpec& node : nodes) {
+    if (node.gpu_count == 0 || worker_of_model_.at(node.gpu_model) < 0) continue;
+    const auto w = static_cast<std::size_t>(worker_of_model_.at(node.gpu_model));
+    gpus[w] += node.gpu_count;
+    largest[w] = std::max(largest[w], node.gpu_count);
+  }
+  std::vector<double> speeds(pods.size(), 1.0);
+  for (std::size_t row = 0; row < pods.size(); ++row) {
+    const cluster::PodSpec& pod = pods[row];
+    if (pod.job_type < 0) continue;
+    double weighted = 0, total = 0;
+    for (std::size_t w = 0; w < kWorkers; ++w) {
+      if (gpus[w] == 0 || largest[w] < pod.gpu_count) continue;
+      weighted += gpus[w] * speed(pod, w);
+      total += gpus[w];
+    }
+    if (total > 0) speeds[row] = weighted / total;
+  }
+  return speeds;
+}
+
 double JobTypeSpeeds::speed(const cluster::PodSpec& pod, std::size_t worker) const {
   GPUSIM_CHECK(pod.job_type >= 0, "speed of a pod without a job type");
   const traces::GavelJobType& type = table_.job_types.at(static_cast<std::size_t>(pod.job_type));

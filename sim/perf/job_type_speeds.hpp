@@ -38,6 +38,12 @@ class JobTypeSpeeds {
   // Its run time on `model` over its run time on a V100: 1 / speed.
   double time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model) const;
 
+  // Per pod: its speed on an equal share of the cluster, the mean of its speeds over the GPUs of the
+  // worker types with a node as large as the pod, weighted by their GPUs (1 for pods without a job
+  // type). Finish-time fairness measures a job's time against its run time at this speed.
+  std::vector<double> equal_share_speeds(const std::vector<cluster::PodSpec>& pods,
+                                         const std::vector<cluster::NodeSpec>& nodes) const;
+
   const traces::GavelThroughputs& table() const { return table_; }
 
  private:

@@ -26,6 +26,14 @@ bool run(ClpSimplex& model) {
   return model.status() == 0;
 }
 
+// The simplex leaves shares like 1e-13 where a job has none; a share that small would still give
+// the job an infinite priority on a type it never ran on.
+void clean(std::vector<double>& shares) {
+  for (double& share : shares) {
+    if (share < 1e-6) share = 0;
+  }
+}
+
 }  // namespace
 
 TimeShareLp::TimeShareLp() = default;
@@ -41,7 +49,10 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
   std::vector<double> weight(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = jobs[j].scale;
   const double agnostic = max_min(jobs, gpus_of_type, weight, false, shares);
-  if (objective == TimeShareObjective::kMaxMin && !aware) return agnostic;
+  if (objective == TimeShareObjective::kMaxMin && !aware) {
+    clean(shares);
+    return agnostic;
+  }
   // A job's isolated throughput: its agnostic share of time (z / scale), spread over the types it
   // can run on in proportion to their GPUs -- the paper's equal allocation X^equal. (Gavel's code
   // takes the agnostic LP's own allocation, which is not unique: how it splits a job's time across
@@ -63,9 +74,13 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
     // gives a k-GPU job 1/k of the time, that would count its GPUs twice (and make the aware
     // policy differ from the agnostic one on a cluster where every GPU is alike).
     for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = 1.0 / isolated[j];
-    return max_min(jobs, gpus_of_type, weight, true, shares);
+    const double z = max_min(jobs, gpus_of_type, weight, true, shares);
+    clean(shares);
+    return z;
   }
-  return finish_time_fair(jobs, gpus_of_type, isolated, aware, shares);
+  const double rho = finish_time_fair(jobs, gpus_of_type, isolated, aware, shares);
+  clean(shares);
+  return rho;
 }
 
 // The share columns X[j][t] (j * types + t) and the rows every policy has: per job a throughput
@@ -113,6 +128,14 @@ double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::ve
   const std::size_t types = gpus_of_type.size();
   const std::size_t columns = n * types + 1;
   load_shares(jobs, gpus_of_type, weight, use_speed, false);
+  // Second to z, a reward for every GPU-second used, so that the optimum does not leave a type idle
+  // while it crowds another: at most 1e-7 of z is traded for it.
+  double gpus = 0;
+  for (const double g : gpus_of_type) gpus += g;
+  const double reward = 1e-7 / std::max(gpus, 1.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t t = 0; t < types; ++t) cost_[j * types + t] = reward * jobs[j].scale;
+  }
   for (std::size_t j = 0; j < n; ++j) {
     rows_.push_back(static_cast<int>(j));
     values_.push_back(-1.0);
@@ -202,7 +225,7 @@ double TimeShareLp::finish_time_fair(const std::vector<TimeShareJob>& jobs, cons
       low = last_rho_ * 1.01;
     }
   }
-  while (high - low > 0.005 * high) {
+  while (high - low > std::max(0.005 * high, 1e-6)) {
     const double mid = (low + high) / 2;
     if (feasible(mid)) {
       high = mid;

@@ -99,13 +99,13 @@ TEST(TimeShare, AwareSharesKeepSlowOnK80JobsOnTheV100) {
   const auto aware = h.s.run();
   for (std::size_t a : {0u, 1u}) EXPECT_NEAR(seconds(record(aware, a).run_us), 3600, 1e-3) << a;
   for (std::size_t b : {2u, 3u}) EXPECT_GT(seconds(record(aware, b).run_us), 3600) << b;
-  // Blind to speed, the A jobs also take K80 rounds, where they run at a fifth of their speed.
+  // Blind to speed, the shares ignore who is fast where.
   HeterogeneousScenario blind;
   blind.s.policy = "maxmin";
   const auto agnostic = blind.s.run();
-  EXPECT_GT(seconds(record(agnostic, 0).run_us) + seconds(record(agnostic, 1).run_us), 7200 + 360);
-  // The same work in less GPU time (40,100 s against 42,686 s in this run), so it ends sooner. (Mean
-  // JCT is not what max-min fairness optimises: here it is about the same, 15,580 s against 15,469.)
+  // The same work in less GPU time (40,078 s against 40,320 s in this run), so it ends sooner
+  // (20,620 s against 21,600 s). Mean JCT is not what max-min fairness optimises: here the blind
+  // policy's is lower (14,400 s against 16,569 s), as it happened to run the short A jobs first.
   double aware_run = 0, agnostic_run = 0;
   for (std::size_t j = 0; j < 4; ++j) {
     aware_run += seconds(record(aware, j).run_us);
@@ -172,6 +172,21 @@ TEST(TimeShare, AJobKeepsItsHistoryWhenOthersComeAndGo) {
   for (std::size_t k = 1; k <= 5; ++k) {
     EXPECT_EQ(seconds(record(result, k).start_us), 360.0 * static_cast<double>(k)) << k;
   }
+}
+
+TEST(TimeShare, JobsThatAllFitAreNeverMovedBetweenTypes) {
+  // Two K80 and two V100 GPUs (no table: two types alike), three 1-GPU jobs: room for all, so no
+  // round moves one, whatever order the blind policy takes the types in (solver noise once gave a
+  // job an infinite priority on a type where its share was 1e-13).
+  K8sScenario s;
+  s.policy = "maxmin";
+  s.catalog = cluster::GpuCatalog::from_models({{"k80", "K80", {}, 12288, 0, 0, 0, 0, ""}, {"v100-pcie", "V100", {}, 16384, 0, 0, 0, 0, ""}});
+  s.cluster.nodes.push_back({"k", 64000, 262144, 2, 0, {}, {}, false});
+  s.cluster.nodes.push_back({"v", 64000, 262144, 2, 1, {}, {}, false});
+  for (const char* name : {"a", "b", "c"}) s.pod(name, 1, 0, 10000);
+  const auto result = s.run();
+  EXPECT_EQ(metric(result, "preemptions"), 0);
+  for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(seconds(record(result, j).end_us), 10000) << j;
 }
 
 TEST(TimeShare, FinishTimeFairnessRhoComparesWithAnEqualShare) {

@@ -167,6 +167,12 @@ TEST(TimeShareLp, AJobWithNothingLeftDoesNotStopTheFinishTimeSearch) {
   const std::vector<sched::TimeShareJob> jobs{{1, {1.0}, 100, 0}, {1, {1.0}, 0, 100}, {1, {1.0}, 0, 100}};
   (void)lp.solve(sched::TimeShareObjective::kFinishTimeFair, true, jobs, {2.0}, shares);
   EXPECT_NEAR(shares[1], shares[2], 5e-3);
+  // With no work left anywhere every bound holds: the search stops at once (it once halved its
+  // bound a thousand times).
+  sched::TimeShareLp done;
+  const std::vector<sched::TimeShareJob> finished{{1, {1.0}, 100, 0}, {1, {1.0}, 50, 0}};
+  (void)done.solve(sched::TimeShareObjective::kFinishTimeFair, true, finished, {2.0}, shares);
+  EXPECT_LT(done.solves(), 40u);
 }
 
 TEST(TimeShareLp, AwareMaxMinGivesEachJobTheTypeItIsRelativelyFastOn) {
