@@ -29,9 +29,9 @@ cmake --build build-asan --parallel "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$jobs"
 
-# 13 s each (nine targets) keeps the whole run under 20 minutes on CI's 2 cores (campaigns: results/fuzz/).
-echo "== libFuzzer: every reader's fuzz target, 13 s each"
-bash scripts/fuzz.sh smoke 13
+# 10 s each (nine targets) keeps the whole run under 20 minutes on CI's 2 cores (campaigns: results/fuzz/).
+echo "== libFuzzer: every reader's fuzz target, 10 s each"
+bash scripts/fuzz.sh smoke 10
 
 echo "== Regression gate: metrics equal the baselines, speed within the threshold (results/baselines/)"
 bash scripts/gate.sh
