@@ -18,7 +18,6 @@ constexpr std::uint32_t kLapsed = 1;  // a re-partition request's time is over (
 constexpr std::uint32_t kDemote = 2;   // Tiresias: a running job passes a threshold (payload: pod)
 constexpr std::uint32_t kPromote = 3;  // Tiresias: a waiting job is due back in queue 0 (payload: pod)
 constexpr std::uint32_t kCheckpointed = 4;  // a running pod passed its first checkpoint: it may be a victim now
-constexpr std::uint32_t kRound = 5;         // time sharing: a round starts
 }  // namespace
 
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
@@ -291,21 +290,23 @@ bool Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time n
     if (plain) preemption_failed_ = {cycle_, spec.gpu_count, spec.cpu_milli, spec.memory_mib, spec.allowed_models.bits};
     return false;
   }
-  for (const PodId victim : victims_) {
-    if (evicting_.size() <= victim) evicting_.resize(std::size_t{victim} + 1, 0);
-    evicting_[victim] = 1;
-    // A gang is evicted whole (the preemptor takes every worker): it starts again as a whole.
-    if (const std::uint32_t gang = pods_[api_.pod(victim).source].gang; gang != 0) gang_started_[gang] = 0;
-    Message evict;
-    evict.topic = Topic::kEvictRequest;
-    evict.pod = victim;
-    evict.source = api_.pod(victim).source;
-    evict.node = assumed_[victim].node;
-    evict.value = 1;
-    bus_.publish(evict, now);
-    ++preemption_requests_;
-  }
+  for (const PodId victim : victims_) request_eviction(victim, 1, now);
   return true;
+}
+
+void Scheduler::request_eviction(PodId pod, std::int64_t kind, core::Time now) {
+  if (evicting_.size() <= pod) evicting_.resize(std::size_t{pod} + 1, 0);
+  evicting_[pod] = 1;
+  // A gang is evicted whole (every worker is asked to go): it starts again as a whole.
+  if (const std::uint32_t gang = pods_[api_.pod(pod).source].gang; gang != 0) gang_started_[gang] = 0;
+  Message evict;
+  evict.topic = Topic::kEvictRequest;
+  evict.pod = pod;
+  evict.source = api_.pod(pod).source;
+  evict.node = assumed_[pod].node;
+  evict.value = kind;
+  bus_.publish(evict, now);
+  ++preemption_requests_;
 }
 
 bool Scheduler::queued_before(PodId a, PodId b) const {

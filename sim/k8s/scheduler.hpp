@@ -53,6 +53,7 @@ class Scheduler final : public Component {
   std::int64_t preemption_requests() const { return preemption_requests_; }
 
  private:
+  static constexpr std::uint32_t kRound = 5;  // timer tag: a time-sharing round starts
   // QueueSort's order, ties by pod id (the queue is kept in it).
   bool queued_before(PodId a, PodId b) const;
   void request_cycle(core::Time now);
@@ -151,6 +152,9 @@ class Scheduler final : public Component {
   };
   FailedAsk preemption_failed_;
   void queue_insert(PodId id);
+  // Asks the kubelet to evict a bound pod (kEvictRequest `value` `kind`); a gang's workers are all
+  // asked, so the gang starts again whole.
+  void request_eviction(PodId pod, std::int64_t kind, core::Time now);
   // Asks to evict the pods that let `id` (or its gang) fit, if there are any of lower priority;
   // true if it asked.
   bool try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);

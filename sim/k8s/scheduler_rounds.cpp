@@ -7,7 +7,6 @@
 
 namespace gpusim::k8s {
 namespace {
-constexpr std::uint32_t kRound = 5;  // as in scheduler.cpp
 // kEvictRequest's value for a job suspended at the end of its round: it checkpoints first (Gavel's
 // lease ends), so it loses no work.
 constexpr std::int64_t kEvictAtLeaseEnd = 2;
@@ -59,23 +58,13 @@ void Scheduler::run_round(core::Time now) {
   if (idle_rounds_ > 3) return;
   rounds_->plan(now);
   // Jobs that run elsewhere than their round's type (or not at all in it) are suspended.
-  for (cluster::NodeIndex n = 0; n < on_node_.size(); ++n) {
-    for (const PodId pod : on_node_[n]) {
+  for (const std::vector<PodId>& bound : on_node_) {
+    for (const PodId pod : bound) {
       const std::uint32_t source = api_.pod(pod).source;
       const std::uint32_t job = rounds_->job_of(source);
       if (!rounds_->plannable(job) || rounds_->planned(job) == rounds_->running(job)) continue;
       if (pod < evicting_.size() && evicting_[pod]) continue;
-      if (evicting_.size() <= pod) evicting_.resize(std::size_t{pod} + 1, 0);
-      evicting_[pod] = 1;
-      if (const std::uint32_t gang = pods_[source].gang; gang != 0) gang_started_[gang] = 0;
-      Message evict;
-      evict.topic = Topic::kEvictRequest;
-      evict.pod = pod;
-      evict.source = source;
-      evict.node = n;
-      evict.value = kEvictAtLeaseEnd;
-      bus_.publish(evict, now);
-      ++preemption_requests_;
+      request_eviction(pod, kEvictAtLeaseEnd, now);
     }
   }
   bus_.set_timer(*this, kRound, 0, now + round_length_, core::Phase::kSchedule);
