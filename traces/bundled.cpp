@@ -46,16 +46,18 @@ std::filesystem::path resolve_cluster(const std::string& name, const std::filesy
   if (name == "openb" || name == "openb:gpu") return existing(openb_dir(root) / "openb_node_list_gpu_node.csv", "bundled node list");
   if (name == "openb:all") return existing(openb_dir(root) / "openb_node_list_all_node.csv", "bundled node list");
   if (name == "philly") return existing(philly_dir(root) / "philly_cluster.csv", "bundled node list");
+  if (name == "dlrm") return existing(root / "traces" / "data" / "dlrm" / "dlrm_cluster.csv", "bundled node list");
   if (name == "philly-gavel") return existing(root / "traces" / "data" / "gavel" / "philly_gavel_cluster.csv", "bundled node list");
   if (name.starts_with("openb:")) {
-    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all, philly, philly-gavel)", name));
+    throw core::InputError(fmt::format("unknown bundled cluster '{}' (openb, openb:all, philly, philly-gavel, dlrm)", name));
   }
-  refuse_unknown_name(name, "cluster", "openb, openb:all, philly, philly-gavel");
+  refuse_unknown_name(name, "cluster", "openb, openb:all, philly, philly-gavel, dlrm");
   return existing(name, "node list (--cluster)");
 }
 
 std::filesystem::path resolve_workload(const std::string& name, const std::filesystem::path& root) {
   if (name == "philly") return existing(philly_dir(root) / "philly.csv", "bundled Philly job log");
+  if (name == "dlrm") return existing(root / "traces" / "data" / "dlrm" / "disaggregated_DLRM_trace.csv", "bundled DLRM trace");
   if (name.starts_with("openb:")) {
     const std::string variant = name.substr(6);
     const auto variants = openb_variants();
@@ -65,11 +67,18 @@ std::filesystem::path resolve_workload(const std::string& name, const std::files
     }
     return existing(openb_dir(root) / fmt::format("openb_pod_list_{}.csv", variant), "bundled pod list");
   }
-  refuse_unknown_name(name, "workload", "openb:<variant>, philly");
+  refuse_unknown_name(name, "workload", "openb:<variant>, philly, dlrm");
   return existing(name, "pod list (--workload)");
 }
 
-std::string default_cluster_for(const std::string& workload) { return workload == "philly" ? "philly" : "openb"; }
+std::string default_cluster_for(const std::string& workload) {
+  if (workload == "philly" || workload == "dlrm") return workload;
+  return "openb";
+}
+
+bool is_bundled_workload(const std::string& name) {
+  return name == "philly" || name == "dlrm" || name.starts_with("openb:");
+}
 
 std::filesystem::path default_catalog(const std::filesystem::path& root) {
   return root / "sim" / "cluster" / "gpu_catalog.json";

@@ -34,6 +34,29 @@ std::int64_t size_field(const CsvReader& csv, std::size_t column) {
   return value;
 }
 
+// RDMA bandwidth of a node, in percent of one NIC.
+constexpr std::int64_t kMaxRdmaPercent = 1'000'000;
+
+// "key=value;key=value": each key once, non-empty.
+void parse_labels(const CsvReader& csv, std::size_t column, cluster::Labels& labels) {
+  std::string_view text = csv.field(column);
+  while (!text.empty()) {
+    const std::size_t end = text.find(';');
+    const std::string_view pair = text.substr(0, end);
+    const std::size_t equals = pair.find('=');
+    if (equals == std::string_view::npos || equals == 0) {
+      csv.fail(column, fmt::format("'{}' is not key=value", pair));
+    }
+    const std::string_view key = pair.substr(0, equals);
+    for (const auto& [known, value] : labels) {
+      if (known == key) csv.fail(column, fmt::format("label '{}' given twice", key));
+    }
+    labels.emplace_back(std::string(key), std::string(pair.substr(equals + 1)));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+}
+
 // Names must be unique within a file; the message names the earlier line.
 void check_unique(std::unordered_map<std::string, int>& seen, const std::string& name, const CsvReader& csv,
                   std::size_t column, const char* what) {
@@ -116,6 +139,10 @@ ClusterSpec read_openb_nodes(std::istream& in, const std::string& name, const Gp
   const std::size_t c_memory = csv.require_column("memory_mib");
   const std::size_t c_gpu = csv.require_column("gpu");
   const std::size_t c_model = csv.require_column("model");
+  // gpusim's own optional columns (traces/README.md): RDMA bandwidth in percent of one NIC, and
+  // labels as key=value pairs separated by ';'.
+  const auto c_rdma = csv.column("rdma_percent");
+  const auto c_labels = csv.column("labels");
   ClusterSpec spec;
   spec.source = name;
   std::unordered_map<std::string, int> seen;
@@ -141,6 +168,12 @@ ClusterSpec read_openb_nodes(std::istream& in, const std::string& name, const Gp
     } else if (!model.empty()) {
       csv.fail(c_model, fmt::format("model '{}' given for a node without GPUs", model));
     }
+    if (c_rdma) {
+      const std::int64_t rdma = csv.non_negative_integer(*c_rdma);
+      if (rdma > kMaxRdmaPercent) csv.fail(*c_rdma, fmt::format("{} is out of range (at most {})", rdma, kMaxRdmaPercent));
+      node.rdma_percent = static_cast<std::int32_t>(rdma);
+    }
+    if (c_labels) parse_labels(csv, *c_labels, node.labels);
     spec.nodes.push_back(std::move(node));
   }
   if (spec.nodes.empty()) {

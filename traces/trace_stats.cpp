@@ -5,6 +5,44 @@
 
 namespace gpusim::traces {
 
+namespace {
+
+// Sweeps the pods' [arrival, arrival + run) intervals in time order (ends before starts at the
+// same time, so back-to-back pods do not overlap).
+TraceStats::Peak peak_demand(const std::vector<cluster::PodSpec>& pods) {
+  struct Change {
+    std::int64_t at_us;
+    int sign;
+    const cluster::PodSpec* pod;
+  };
+  std::vector<Change> changes;
+  changes.reserve(2 * pods.size());
+  for (const cluster::PodSpec& pod : pods) {
+    changes.push_back({pod.creation_time->micros(), 1, &pod});
+    changes.push_back({(*pod.creation_time + *pod.duration).micros(), -1, &pod});
+  }
+  std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+    return a.at_us != b.at_us ? a.at_us < b.at_us : a.sign < b.sign;
+  });
+  TraceStats::Peak now, peak;
+  std::int64_t gpu_milli = 0, cpu_milli = 0, memory_mib = 0, rdma = 0;
+  for (const Change& c : changes) {
+    now.pods += c.sign;
+    gpu_milli += c.sign * c.pod->total_gpu_milli();
+    cpu_milli += c.sign * c.pod->cpu_milli;
+    memory_mib += c.sign * c.pod->memory_mib;
+    rdma += c.sign * c.pod->rdma_percent;
+    peak.pods = std::max(peak.pods, now.pods);
+    peak.gpus = std::max(peak.gpus, static_cast<double>(gpu_milli) / cluster::kMilliPerGpu);
+    peak.cpus = std::max(peak.cpus, static_cast<double>(cpu_milli) / 1000);
+    peak.memory_gib = std::max(peak.memory_gib, static_cast<double>(memory_mib) / 1024);
+    peak.rdma_nics = std::max(peak.rdma_nics, static_cast<double>(rdma) / 100);
+  }
+  return peak;
+}
+
+}  // namespace
+
 TraceStats trace_stats(const Workload& workload, int bins) {
   TraceStats stats;
   stats.pods = static_cast<std::int64_t>(workload.pods.size());
@@ -44,6 +82,7 @@ TraceStats trace_stats(const Workload& workload, int bins) {
     }
   }
   for (const auto& [gpus, n] : counts) stats.gpu_counts.emplace_back(gpus, n);
+  if (stats.timed) stats.peak = peak_demand(pods);
   std::sort(stats.run_s.begin(), stats.run_s.end());
   // No arrival window (every job arrives at once): no rate over time to show.
   if (!stats.timed || bins < 1 || last == first) return stats;

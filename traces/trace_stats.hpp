@@ -22,6 +22,12 @@ struct TraceStats {
   // Per bin, the mean GPUs the jobs would keep busy if each ran from its arrival for its run time:
   // the demand the trace offers, whatever the scheduler does.
   std::vector<double> demand_gpus;
+  // The most of each resource the pods would hold at once if each ran from its arrival for its run
+  // time (each peak on its own; timed traces only): what a cluster must offer for the trace to fit.
+  struct Peak {
+    std::int64_t pods = 0;
+    double gpus = 0, cpus = 0, memory_gib = 0, rdma_nics = 0;
+  } peak;
   std::vector<std::pair<double, std::int64_t>> gpu_counts;  // (GPUs per job, jobs), increasing
   std::vector<double> run_s;                                // sorted run times of the jobs (s)
 };

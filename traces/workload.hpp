@@ -49,6 +49,8 @@ struct Workload {
   int skipped_lines = 0;   // blank and comment lines in the file
   // Queue names (PodSpec::queue indexes them); empty: the trace has no queues.
   std::vector<std::string> queues;
+  // Service names (PodSpec::app indexes them); empty: the trace has none.
+  std::vector<std::string> apps;
   // Whether some pods form gangs (PodSpec::gang).
   bool has_gangs = false;
 };

@@ -1,4 +1,5 @@
-// Filter plugins: host resources (kube-scheduler's NodeResourcesFit), the gpu-milli device fit
+// Filter plugins: host resources (kube-scheduler's NodeResourcesFit, with RDMA bandwidth and a
+// service's instances per node as counted resources), the gpu-milli device fit
 // (the FGD artifact's Open-Gpu-Share filter) with the node's GPU resource name, and kube-scheduler's
 // NodeAffinity and TaintToleration.
 #include <memory>
@@ -20,6 +21,11 @@ class NodeResourcesFit final : public sched::FilterPlugin {
     if (cluster.cpu_free(n) < pod.cpu_milli) return Status::unschedulable("insufficient cpu", "node-resources-fit");
     if (cluster.memory_free(n) < pod.memory_mib) {
       return Status::unschedulable("insufficient memory", "node-resources-fit");
+    }
+    if (cluster.rdma_free(n) < pod.rdma_percent) return Status::unschedulable("insufficient rdma", "node-resources-fit");
+    // The trace's per-service density limit (Alibaba's max_instance_per_node), a count kept like a resource.
+    if (!cluster.app_has_room(pod, n)) {
+      return Status::unschedulable("node holds max_per_node instances of the pod's service", "node-resources-fit");
     }
     return Status::ok();
   }

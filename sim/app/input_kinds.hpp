@@ -6,26 +6,14 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
-#include "traces/philly_reader.hpp"
+#include "traces/read_workload.hpp"
 
 namespace gpusim::app {
 
 // Kubernetes manifests are told by their extension.
-inline bool is_manifest(const std::filesystem::path& path) {
-  const std::string ext = path.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json";
-}
-
-// A Philly job log is told from an openb pod list by its header.
-inline bool is_philly_log(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string first;
-  std::getline(in, first);
-  return traces::is_philly_header(first);
-}
+inline bool is_manifest(const std::filesystem::path& path) { return traces::is_manifest_path(path); }
 
 // CLI11's Range lets NaN through; this one does not.
 inline CLI::Validator finite_range(double low, double high) {

@@ -90,6 +90,11 @@ int run_cli(int argc, char** argv) {
     const io::InterruptGuard interrupts(abandon);
     return app::run_trace_synth(trace_options, abandon);
   }
+  if (*trace.convert) {
+    io::AbandonList abandon;
+    const io::InterruptGuard interrupts(abandon);
+    return app::run_trace_convert(trace_options, abandon);
+  }
   if (cli.got_subcommand("policies")) {
     list_policies();
     return app::kExitOk;

@@ -26,7 +26,7 @@
 #include "traces/gavel_table.hpp"
 #include "traces/k8s_manifests.hpp"
 #include "traces/openb_reader.hpp"
-#include "traces/philly_reader.hpp"
+#include "traces/read_workload.hpp"
 
 namespace gpusim::app {
 namespace {
@@ -244,18 +244,8 @@ struct InputPaths {
 // bundled one by name, or any file with its header), openb otherwise.
 std::string cluster_name(const SimulateOptions& o) {
   if (o.cluster_option == nullptr || o.cluster_option->count() > 0) return o.cluster;
-  if (o.workload != "philly" && !o.workload.starts_with("openb:") && !is_manifest(o.workload) &&
-      fs::is_regular_file(o.workload) && is_philly_log(o.workload)) {
-    return "philly";
-  }
+  if (!traces::is_bundled_workload(o.workload)) return traces::default_cluster_for_file(o.workload);
   return traces::default_cluster_for(o.workload);
-}
-
-// The most GPUs one node has (Philly jobs larger than that become gangs).
-int largest_gpu_node(const traces::ClusterSpec& cluster) {
-  int largest = 0;
-  for (const auto& node : cluster.nodes) largest = std::max(largest, node.gpu_count);
-  return largest;
 }
 
 InputPaths resolve_inputs(const SimulateOptions& o) {
@@ -338,9 +328,7 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
   loaded.cluster.source = cluster_name(o);
-  loaded.workload = is_manifest(paths.workload)    ? traces::read_k8s_workload(paths.workload, loaded.catalog)
-                    : is_philly_log(paths.workload) ? traces::read_philly_jobs(paths.workload, largest_gpu_node(loaded.cluster))
-                                                    : traces::read_openb_pods(paths.workload, loaded.catalog);
+  loaded.workload = traces::read_workload(paths.workload, loaded.catalog, loaded.cluster.nodes);
   loaded.workload.source = o.workload;
   print_notes(paths.cluster.string(), loaded.cluster.notes);
   print_notes(paths.workload.string(), loaded.workload.notes);

@@ -13,6 +13,7 @@
 #include "sim/metrics/sample_stats.hpp"
 #include "traces/bundled.hpp"
 #include "traces/k8s_manifests.hpp"
+#include "traces/native_format.hpp"
 #include "traces/openb_reader.hpp"
 #include "traces/synth.hpp"
 #include "traces/trace_stats.hpp"
@@ -32,6 +33,7 @@ void add_inputs(CLI::App& cmd, TraceOptions& o) {
 }
 
 struct Inputs {
+  cluster::GpuCatalog catalog;
   fs::path workload_path;
   std::string cluster_name;
   traces::ClusterSpec cluster;
@@ -39,23 +41,20 @@ struct Inputs {
 };
 
 Inputs load(const TraceOptions& o) {
-  Inputs in;
   const fs::path root = traces::data_root();
   const fs::path catalog_path = o.catalog.empty() ? traces::default_catalog(root) : fs::path(o.catalog);
   io::require_file(catalog_path, "GPU catalog");
-  const cluster::GpuCatalog catalog = cluster::GpuCatalog::load(catalog_path);
+  Inputs in{cluster::GpuCatalog::load(catalog_path), {}, {}, {}, {}};
+  const cluster::GpuCatalog& catalog = in.catalog;
   in.workload_path = traces::resolve_workload(o.workload, root);
   io::require_file(in.workload_path, "--workload");
-  const bool philly = !is_manifest(in.workload_path) && is_philly_log(in.workload_path);
-  in.cluster_name = !o.cluster.empty() ? o.cluster : philly ? "philly" : traces::default_cluster_for(o.workload);
+  in.cluster_name = !o.cluster.empty()                          ? o.cluster
+                    : traces::is_bundled_workload(o.workload) ? traces::default_cluster_for(o.workload)
+                                                              : traces::default_cluster_for_file(in.workload_path);
   const fs::path cluster_path = traces::resolve_cluster(in.cluster_name, root);
   io::require_file(cluster_path, "--cluster");
   in.cluster = is_manifest(cluster_path) ? traces::read_k8s_nodes(cluster_path, catalog) : traces::read_openb_nodes(cluster_path, catalog);
-  int largest = 0;
-  for (const auto& node : in.cluster.nodes) largest = std::max(largest, node.gpu_count);
-  in.workload = is_manifest(in.workload_path) ? traces::read_k8s_workload(in.workload_path, catalog)
-                : philly                      ? traces::read_philly_jobs(in.workload_path, largest)
-                                              : traces::read_openb_pods(in.workload_path, catalog);
+  in.workload = traces::read_workload(in.workload_path, catalog, in.cluster.nodes);
   in.workload.source = o.workload;
   return in;
 }
@@ -90,6 +89,14 @@ TraceCommands add_trace_commands(CLI::App& app, TraceOptions& o) {
                              "Output directory (jobs.csv, synth.json): created if absent or empty, replaced if it holds an "
                              "earlier gpusim output, refused otherwise")
       ->required();
+  commands.convert = trace->add_subcommand(
+      "convert", "Write a workload in gpusim's native format, versioned JSON Lines (traces/FORMAT.md), which run, compare "
+                 "and trace read directly");
+  add_inputs(*commands.convert, o);
+  commands.convert->add_option("--out", o.out,
+                               "Output directory (workload.jsonl): created if absent or empty, replaced if it holds an "
+                               "earlier gpusim output, refused otherwise")
+      ->required();
   return commands;
 }
 
@@ -112,6 +119,18 @@ int run_trace_inspect(const TraceOptions& o) {
       fmt::print(", p{:g} {:.0f}", q * 100, metrics::percentile_of_sorted(s.run_s, q));
     }
     fmt::print(", max {:.0f}\n", s.run_s.back());
+  }
+  if (s.timed) {
+    std::int64_t cpu = 0, memory = 0, rdma = 0;
+    for (const auto& node : in.cluster.nodes) {
+      cpu += node.cpu_milli;
+      memory += node.memory_mib;
+      rdma += node.rdma_percent;
+    }
+    fmt::print("\npeak held at once if every pod ran from its arrival (cluster {} has):\n", in.cluster_name);
+    fmt::print("  pods {}\n  GPUs {:.1f} ({})\n  vCPUs {:.1f} ({:.1f})\n  memory GiB {:.1f} ({:.1f})\n  RDMA NICs {:.2f} ({:.2f})\n",
+               s.peak.pods, s.peak.gpus, capacity, s.peak.cpus, static_cast<double>(cpu) / 1000, s.peak.memory_gib,
+               static_cast<double>(memory) / 1024, s.peak.rdma_nics, static_cast<double>(rdma) / 100);
   }
   if (!s.timed) {
     fmt::print("\nno arrival times or run times for every job: no arrivals over time\n");
@@ -170,6 +189,23 @@ int run_trace_synth(const TraceOptions& o, io::AbandonList& abandon) {
              days(static_cast<double>(jobs.back().submit_s)),
              jobs.back().submit_s > 0 ? 3600.0 * static_cast<double>(jobs.size()) / static_cast<double>(jobs.back().submit_s) : 0.0,
              3600.0 * static_cast<double>(model.source_jobs) / model.source_span_s, o.workload);
+  return kExitOk;
+}
+
+int run_trace_convert(const TraceOptions& o, io::AbandonList& abandon) {
+  const fs::path root = traces::data_root();
+  const fs::path workload_path = traces::resolve_workload(o.workload, root);
+  io::OutputDirectory out(o.out, {workload_path}, &abandon, GPUSIM_VERSION);
+  const Inputs in = load(o);
+  for (const std::string& note : in.workload.notes) fmt::print(stderr, "gpusim: note: {}: {}\n", workload_path.string(), note);
+  {
+    std::ofstream jsonl(out.staging() / "workload.jsonl", std::ios::binary);
+    traces::write_native_workload(jsonl, in.workload, in.catalog, in.cluster_name);
+    if (!jsonl.flush()) throw core::InputError(fmt::format("{}: could not write workload.jsonl", o.out));
+  }
+  out.commit();
+  fmt::print("wrote {}: {} pods of {} ({}), for cluster {}\n", (fs::path(o.out) / "workload.jsonl").string(),
+             in.workload.pods.size(), o.workload, traces::to_string(traces::workload_format(in.workload_path)), in.cluster_name);
   return kExitOk;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
 
@@ -12,6 +14,8 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   const std::size_t n = nodes_.size();
   cpu_free_.resize(n);
   memory_free_.resize(n);
+  rdma_free_.resize(n);
+  app_pods_.resize(n);
   node_gpu_free_.resize(n);
   version_.assign(n, 0);
   unhealthy_.assign(n, 0);
@@ -33,6 +37,7 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
     }
     cpu_free_[i] = node.cpu_milli;
     memory_free_[i] = node.memory_mib;
+    rdma_free_[i] = node.rdma_percent;
     node_gpu_free_[i] = std::int64_t{node.gpu_count} * kMilliPerGpu;
     gpu_offset_[i] = gpu_free_.size();
     gpu_free_.insert(gpu_free_.end(), static_cast<std::size_t>(node.gpu_count), kMilliPerGpu);
@@ -75,6 +80,7 @@ bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
   const NodeIndex n = placement.node;
   if (n >= nodes_.size()) return false;
   if (cpu_free_[n] < pod.cpu_milli || memory_free_[n] < pod.memory_mib) return false;
+  if (rdma_free_[n] < pod.rdma_percent || !app_has_room(pod, n)) return false;
   if (placement.gpus.size() != pod.gpu_count) return false;
   const NodeSpec& node = nodes_[n];
   if (pod.gpu_count == 0) return true;
@@ -97,6 +103,8 @@ void ClusterState::allocate(const PodSpec& pod, const Placement& placement) {
   const NodeIndex n = placement.node;
   cpu_free_[n] -= pod.cpu_milli;
   memory_free_[n] -= pod.memory_mib;
+  rdma_free_[n] -= pod.rdma_percent;
+  if (pod.app >= 0) count_app(n, pod.app, 1);
   allocated_cpu_ += pod.cpu_milli;
   allocated_memory_ += pod.memory_mib;
   std::int32_t* free = gpu_free_.data() + gpu_offset_[n];
@@ -116,7 +124,8 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement) {
   const NodeIndex n = placement.node;
   GPUSIM_CHECK(n < nodes_.size(), "release on an unknown node");
   GPUSIM_CHECK(cpu_free_[n] + pod.cpu_milli <= nodes_[n].cpu_milli &&
-                   memory_free_[n] + pod.memory_mib <= nodes_[n].memory_mib,
+                   memory_free_[n] + pod.memory_mib <= nodes_[n].memory_mib &&
+                   rdma_free_[n] + pod.rdma_percent <= nodes_[n].rdma_percent,
                fmt::format("release of pod {} would exceed node {} capacity", pod.name,
                            nodes_[n].name));
   std::int32_t* free = gpu_free_.data() + gpu_offset_[n];
@@ -128,6 +137,8 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement) {
   }
   cpu_free_[n] += pod.cpu_milli;
   memory_free_[n] += pod.memory_mib;
+  rdma_free_[n] += pod.rdma_percent;
+  if (pod.app >= 0) count_app(n, pod.app, -1);
   allocated_cpu_ -= pod.cpu_milli;
   allocated_memory_ -= pod.memory_mib;
   std::int32_t* pods = gpu_pods_.data() + gpu_offset_[n];
@@ -142,6 +153,24 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement) {
     allocated_gpu_milli_ -= pod.gpu_milli;
   }
   ++version_[n];
+}
+
+std::int32_t ClusterState::app_pods(NodeIndex n, std::int32_t app) const {
+  const auto& counts = app_pods_[n];
+  const auto it = std::lower_bound(counts.begin(), counts.end(), app, [](const auto& entry, std::int32_t a) { return entry.first < a; });
+  return it != counts.end() && it->first == app ? it->second : 0;
+}
+
+void ClusterState::count_app(NodeIndex n, std::int32_t app, std::int32_t delta) {
+  auto& counts = app_pods_[n];
+  auto it = std::lower_bound(counts.begin(), counts.end(), app, [](const auto& entry, std::int32_t a) { return entry.first < a; });
+  if (it == counts.end() || it->first != app) {
+    GPUSIM_CHECK(delta > 0, fmt::format("release of an instance of service {} from node {}, which holds none", app, nodes_[n].name));
+    it = counts.insert(it, {app, 0});
+  }
+  it->second += delta;
+  GPUSIM_CHECK(it->second >= 0, "instances of a service on a node below zero");
+  if (it->second == 0) counts.erase(it);
 }
 
 void ClusterState::set_taints(NodeIndex n, std::vector<Taint> taints) {
@@ -186,6 +215,7 @@ void ClusterState::check_invariants() const {
     GPUSIM_CHECK(cpu_free_[n] >= 0 && cpu_free_[n] <= node.cpu_milli, "CPU out of range");
     GPUSIM_CHECK(memory_free_[n] >= 0 && memory_free_[n] <= node.memory_mib,
                  "memory out of range");
+    GPUSIM_CHECK(rdma_free_[n] >= 0 && rdma_free_[n] <= node.rdma_percent, "RDMA out of range");
     allocated_cpu += node.cpu_milli - cpu_free_[n];
     allocated_memory += node.memory_mib - memory_free_[n];
     std::int64_t node_free = 0;

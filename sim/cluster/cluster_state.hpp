@@ -35,6 +35,14 @@ class ClusterState {
 
   std::int64_t cpu_free(NodeIndex n) const { return cpu_free_[n]; }
   std::int64_t memory_free(NodeIndex n) const { return memory_free_[n]; }
+  // RDMA bandwidth free on node n, in percent of one NIC.
+  std::int32_t rdma_free(NodeIndex n) const { return rdma_free_[n]; }
+  // Instances of service `app` (PodSpec::app) on node n.
+  std::int32_t app_pods(NodeIndex n, std::int32_t app) const;
+  // Whether node n has room for one more instance of the pod's service (PodSpec::max_per_node).
+  bool app_has_room(const PodSpec& pod, NodeIndex n) const {
+    return pod.max_per_node <= 0 || app_pods(n, pod.app) < pod.max_per_node;
+  }
   // Milli free for scheduling on each GPU of node n, indexed by GPU index. An unhealthy GPU
   // reads 0, so every policy skips it without knowing about health.
   std::span<const std::int32_t> gpu_milli_free(NodeIndex n) const {
@@ -101,6 +109,11 @@ class ClusterState {
   std::vector<NodeSpec> nodes_;
   std::vector<std::int64_t> cpu_free_;
   std::vector<std::int64_t> memory_free_;
+  std::vector<std::int32_t> rdma_free_;
+  // Per node, (service, instances) sorted by service: few services share a node, so a short
+  // sorted list beats a node x service table.
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> app_pods_;
+  void count_app(NodeIndex n, std::int32_t app, std::int32_t delta);
   std::vector<std::int64_t> node_gpu_free_;
   std::vector<std::uint64_t> version_;
   std::vector<std::size_t> gpu_offset_;

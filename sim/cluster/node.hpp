@@ -42,6 +42,8 @@ struct NodeSpec {
   // strategy: 1 + the instance's shape, sim/cluster/mig.hpp); empty: one resource for all. A pod
   // then gets devices of its own `device_class` only.
   std::vector<std::uint8_t> device_class{};
+  // RDMA bandwidth it offers, in percent of one NIC (100 per NIC); pods reserve PodSpec::rdma_percent.
+  std::int32_t rdma_percent = 0;
 };
 
 // A set of GPU indices on one node.

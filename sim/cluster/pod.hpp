@@ -55,6 +55,13 @@ struct PodSpec {
   // scale factor for its job (index into traces::kGavelScales). Set by perf::JobTypeSpeeds.
   std::int16_t job_type = -1;
   std::uint8_t job_scale = 0;
+  // Percent of one RDMA NIC's bandwidth it reserves (Alibaba's DLRM trace; nodes offer
+  // NodeSpec::rdma_percent); 0: none.
+  std::int32_t rdma_percent = 0;
+  // The service it is an instance of (an index into Workload::apps; -1: none) and the most of that
+  // service's instances one node may hold (the trace's max_instance_per_node; 0: no limit).
+  std::int32_t app = -1;
+  std::int32_t max_per_node = 0;
 
   std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
   bool wants_gpu() const { return gpu_count > 0; }

@@ -73,6 +73,8 @@ void Descheduler::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
 
 int Descheduler::make_room(PodId pod, int budget, core::Time now) {
   const cluster::PodSpec& spec = pods_[api_.pod(pod).source];
+  // It moves fractional GPU pods to free a GPU; RDMA and per-node instance limits are not what it frees.
+  if (spec.rdma_percent > 0 || spec.max_per_node > 0) return 0;
   std::size_t best = SIZE_MAX;
   std::int32_t best_used = cluster::kMilliPerGpu;
   for (cluster::NodeIndex n = 0; n < truth_.node_count(); ++n) {

@@ -352,7 +352,8 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   const cluster::NodeSpec& node = truth_.node(n);
   cluster::Placement placement{n, {}};
   std::vector<cluster::GpuSet> containers;
-  bool ok = truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib;
+  bool ok = truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib &&
+            truth_.rdma_free(n) >= pod.rdma_percent && truth_.app_has_room(pod, n);
   if (ok && pod.wants_gpu()) {
     cluster::GpuSet unhealthy = mig_absent(n);
     for (int g = 0; g < node.gpu_count; ++g) {

@@ -92,7 +92,10 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     const cluster::PodSpec& spec = pods_[api_.pod(worker).source];
     const bool rules = spec.constraints != nullptr &&
                        (!spec.constraints->node_selector.empty() || !spec.constraints->required_terms.empty());
-    if (spec.gpu_count == 0 || spec.gpu_milli < cluster::kMilliPerGpu || rules) {
+    // Victims are chosen by GPUs, CPU and memory; a pod with RDMA or a per-node instance limit
+    // asks more than that search frees, so it does not preempt.
+    const bool counted = spec.rdma_percent > 0 || spec.max_per_node > 0;
+    if (spec.gpu_count == 0 || spec.gpu_milli < cluster::kMilliPerGpu || rules || counted) {
       ok = false;
       break;
     }

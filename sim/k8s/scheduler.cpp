@@ -50,15 +50,18 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     ++gang_size_[pod.gang];
     gang_gpus[pod.gang] += pod.total_gpu_milli();
   }
+  // RDMA, the service and its per-node limit are part of a shape: two pods alike in everything else
+  // may still differ in where they fit.
   using Key = std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::uint64_t, std::uint8_t, std::uintptr_t,
-                         std::uint32_t, std::int64_t>;
+                         std::uint32_t, std::int64_t, std::int32_t, std::int32_t, std::int32_t>;
   std::map<Key, std::uint32_t> shapes;
   shape_of_source_.reserve(pods.size());
   for (const cluster::PodSpec& pod : pods) {
     const std::uint32_t workers = pod.gang != 0 ? gang_size_[pod.gang] : 0;
     const std::int64_t gpus = pod.gang != 0 ? gang_gpus[pod.gang] : 0;
     const Key key{pod.cpu_milli, pod.memory_mib, pod.gpu_count, pod.gpu_milli, pod.allowed_models.bits,
-                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get()), workers, gpus};
+                  pod.device_class, reinterpret_cast<std::uintptr_t>(pod.constraints.get()), workers, gpus,
+                  pod.rdma_percent, pod.max_per_node > 0 ? pod.app : -1, pod.max_per_node};
     shape_of_source_.push_back(shapes.emplace(key, static_cast<std::uint32_t>(shapes.size())).first->second);
   }
   gang_pending_.resize(gang_size_.size());

@@ -65,11 +65,11 @@ TEST(PhillyCli, AMistypedBundledNameListsTheBundledOnes) {
   const auto dir = fresh_dir("philly_typo");
   const auto result = run_gpusim(dir, "run --workload phily --mode replay --policy fifo --out out");
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("phily: no such file, and not a bundled workload name (bundled: openb:<variant>, philly)"),
+  EXPECT_NE(result.err.find("phily: no such file, and not a bundled workload name (bundled: openb:<variant>, philly, dlrm)"),
             std::string::npos)
       << result.err;
   const auto cluster = run_gpusim(dir, "run --workload philly --cluster phily --mode replay --policy fifo --out out");
-  EXPECT_NE(cluster.err.find("not a bundled cluster name (bundled: openb, openb:all, philly, philly-gavel)"), std::string::npos)
+  EXPECT_NE(cluster.err.find("not a bundled cluster name (bundled: openb, openb:all, philly, philly-gavel, dlrm)"), std::string::npos)
       << cluster.err;
 }
 

@@ -1,0 +1,121 @@
+// The native trace format and the DLRM trace through the real binary: `trace convert` writes a
+// trace that replays exactly as its source, the DLRM replay honours roles, RDMA and each service's
+// per-node limit, and mistakes fail before anything is written.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// pods.csv rows as column -> value maps.
+std::vector<std::map<std::string, std::string>> rows_of(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::istringstream h(line);
+  for (std::string f; std::getline(h, f, ',');) header.push_back(f);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::istringstream r(line);
+    std::map<std::string, std::string> row;
+    std::size_t i = 0;
+    for (std::string f; std::getline(r, f, ',') && i < header.size(); ++i) row[header[i]] = f;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+TEST(NativeCli, AConvertedTraceReplaysExactlyAsItsSource) {
+  const auto dir = fresh_dir("native_convert");
+  const auto convert = run_gpusim(dir, "trace convert --workload philly --out conv");
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_NE(convert.out.find("82755 pods of philly (Philly job log), for cluster philly"), std::string::npos) << convert.out;
+  const std::string first = slurp(dir / "conv" / "workload.jsonl").substr(0, 80);
+  EXPECT_EQ(first.substr(0, 70), R"({"format":"gpusim-trace","version":1,"source":"philly","cluster":"phil)");
+  // The native file runs on the cluster its header names, with the same results.
+  const auto a = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --time-compression 8 --out a");
+  const auto b = run_gpusim(dir, "run --workload conv/workload.jsonl --mode replay --policy fifo --time-compression 8 --out b");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(slurp(dir / "a" / "pods.csv"), slurp(dir / "b" / "pods.csv"));
+  EXPECT_EQ(slurp(dir / "a" / "jobs.csv"), slurp(dir / "b" / "jobs.csv"));
+  const auto sa = nlohmann::json::parse(slurp(dir / "a" / "summary.json"));
+  const auto sb = nlohmann::json::parse(slurp(dir / "b" / "summary.json"));
+  EXPECT_EQ(sb["inputs"]["cluster"], "philly");
+  EXPECT_EQ(sa["policies"], sb["policies"]);
+}
+
+TEST(NativeCli, MistakesFailBeforeAnythingIsWritten) {
+  const auto dir = fresh_dir("native_mistakes");
+  // An output folder holding someone's file is refused, and the file kept.
+  fs::create_directories(dir / "mine");
+  std::ofstream(dir / "mine" / "notes.txt") << "keep me\n";
+  const auto foreign = run_gpusim(dir, "trace convert --workload dlrm --out mine");
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me\n");
+  EXPECT_FALSE(fs::exists(dir / "mine" / "workload.jsonl"));
+  // A misspelt bundled name lists the names.
+  const auto typo = run_gpusim(dir, "trace convert --workload drlm --out out");
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_NE(typo.err.find("philly, dlrm"), std::string::npos) << typo.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // A broken native trace names its line and field; a run writes nothing.
+  std::ofstream(dir / "bad.jsonl") << R"({"format":"gpusim-trace","version":1,"timed":true})" << "\n"
+                                   << R"({"name":"a","gpus":1,"created_us":0,"duration_us":10,"queue":"x"})" << "\n";
+  const auto bad = run_gpusim(dir, "run --workload bad.jsonl --mode replay --policy fifo --out out");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("bad.jsonl:2: queue: 'x' is not in the header's queues"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(DlrmCli, ReplayKeepsRolesRdmaAndEachServicesLimitPerNode) {
+  const auto dir = fresh_dir("dlrm_limits");
+  // Two GPU nodes with 4 GPUs and 100 % RDMA each, one CPU node. Service s allows 2 instances per
+  // node: its 4 HN instances take 2 + 2 though a node has GPUs for all 4. Service r's instances
+  // reserve 60 % RDMA: one per node. The CN instance goes to the CPU node though GPU nodes have
+  // room. The last HN instance finds every node at its service's limit and waits for i0's end
+  // (kube-default: the instances behind it do not wait with it).
+  std::ofstream(dir / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model,rdma_percent,labels\n"
+                                      "hn0,64000,262144,4,a10,100,gpusim.io/dlrm-role=HN\n"
+                                      "hn1,64000,262144,4,a10,100,gpusim.io/dlrm-role=HN\n"
+                                      "cn0,64000,262144,0,,100,gpusim.io/dlrm-role=CN\n";
+  std::ofstream(dir / "trace.csv")
+      << "instance_sn,role,app_name,cpu_request,cpu_limit,gpu_request,gpu_limit,rdma_request,rdma_limit,memory_request,"
+         "memory_limit,disk_request,disk_limit,max_instance_per_node,creation_time,scheduled_time,deletion_time\n"
+         "i0,HN,s,2,2,1,1,1,1,8.0,8.0,1,1,2,0.0,0.0,100.0\n"
+         "i1,HN,s,2,2,1,1,1,1,8.0,8.0,1,1,2,1.0,1.0,1000.0\n"
+         "i2,HN,s,2,2,1,1,1,1,8.0,8.0,1,1,2,2.0,2.0,1000.0\n"
+         "i3,HN,s,2,2,1,1,1,1,8.0,8.0,1,1,2,3.0,3.0,1000.0\n"
+         "i4,HN,s,2,2,1,1,1,1,8.0,8.0,1,1,2,4.0,4.0,1000.0\n"
+         "r0,HN,r,2,2,1,1,60,60,8.0,8.0,1,1,-1,5.0,5.0,1000.0\n"
+         "r1,HN,r,2,2,1,1,60,60,8.0,8.0,1,1,-1,6.0,6.0,1000.0\n"
+         "c0,CN,c,2,2,0,0,1,1,8.0,8.0,1,1,-1,7.0,7.0,1000.0\n";
+  const auto run = run_gpusim(dir, "run --workload trace.csv --cluster nodes.csv --mode replay --policy kube-default --out out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, std::map<std::string, std::string>> by_name;
+  for (auto& row : rows_of(slurp(dir / "out" / "pods.csv"))) by_name[row["name"]] = row;
+  ASSERT_EQ(by_name.size(), 8u);
+  std::map<std::string, int> s_per_node;
+  for (const char* name : {"i0", "i1", "i2", "i3"}) ++s_per_node[by_name[name]["node"]];
+  EXPECT_EQ(s_per_node, (std::map<std::string, int>{{"hn0", 2}, {"hn1", 2}}));
+  // i4 waited for i0 (deleted at 100 s) and took its node.
+  EXPECT_EQ(by_name["i4"]["start_s"], "100.000000");
+  EXPECT_EQ(by_name["i4"]["node"], by_name["i0"]["node"]);
+  // One 60 % RDMA instance per node: r0 and r1 on different nodes.
+  EXPECT_NE(by_name["r0"]["node"], by_name["r1"]["node"]);
+  EXPECT_EQ(by_name["r0"]["start_s"], "5.000000");
+  EXPECT_EQ(by_name["r1"]["start_s"], "6.000000");
+  EXPECT_EQ(by_name["c0"]["node"], "cn0");
+}
+
+}  // namespace
+}  // namespace gpusim::testing
