@@ -111,6 +111,14 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                                   "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf: seconds per round of time shares, "
                                   "60 or more (default 360, as Gavel; a suspended job's owner recreates it after 10 s)")
                        ->check(CLI::Range(std::int64_t{60}, std::int64_t{10'000'000}));
+  o.gang_timeout_option = cmd.add_option("--gang-timeout", o.gang_timeout_s,
+                                         "replay, policy gang: seconds a gang's placed workers wait at Permit for the rest "
+                                         "before all are sent back (default 60, as the coscheduling plugin)")
+                              ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  o.gang_backoff_option = cmd.add_option("--gang-backoff", o.gang_backoff_s,
+                                         "replay, policy gang: seconds a gang sent back from Permit stays out of scheduling "
+                                         "(default 20, the coscheduling plugin's denied pod-group expiry)")
+                              ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -137,7 +145,8 @@ void check_mode_options(const SimulateOptions& o) {
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
                                       o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
-                                      o.throughputs_option, o.round_option}) {
+                                      o.throughputs_option, o.round_option, o.gang_timeout_option,
+                                      o.gang_backoff_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -423,10 +432,17 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     throw UsageError("--round-length applies to the time-sharing policies (gavel-maxmin, gavel-ftf, maxmin, ftf), which "
                      "this run does not use");
   }
+  for (const CLI::Option* option : {o.gang_timeout_option, o.gang_backoff_option}) {
+    if (option->count() > 0 &&
+        std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) { return profile.gang_permit; })) {
+      throw UsageError(fmt::format("{} applies to the policy gang (gangs wait at Permit), which this run does not use",
+                                   option->get_name()));
+    }
+  }
   for (const sched::Profile& profile : profiles) {
     // Fill mode places pods one by one without time: no queue to share, nothing running to preempt.
     if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf ||
-                             profile.time_share != sched::TimeSharePolicy::kNone)) {
+                             profile.time_share != sched::TimeSharePolicy::kNone || profile.gang_permit)) {
       throw UsageError(fmt::format("policy '{}' works in --mode replay only (fill mode places pods one by one, "
                                    "without time, queues or preemption)", profile.name));
     }
@@ -435,6 +451,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   Loaded loaded = load(o, paths);
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
   loaded.kube.round_length = core::Time::from_seconds(o.round_length_s);
+  loaded.kube.gang_timeout = core::Time::from_seconds(o.gang_timeout_s);
+  loaded.kube.gang_denied_backoff = core::Time::from_seconds(o.gang_backoff_s);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
                                          loaded.performance ? &*loaded.performance : nullptr, loaded.job,
                                          loaded.job_types ? &*loaded.job_types : nullptr,
@@ -458,6 +476,10 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     return profile.time_share != sched::TimeSharePolicy::kNone;
   });
   if (time_shares && o.mode == "replay") context.time_sharing["round_length_s"] = o.round_length_s;
+  if (o.mode == "replay" && std::any_of(profiles.begin(), profiles.end(), [](const sched::Profile& p) { return p.gang_permit; })) {
+    context.gang = {{"permit_timeout_s", o.gang_timeout_s},
+                    {"denied_backoff_s", o.gang_backoff_s}};
+  }
   if (loaded.job_types) {
     context.time_sharing["throughputs"] = {{"file", o.throughputs},
                                            {"fnv1a64", experiment::file_digest(paths.throughputs)},

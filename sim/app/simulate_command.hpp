@@ -42,6 +42,10 @@ struct SimulateOptions {
   // policies' round length in seconds.
   std::string throughputs;
   std::int64_t round_length_s = 360;
+  std::int64_t gang_timeout_s = 60;
+  std::int64_t gang_backoff_s = 20;
+  CLI::Option* gang_timeout_option = nullptr;
+  CLI::Option* gang_backoff_option = nullptr;
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;

@@ -32,6 +32,8 @@ struct OutputContext {
   nlohmann::json preemption = nullptr;
   // Time-sharing policies' knobs and the throughput table, when used.
   nlohmann::json time_sharing = nullptr;
+  // Gangs through Permit (policy gang): the Permit timeout and the rejected gangs' backoff.
+  nlohmann::json gang = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

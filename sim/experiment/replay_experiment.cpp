@@ -266,6 +266,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (preempts) ledger.emplace(pods.size());
   if (profile.preemption != sched::Preemption::kNone) scheduler.enable_preemption(*ledger, settings.checkpoint_interval);
   if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, settings.round_length, config.seed);
+  if (profile.gang_permit) scheduler.enable_gang_permit(settings.gang_timeout, settings.gang_denied_backoff);
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
   k8s::Controller owners(bus, settings, *workload);
@@ -335,6 +336,11 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (time_shares) {
     result.set("rounds", static_cast<double>(scheduler.rounds()));
     result.set("lp_solves", static_cast<double>(scheduler.lp_solves()));
+  }
+  if (profile.gang_permit) {
+    result.set("gang_permit_timeouts", static_cast<double>(scheduler.gang_timeouts()));
+    result.set("gang_permit_rejections", static_cast<double>(scheduler.gang_rejections()));
+    result.set("gpu_hours_held_at_permit", scheduler.permit_wait_gpu_hours());
   }
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));

@@ -142,6 +142,8 @@ void Scheduler::on_message(const Message& message, core::Time now) {
           if (const std::uint32_t gang = pods_[api_.pod(message.pod).source].gang; gang != 0) {
             std::erase(gang_pending_[gang], message.pod);
           }
+        } else if (!permit_.empty()) {
+          drop_waiting(message.pod, now);
         }
       }
       break;
@@ -221,6 +223,20 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
   if (tag == kRound) {
     round_queued_ = false;
     run_round(now);
+    return;
+  }
+  if (tag == kGangTimeout) {
+    const auto gang = static_cast<std::uint32_t>(payload >> 32);
+    // Only the wait that set this timer: the gang may have been bound or rejected since.
+    if (permit_[gang].generation == static_cast<std::uint32_t>(payload) && !permit_[gang].waiting.empty()) {
+      reject_gang(gang, true, now);
+      flush_requeue();
+      request_cycle(now);  // what it held may let others start now
+    }
+    return;
+  }
+  if (tag == kGangRetry) {
+    request_cycle(now);
     return;
   }
   if (tag == kLapsed) {
@@ -331,8 +347,8 @@ void Scheduler::count_pending(PodId id, int sign) {
   }
 }
 
-void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time now) {
-  count_pending(id, -1);
+void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time now, bool queued) {
+  if (queued) count_pending(id, -1);
   assumed_[id] = placement;
   if (!queue_held_.empty()) hold(id, +1);
   if (!on_node_.empty()) {
@@ -358,7 +374,9 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
 
 bool Scheduler::gang_ready(std::uint32_t gang) const {
   // Before it starts, a gang waits until all its workers exist; once started, a pending worker
-  // replaces one that was lost (its owner recreated it), whatever became of the others.
+  // replaces one that was lost (its owner recreated it), whatever became of the others. Through
+  // Permit, a worker is placed as soon as it exists and waits there for the others.
+  if (!permit_.empty() && !gang_started_[gang]) return true;
   return gang_started_[gang] ? !gang_pending_[gang].empty() : gang_pending_[gang].size() >= gang_size_[gang];
 }
 
@@ -473,10 +491,11 @@ void Scheduler::run_cycle(core::Time now) {
     pending_.resize(pending_.size() - (i - kept));
   }
   drop_gang_bound();
+  flush_requeue();
 }
 
 bool Scheduler::place(PodId id, const cluster::PodSpec& spec, core::Time now) {
-  if (spec.gang != 0) return schedule_gang(spec.gang, now);
+  if (spec.gang != 0) return permit_.empty() ? schedule_gang(spec.gang, now) : permit_worker(id, spec, now);
   ++attempts_;
   const auto placement = framework_.schedule(rounds_ ? spec_to_place(id) : spec);
   if (placement) bind(id, *placement, now);

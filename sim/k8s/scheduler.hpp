@@ -42,6 +42,15 @@ class Scheduler final : public Component {
   // before the run.
   void enable_time_sharing(const JobLedger& ledger, const perf::JobTypeSpeeds* speeds, core::Time round_length,
                            std::uint64_t seed);
+  // Gangs through Permit (Profile::gang_permit, sim/k8s/scheduler_gang_permit.cpp): how long
+  // reserved workers wait for the rest, and how long a rejected gang stays out. Before the run.
+  void enable_gang_permit(core::Time timeout, core::Time denied_backoff);
+  // Gangs whose waiting workers were rejected when their Permit timed out, or earlier by the
+  // PostFilter (more than 10 % of the workers could not be placed); GPU-hours reserved by workers
+  // while they waited at Permit.
+  std::uint64_t gang_timeouts() const { return gang_timeouts_; }
+  std::uint64_t gang_rejections() const { return gang_rejections_; }
+  double permit_wait_gpu_hours() const { return permit_wait_gpu_us_ / 3.6e9; }
   // Rounds run and linear programs solved (time-sharing profiles).
   std::uint64_t rounds() const { return rounds_ ? rounds_->rounds() : 0; }
   std::uint64_t lp_solves() const { return rounds_ ? rounds_->lp_solves() : 0; }
@@ -54,6 +63,8 @@ class Scheduler final : public Component {
 
  private:
   static constexpr std::uint32_t kRound = 5;  // timer tag: a time-sharing round starts
+  static constexpr std::uint32_t kGangTimeout = 6;  // a gang's Permit wait is over (payload: gang, generation)
+  static constexpr std::uint32_t kGangRetry = 7;    // a rejected gang's backoff is over
   // QueueSort's order, ties by pod id (the queue is kept in it).
   bool queued_before(PodId a, PodId b) const;
   void request_cycle(core::Time now);
@@ -85,8 +96,9 @@ class Scheduler final : public Component {
   std::size_t pending_shapes_ = 0;               // shapes with pending pods
   std::uint64_t cycle_ = 0;
   void count_pending(PodId id, int sign);
-  // Binds the pod the framework placed: the cache assumes it and the bus hears of it.
-  void bind(PodId id, const cluster::Placement& placement, core::Time now);
+  // Binds the pod the framework placed: the cache assumes it and the bus hears of it. `queued`:
+  // it leaves the pending count now (false: it left it when it began to wait at Permit).
+  void bind(PodId id, const cluster::Placement& placement, core::Time now, bool queued = true);
   // Gang admission: places every pending member of gang `gang` or none (a rollback through the
   // framework's release). All members must have been created.
   bool schedule_gang(std::uint32_t gang, core::Time now);
@@ -196,6 +208,34 @@ class Scheduler final : public Component {
   void run_round_cycle(core::Time now);
   // The spec to place the pod with: as the trace has it, or within its round's GPU type.
   const cluster::PodSpec& spec_to_place(PodId id);
+  // Gangs through Permit: per gang, the workers waiting at Permit (each with where it is reserved
+  // and since when), a generation that names the current wait (a stale timeout finds another),
+  // and until when a rejected gang is kept out of the queue.
+  struct PermitWait {
+    PodId pod;
+    cluster::Placement placement;
+    core::Time since;
+  };
+  struct GangPermit {
+    std::vector<PermitWait> waiting;
+    std::uint32_t generation = 0;
+    core::Time denied_until = core::Time::zero();
+  };
+  std::vector<GangPermit> permit_;  // empty unless gang_permit
+  core::Time gang_timeout_ = core::Time::zero();
+  core::Time gang_denied_backoff_ = core::Time::zero();
+  std::vector<PodId> requeue_;  // rejected workers, back in the queue once the cycle's walk is over
+  std::uint64_t gang_timeouts_ = 0;
+  std::uint64_t gang_rejections_ = 0;
+  double permit_wait_gpu_us_ = 0;
+  // Runs the framework for a gang's worker; true when it was bound or now waits at Permit.
+  bool permit_worker(PodId id, const cluster::PodSpec& spec, core::Time now);
+  // Every waiting worker of the gang goes back: reservations released, queued again (at the end of
+  // the cycle's walk), the gang kept out until its backoff ends.
+  void reject_gang(std::uint32_t gang, bool timed_out, core::Time now);
+  void flush_requeue();
+  // A waiting worker deleted (its owner gave up): its reservation goes.
+  void drop_waiting(PodId id, core::Time now);
 };
 
 }  // namespace gpusim::k8s

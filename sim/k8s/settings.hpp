@@ -259,6 +259,11 @@ struct KubeSettings {
   core::Time checkpoint_interval = core::Time::from_seconds(600);
   // Time-sharing policies (Gavel): the length of a round (CLI --round-length; Gavel's default).
   core::Time round_length = core::Time::from_seconds(360);
+  // Gang scheduling through Permit (policy gang, coscheduling's defaults): how long reserved workers
+  // wait at Permit for the rest of their gang (CLI --gang-timeout), and how long a rejected gang is
+  // kept out of scheduling before it is tried again (DeniedPGExpirationTimeSeconds).
+  core::Time gang_timeout = core::Time::from_seconds(60);
+  core::Time gang_denied_backoff = core::Time::from_seconds(20);
   core::Time descheduler_min_run_time = core::Time::zero();
 };
 

@@ -42,7 +42,7 @@ bool is_plain_name(std::string_view name) {
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
           "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf",
-          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf"};
+          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "gang"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -70,6 +70,7 @@ std::string policy_summary(const std::string& policy) {
   if (policy == "gavel-ftf") return "Gavel's heterogeneity-aware finish-time fairness (LP, CLP), rounds of time shares; best fit";
   if (policy == "maxmin") return "max-min fairness blind to GPU speed (Gavel's LAS), rounds of time shares; best fit";
   if (policy == "ftf") return "finish-time fairness blind to GPU speed, rounds of time shares; best fit";
+  if (policy == "gang") return "coscheduling: gangs wait at Permit, holding what they reserved, until whole (timeout); FIFO, skipping; best fit";
   return "";
 }
 
@@ -117,7 +118,7 @@ Profile builtin_profile(const std::string& asked) {
   // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
   // index, so that only the queue order differs.
   if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption" ||
-      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf") {
+      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf" || name == "gang") {
     Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
     profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -146,6 +147,11 @@ Profile builtin_profile(const std::string& asked) {
       // Discretised 2D-LAS (Tiresias, NSDI'19): queues by attained GPU-time, FIFO within a queue;
       // a job in a higher queue preempts jobs in lower ones.
       profile.preemption = Preemption::kTiresias;
+    } else if (name == "gang") {
+      // Coscheduling (scheduler-plugins): arrival order, a job that does not fit waits aside, and a
+      // gang's workers wait at Permit for the rest (sim/k8s/scheduler_gang_permit.cpp).
+      profile.queue_sort = "fifo";
+      profile.gang_permit = true;
     } else if (name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf") {
       // Gavel (OSDI'20): an LP gives each job its share of time on each GPU type; rounds give the
       // GPUs to the jobs furthest below their shares (sim/k8s/scheduler_rounds.cpp).

@@ -87,6 +87,10 @@ struct Profile {
   // With time_share: the LP uses each job's speed on each GPU type (Gavel's *_perf policies);
   // else every GPU counts the same (Gavel's heterogeneity-agnostic baselines).
   bool heterogeneity_aware = false;
+  // Gangs through Permit (the coscheduling plugin, policy gang): a gang's workers are placed one by
+  // one and wait at Permit, holding what they reserved, until every worker is placed; then all are
+  // bound. Otherwise (false) a gang is placed whole within one cycle or not at all.
+  bool gang_permit = false;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,
