@@ -26,6 +26,7 @@
 #include "traces/gavel_table.hpp"
 #include "traces/k8s_manifests.hpp"
 #include "traces/openb_reader.hpp"
+#include "traces/job_placement.hpp"
 #include "traces/read_workload.hpp"
 
 namespace gpusim::app {
@@ -102,6 +103,17 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "replay, policy tiresias: a waiting job returns to queue 0 after waiting this many times as long as "
                      "it ran since it was last put there (default 0: never)")
           ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
+  o.job_placement_option =
+      cmd.add_option("--job-placement", o.job_placement,
+                     "replay: consolidated (a job asks all its GPUs of one node, or node-sized workers when larger) or "
+                     "scattered (every GPU a worker of the job's gang, wherever a GPU is free; traces/job_placement.hpp)")
+          ->check(CLI::IsMember({"consolidated", "scattered"}))
+          ->capture_default_str();
+  o.scatter_slowdown_option =
+      cmd.add_option("--scatter-slowdown", o.scatter_slowdown,
+                     "replay: run-time factor of a gang whose workers landed on more than one node (default 1: none; "
+                     "with --throughputs, Gavel's unconsolidated figures apply instead)")
+          ->check(finite_range(1.0, 100.0));
   o.throughputs_option =
       cmd.add_option("--throughputs", o.throughputs,
                      "replay: Gavel's throughput table ('gavel': the bundled one, or a path): every GPU job gets a job "
@@ -146,9 +158,13 @@ void check_mode_options(const SimulateOptions& o) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
                                       o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
                                       o.throughputs_option, o.round_option, o.gang_timeout_option,
-                                      o.gang_backoff_option}) {
+                                      o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
+  }
+  if (o.scatter_slowdown_option->count() > 0 && o.throughputs_option->count() > 0) {
+    throw UsageError("--scatter-slowdown and --throughputs both set how much slower a spread job runs; give one (the "
+                     "throughput table has measured figures per job type)");
   }
   if (o.perf_model && o.throughputs_option->count() > 0) {
     throw UsageError("--perf-model and --throughputs are two run-time models; give one");
@@ -368,6 +384,12 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
     // One draw per invocation (every policy and seed of a comparison runs the same jobs).
     loaded.job_types->assign(loaded.workload.pods, loaded.cluster.nodes, static_cast<std::uint64_t>(o.first_seed));
   }
+  // After the job types are drawn, so that consolidated and scattered runs replay the same jobs.
+  if (o.job_placement == "scattered") {
+    traces::scatter_jobs(loaded.workload);
+    // Its workers may fit GPU types the whole job did not: only where its type has a figure.
+    if (loaded.job_types) loaded.job_types->restrict_to_runnable(loaded.workload.pods);
+  }
   return loaded;
 }
 
@@ -452,6 +474,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
   loaded.kube.round_length = core::Time::from_seconds(o.round_length_s);
   loaded.kube.gang_timeout = core::Time::from_seconds(o.gang_timeout_s);
+  loaded.kube.scatter_slowdown = o.scatter_slowdown;
   loaded.kube.gang_denied_backoff = core::Time::from_seconds(o.gang_backoff_s);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
                                          loaded.performance ? &*loaded.performance : nullptr, loaded.job,
@@ -476,6 +499,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     return profile.time_share != sched::TimeSharePolicy::kNone;
   });
   if (time_shares && o.mode == "replay") context.time_sharing["round_length_s"] = o.round_length_s;
+  if (o.mode == "replay" && (o.job_placement_option->count() > 0 || o.scatter_slowdown_option->count() > 0)) {
+    context.placement = {{"job_placement", o.job_placement}, {"scatter_slowdown", o.scatter_slowdown}};
+  }
   if (o.mode == "replay" && std::any_of(profiles.begin(), profiles.end(), [](const sched::Profile& p) { return p.gang_permit; })) {
     context.gang = {{"permit_timeout_s", o.gang_timeout_s},
                     {"denied_backoff_s", o.gang_backoff_s}};

@@ -44,6 +44,10 @@ struct SimulateOptions {
   std::int64_t round_length_s = 360;
   std::int64_t gang_timeout_s = 60;
   std::int64_t gang_backoff_s = 20;
+  std::string job_placement = "consolidated";
+  double scatter_slowdown = 1;
+  CLI::Option* job_placement_option = nullptr;
+  CLI::Option* scatter_slowdown_option = nullptr;
   CLI::Option* gang_timeout_option = nullptr;
   CLI::Option* gang_backoff_option = nullptr;
   // run: one policy and seed; compare: a list and a seed range.

@@ -55,6 +55,9 @@ struct PodSpec {
   // scale factor for its job (index into traces::kGavelScales). Set by perf::JobTypeSpeeds.
   std::int16_t job_type = -1;
   std::uint8_t job_scale = 0;
+  // Its gang was made by --job-placement scattered from a job of one node's GPUs (traces/
+  // job_placement.hpp): in the trace it ran consolidated, so its reference speed is consolidated.
+  bool scattered = false;
   // Percent of one RDMA NIC's bandwidth it reserves (Alibaba's DLRM trace; nodes offer
   // NodeSpec::rdma_percent); 0: none.
   std::int32_t rdma_percent = 0;

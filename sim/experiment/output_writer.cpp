@@ -147,6 +147,7 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   if (!ctx.preemption.is_null()) inputs["preemption"] = ctx.preemption;
   if (!ctx.time_sharing.is_null()) inputs["time_sharing"] = ctx.time_sharing;
   if (!ctx.gang.is_null()) inputs["gang"] = ctx.gang;
+  if (!ctx.placement.is_null()) inputs["placement"] = ctx.placement;
   // What the readers assumed or could not model, for the user (absent when nothing).
   if (!ctx.cluster->notes.empty()) inputs["cluster_notes"] = ctx.cluster->notes;
   if (!ctx.workload->notes.empty()) inputs["workload_notes"] = ctx.workload->notes;

@@ -34,6 +34,8 @@ struct OutputContext {
   nlohmann::json time_sharing = nullptr;
   // Gangs through Permit (policy gang): the Permit timeout and the rejected gangs' backoff.
   nlohmann::json gang = nullptr;
+  // --job-placement and --scatter-slowdown, when given.
+  nlohmann::json placement = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

@@ -337,6 +337,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     result.set("rounds", static_cast<double>(scheduler.rounds()));
     result.set("lp_solves", static_cast<double>(scheduler.lp_solves()));
   }
+  if (workload->has_gangs) {
+    result.set("gang_starts_spread", static_cast<double>(scheduler.gangs_spread()));
+    result.set("gang_starts_on_one_node", static_cast<double>(scheduler.gangs_on_one_node()));
+  }
   if (profile.gang_permit) {
     result.set("gang_permit_timeouts", static_cast<double>(scheduler.gang_timeouts()));
     result.set("gang_permit_rejections", static_cast<double>(scheduler.gang_rejections()));

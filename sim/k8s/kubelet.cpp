@@ -147,6 +147,7 @@ KubeletFleet::Resident& KubeletFleet::resident(PodId pod) {
 void KubeletFleet::on_message(const Message& message, core::Time now) {
   switch (message.topic) {
     case Topic::kPodBound:
+      resident(message.pod).spread = message.value != 0;
       // Dynamic MIG: instances named for a pod on its way are not idle (no re-partition).
       if (setup_[message.node].mig_dynamic) incoming_[message.node].bits |= message.gpus.bits;
       if (state_[message.node] == NodeState::kLost) {
@@ -845,10 +846,14 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) {
   }
   const cluster::GpuModelId model = truth_.node(n).gpu_model;
   // A job of a Gavel job type runs at the table's speed on its GPU type (its trace duration is
-  // its time on a V100); the table's figures are whole jobs' own, so no other model applies.
+  // its time on a V100), consolidated or spread as its gang landed; the table's figures are whole
+  // jobs' own, so no other model applies.
   if (run_time_.job_types != nullptr && pod.job_type >= 0) {
-    return scaled_duration(pod, run_time_.job_types->time_factor(pod, model) * link_factor * mig_factor);
+    return scaled_duration(pod, run_time_.job_types->time_factor(pod, model, r.spread) * link_factor * mig_factor);
   }
+  // Without the table, a job the trace ran on one server, spread over nodes by scattered placement,
+  // runs slower by the stated factor (a trace's own gangs ran spread: their durations say so).
+  if (r.spread && pod.scattered) link_factor *= settings_.scatter_slowdown;
   if (run_time_.performance == nullptr || !pod.wants_gpu()) {
     if (link_factor * mig_factor == 1) return *pod.duration;
     return scaled_duration(pod, link_factor * mig_factor);

@@ -72,6 +72,7 @@ class KubeletFleet final : public Component {
     double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
     bool overruns = false;
     double mig_slowdown = 0;  // MIG: its run time on its instances over its run time alone
+    bool spread = false;      // a gang worker whose gang the scheduler placed on several nodes
   };
 
   void admit(PodId pod, core::Time now);

@@ -66,6 +66,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
   }
   gang_pending_.resize(gang_size_.size());
   gang_started_.assign(gang_size_.size(), 0);
+  gang_spread_.assign(gang_size_.size(), 0);
   if (profile.queue_mode == sched::QueueMode::kBackfill) {
     on_node_.resize(nodes.size());
     failed_withheld_in_cycle_.assign(shapes.size(), 0);
@@ -369,7 +370,13 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
   bound.source = api_.pod(id).source;
   bound.node = placement.node;
   bound.gpus = placement.gpus;
+  if (const std::uint32_t gang = pods_[bound.source].gang; gang != 0) bound.value = gang_spread_[gang];
   bus_.publish(bound, now, core::Phase::kSchedule);
+}
+
+void Scheduler::note_gang_start(std::uint32_t gang, bool spread) {
+  gang_spread_[gang] = spread ? 1 : 0;
+  ++(spread ? gangs_spread_ : gangs_on_one_node_);
 }
 
 bool Scheduler::gang_ready(std::uint32_t gang) const {
@@ -402,6 +409,9 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
     apply_status(placement->node);
   }
   gang_started_[gang] = 1;
+  note_gang_start(gang, std::any_of(gang_placed_.begin(), gang_placed_.end(), [&](const cluster::Placement& p) {
+                    return p.node != gang_placed_.front().node;
+                  }));
   if (bound_by_gang_.size() < assumed_.size()) bound_by_gang_.resize(assumed_.size(), 0);
   for (std::size_t k = 0; k < members.size(); ++k) {
     bound_by_gang_[members[k]] = 1;

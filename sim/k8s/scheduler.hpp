@@ -51,6 +51,10 @@ class Scheduler final : public Component {
   std::uint64_t gang_timeouts() const { return gang_timeouts_; }
   std::uint64_t gang_rejections() const { return gang_rejections_; }
   double permit_wait_gpu_hours() const { return permit_wait_gpu_us_ / 3.6e9; }
+  // Gang starts whose workers landed on more than one node (they run at the scattered speed), and
+  // on one node.
+  std::uint64_t gangs_spread() const { return gangs_spread_; }
+  std::uint64_t gangs_on_one_node() const { return gangs_on_one_node_; }
   // Rounds run and linear programs solved (time-sharing profiles).
   std::uint64_t rounds() const { return rounds_ ? rounds_->rounds() : 0; }
   std::uint64_t lp_solves() const { return rounds_ ? rounds_->lp_solves() : 0; }
@@ -111,6 +115,11 @@ class Scheduler final : public Component {
   std::vector<std::uint8_t> bound_by_gang_;
   std::vector<cluster::Placement> gang_placed_;  // reused by schedule_gang
   std::vector<PodId> gang_bound_ids_;             // bound by gang admission in this cycle
+  // Per gang, whether its workers started on more than one node (told to the kubelets with each
+  // worker's binding: the run time depends on it; a replacement worker runs as its gang did).
+  std::vector<std::uint8_t> gang_spread_;
+  std::uint64_t gangs_spread_ = 0, gangs_on_one_node_ = 0;
+  void note_gang_start(std::uint32_t gang, bool spread);
   // EASY backfilling (sched::QueueMode::kBackfill): per pod object its expected end (bind time +
   // trace run time), the pods bound on each node, and this cycle's reservation for the first pod
   // (or gang) that did not fit.

@@ -10,6 +10,8 @@
 //    pod-group expiry), so the cycle does not place and reject it again at once.
 // gpusim's gangs need every worker (minMember = workers). Workers that wait hold GPUs no other pod
 // may use: the cost this mechanism pays, counted as permit_wait_gpu_hours.
+#include <algorithm>
+
 #include "sim/core/check.hpp"
 #include "sim/k8s/scheduler.hpp"
 
@@ -62,6 +64,9 @@ bool Scheduler::permit_worker(PodId id, const cluster::PodSpec& spec, core::Time
   }
   // The last worker: Permit lets every waiting worker through, in the order they were placed.
   gang_started_[gang] = 1;
+  note_gang_start(gang, std::any_of(wait.waiting.begin(), wait.waiting.end(), [&](const PermitWait& w) {
+                    return w.placement.node != wait.waiting.front().placement.node;
+                  }));
   for (const PermitWait& worker : wait.waiting) {
     permit_wait_gpu_us_ += static_cast<double>(pods_[api_.pod(worker.pod).source].gpu_count) *
                            static_cast<double>((now - worker.since).micros());

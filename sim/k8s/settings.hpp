@@ -264,6 +264,10 @@ struct KubeSettings {
   // kept out of scheduling before it is tried again (DeniedPGExpirationTimeSeconds).
   core::Time gang_timeout = core::Time::from_seconds(60);
   core::Time gang_denied_backoff = core::Time::from_seconds(20);
+  // The run-time factor of a job the trace ran on one server whose workers scattered placement put
+  // on more than one node (CLI --scatter-slowdown; 1: none). With Gavel's throughput table its
+  // `_unconsolidated` figures apply instead.
+  double scatter_slowdown = 1;
   core::Time descheduler_min_run_time = core::Time::zero();
 };
 

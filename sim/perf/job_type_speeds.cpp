@@ -124,7 +124,10 @@ std::vector<double> JobTypeSpeeds::equal_share_speeds(const std::vector<cluster:
     if (pod.job_type < 0) continue;
     double weighted = 0, total = 0;
     for (std::size_t w = 0; w < kWorkers; ++w) {
+      // Skipped: types too small for it, and (a scattered job's workers) types its job type has no
+      // figure for, where restrict_to_runnable keeps it off.
       if (gpus[w] == 0 || largest[w] < pod.gpu_count) continue;
+      if (table_.job_types.at(static_cast<std::size_t>(pod.job_type)).rate(pod.job_scale, w, false) <= 0) continue;
       weighted += gpus[w] * speed(pod, w);
       total += gpus[w];
     }
@@ -133,20 +136,43 @@ std::vector<double> JobTypeSpeeds::equal_share_speeds(const std::vector<cluster:
   return speeds;
 }
 
-double JobTypeSpeeds::speed(const cluster::PodSpec& pod, std::size_t worker) const {
+void JobTypeSpeeds::restrict_to_runnable(std::vector<cluster::PodSpec>& pods) const {
+  for (cluster::PodSpec& pod : pods) {
+    if (pod.job_type < 0) continue;
+    const traces::GavelJobType& type = table_.job_types.at(static_cast<std::size_t>(pod.job_type));
+    cluster::GpuModelSet runnable;
+    for (std::size_t id = 0; id < worker_of_model_.size(); ++id) {
+      const std::int8_t w = worker_of_model_[id];
+      if (w >= 0 && type.rate(pod.job_scale, static_cast<std::size_t>(w), false) > 0 &&
+          pod.allowed_models.allows(static_cast<cluster::GpuModelId>(id))) {
+        runnable.add(static_cast<cluster::GpuModelId>(id));
+      }
+    }
+    // The draw guarantees a V100 figure, so the set is never empty on a cluster the type was drawn for.
+    GPUSIM_CHECK(runnable.bits != 0, "a job type with no GPU type to run on");
+    pod.allowed_models = runnable;
+  }
+}
+
+double JobTypeSpeeds::speed(const cluster::PodSpec& pod, std::size_t worker, std::optional<bool> spread) const {
   GPUSIM_CHECK(pod.job_type >= 0, "speed of a pod without a job type");
   const traces::GavelJobType& type = table_.job_types.at(static_cast<std::size_t>(pod.job_type));
-  const bool spread = pod.gang != 0;
-  const double reference = type.rate(pod.job_scale, traces::kGavelReferenceWorker, spread);
-  const double rate = type.rate(pod.job_scale, worker, spread);
+  const bool unconsolidated = spread.value_or(pod.gang != 0);
+  // The trace's duration is its time on V100s placed as the trace ran it: spread for a gang the
+  // trace made (a job larger than a server), consolidated otherwise.
+  const double reference = type.rate(pod.job_scale, traces::kGavelReferenceWorker, pod.gang != 0 && !pod.scattered);
+  // Gavel's table lacks a few `_unconsolidated` figures (ResNet-50, batch size 64, on K80s): such a
+  // job spread over servers runs at its consolidated figure (traces/data/gavel/README.md).
+  double rate = type.rate(pod.job_scale, worker, unconsolidated);
+  if (rate <= 0 && unconsolidated) rate = type.rate(pod.job_scale, worker, false);
   GPUSIM_CHECK(reference > 0 && rate > 0, "a job type that cannot run on its GPU type");
   return rate / reference;
 }
 
-double JobTypeSpeeds::time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model) const {
+double JobTypeSpeeds::time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model, std::optional<bool> spread) const {
   const auto worker = worker_type_of(model);
   GPUSIM_CHECK(worker.has_value(), "a GPU model without a Gavel worker type");
-  return 1.0 / speed(pod, *worker);
+  return 1.0 / speed(pod, *worker, spread);
 }
 
 }  // namespace gpusim::perf

@@ -33,10 +33,17 @@ class JobTypeSpeeds {
   // table too. The workers of a gang share their job's type.
   void assign(std::vector<cluster::PodSpec>& pods, const std::vector<cluster::NodeSpec>& nodes, std::uint64_t seed) const;
 
-  // The job's steps per second on `worker` relative to its speed on a V100 (reference), > 0.
-  double speed(const cluster::PodSpec& pod, std::size_t worker) const;
+  // Keeps each pod with a job type off GPU models where its type has no figure at its scale. A job
+  // split by --job-placement scattered may otherwise land on GPU types its draw never considered
+  // (nodes too small for the whole job). Already-narrowed models are intersected.
+  void restrict_to_runnable(std::vector<cluster::PodSpec>& pods) const;
+
+  // The job's steps per second on `worker` relative to its speed on a V100 (reference), > 0. A job
+  // spread over several servers runs at the table's `_unconsolidated` figures (both its own and the
+  // reference's); without `spread`, a gang is taken to be spread (what planning assumes).
+  double speed(const cluster::PodSpec& pod, std::size_t worker, std::optional<bool> spread = std::nullopt) const;
   // Its run time on `model` over its run time on a V100: 1 / speed.
-  double time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model) const;
+  double time_factor(const cluster::PodSpec& pod, cluster::GpuModelId model, std::optional<bool> spread = std::nullopt) const;
 
   // Per pod: its speed on an equal share of the cluster, the mean of its speeds over the GPUs of the
   // worker types with a node as large as the pod, weighted by their GPUs (1 for pods without a job

@@ -117,5 +117,39 @@ TEST(DlrmCli, ReplayKeepsRolesRdmaAndEachServicesLimitPerNode) {
   EXPECT_EQ(by_name["c0"]["node"], "cn0");
 }
 
+TEST(PlacementCli, OptionsForGangsAndScatteringRefuseWhatTheyCannotApplyTo) {
+  const auto dir = fresh_dir("placement_options");
+  const auto no_gang = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --gang-timeout 30 --out out");
+  EXPECT_EQ(no_gang.exit_code, 2);
+  EXPECT_NE(no_gang.err.find("--gang-timeout applies to the policy gang"), std::string::npos) << no_gang.err;
+  const auto both = run_gpusim(dir, "run --workload philly --cluster philly-gavel --throughputs gavel --mode replay "
+                                    "--policy fifo --job-placement scattered --scatter-slowdown 2 --out out");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--scatter-slowdown and --throughputs"), std::string::npos) << both.err;
+  const auto typo = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --job-placement scatter --out out");
+  EXPECT_EQ(typo.exit_code, 2);
+  const auto fill = run_gpusim(dir, "run --workload philly --mode fill --policy kube-default --job-placement scattered --out out");
+  EXPECT_EQ(fill.exit_code, 2);
+  EXPECT_NE(fill.err.find("--job-placement applies to --mode replay only"), std::string::npos) << fill.err;
+  const auto low = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --scatter-slowdown 0.5 --out out");
+  EXPECT_EQ(low.exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(PlacementCli, ScatteredRunsRecordTheirPlacementAndCountSpreadGangs) {
+  const auto dir = fresh_dir("placement_record");
+  const auto result = run_gpusim(dir, "run --workload philly --mode replay --policy gang --job-placement scattered "
+                                      "--scatter-slowdown 1.5 --gang-timeout 30 --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  EXPECT_EQ(summary["inputs"]["placement"]["job_placement"], "scattered");
+  EXPECT_EQ(summary["inputs"]["placement"]["scatter_slowdown"], 1.5);
+  EXPECT_EQ(summary["inputs"]["gang"]["permit_timeout_s"], 30);
+  const auto& run = summary["policies"][0]["runs"][0];
+  // 5,331 jobs of 2-8 GPUs became gangs, besides the log's 289: every one started once.
+  EXPECT_EQ(run["gang_starts_spread"].get<double>() + run["gang_starts_on_one_node"].get<double>(), 5620);
+  EXPECT_EQ(run["completed_jobs"], 82247);
+}
+
 }  // namespace
 }  // namespace gpusim::testing

@@ -97,6 +97,24 @@ TEST(JobTypeSpeeds, ARunTakesTheTablesRatioToAV100) {
   EXPECT_THROW(speeds.check_cluster(nodes), core::InputError);
 }
 
+TEST(JobTypeSpeeds, AScatteredJobRunsAtTheUnconsolidatedFigureOnlyWhenSpread) {
+  const auto catalog = cluster::GpuCatalog::from_models(
+      {{"k80", "K80", {}, 12288, 0, 0, 0, 0, ""}, {"v100-pcie", "V100", {}, 16384, 0, 0, 0, 0, ""}});
+  const perf::JobTypeSpeeds speeds(traces::parse_gavel_throughputs(kTable, "t.json"), catalog);
+  cluster::PodSpec pod;
+  pod.gpu_count = 1;
+  pod.gang = 3;
+  pod.scattered = true;  // a 2-GPU job of one server in the trace, split by --job-placement scattered
+  pod.job_type = 0;      // LM: 7 steps/s on two V100s of one server, 5 spread over two
+  pod.job_scale = 1;
+  EXPECT_DOUBLE_EQ(speeds.time_factor(pod, 1, false), 1.0);
+  EXPECT_DOUBLE_EQ(speeds.time_factor(pod, 1, true), 7.0 / 5.0);
+  // A gang of the trace ran spread: spread is its reference, and one server would not be faster
+  // than the trace says (the reference is spread too).
+  pod.scattered = false;
+  EXPECT_DOUBLE_EQ(speeds.time_factor(pod, 1, true), 1.0);
+}
+
 TEST(JobTypeSpeeds, TypesAreDrawnAmongThoseThatRunEverywhereAndGangsShareOne) {
   const auto catalog = cluster::GpuCatalog::from_models({{"k80", "K80", {}, 12288, 0, 0, 0, 0, ""}, {"v100-pcie", "V100", {}, 16384, 0, 0, 0, 0, ""}});
   const perf::JobTypeSpeeds speeds(traces::parse_gavel_throughputs(kTable, "t.json"), catalog);
