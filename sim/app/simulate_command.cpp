@@ -103,6 +103,11 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "replay, policy tiresias: a waiting job returns to queue 0 after waiting this many times as long as "
                      "it ran since it was last put there (default 0: never)")
           ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
+  o.themis_fairness_option =
+      cmd.add_option("--themis-fairness", o.themis_fairness,
+                     "replay, policy themis: the fairness knob f in [0, 1); each lease is offered first to the "
+                     "ceil((1 - f) n) of the n active jobs with the largest finish-time fairness rho (default 0.8)")
+          ->check(finite_range(0.0, 0.999));
   o.job_placement_option =
       cmd.add_option("--job-placement", o.job_placement,
                      "replay: consolidated (a job asks all its GPUs of one node, or node-sized workers when larger) or "
@@ -120,7 +125,8 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "type drawn with the seed, its trace duration is its time on a V100 and it runs at the table's "
                      "speed on its GPU type (k80, p100-*, v100-* catalog models only)");
   o.round_option = cmd.add_option("--round-length", o.round_length_s,
-                                  "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf: seconds per round of time shares, "
+                                  "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf, themis: seconds per round of time shares (themis: "
+                                  "per lease), "
                                   "60 or more (default 360, as Gavel; a suspended job's owner recreates it after 10 s)")
                        ->check(CLI::Range(std::int64_t{60}, std::int64_t{10'000'000}));
   o.gang_timeout_option = cmd.add_option("--gang-timeout", o.gang_timeout_s,
@@ -158,7 +164,8 @@ void check_mode_options(const SimulateOptions& o) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
                                       o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
                                       o.throughputs_option, o.round_option, o.gang_timeout_option,
-                                      o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option}) {
+                                      o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option,
+                                      o.themis_fairness_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -451,8 +458,17 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (o.round_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
         return profile.time_share != sched::TimeSharePolicy::kNone;
       })) {
-    throw UsageError("--round-length applies to the time-sharing policies (gavel-maxmin, gavel-ftf, maxmin, ftf), which "
+    throw UsageError("--round-length applies to the time-sharing policies (gavel-maxmin, gavel-ftf, maxmin, ftf, themis), which "
                      "this run does not use");
+  }
+  if (o.themis_fairness_option->count() > 0) {
+    bool applied = false;
+    for (sched::Profile& profile : profiles) {
+      if (profile.time_share != sched::TimeSharePolicy::kThemis) continue;
+      profile.themis_fairness = o.themis_fairness;
+      applied = true;
+    }
+    if (!applied) throw UsageError("--themis-fairness applies to the policy themis, which this run does not use");
   }
   for (const CLI::Option* option : {o.gang_timeout_option, o.gang_backoff_option}) {
     if (option->count() > 0 &&
@@ -499,6 +515,11 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     return profile.time_share != sched::TimeSharePolicy::kNone;
   });
   if (time_shares && o.mode == "replay") context.time_sharing["round_length_s"] = o.round_length_s;
+  for (const sched::Profile& profile : profiles) {
+    if (profile.time_share == sched::TimeSharePolicy::kThemis && o.mode == "replay") {
+      context.time_sharing["themis_fairness"] = profile.themis_fairness;
+    }
+  }
   if (o.mode == "replay" && (o.job_placement_option->count() > 0 || o.scatter_slowdown_option->count() > 0)) {
     context.placement = {{"job_placement", o.job_placement}, {"scatter_slowdown", o.scatter_slowdown}};
   }

@@ -44,6 +44,8 @@ struct SimulateOptions {
   std::int64_t round_length_s = 360;
   std::int64_t gang_timeout_s = 60;
   std::int64_t gang_backoff_s = 20;
+  double themis_fairness = 0.8;
+  CLI::Option* themis_fairness_option = nullptr;
   std::string job_placement = "consolidated";
   double scatter_slowdown = 1;
   CLI::Option* job_placement_option = nullptr;

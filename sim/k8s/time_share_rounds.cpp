@@ -17,6 +17,7 @@ TimeShareRounds::TimeShareRounds(const sched::Profile& profile, const std::vecto
                                  const JobLedger& ledger, std::uint64_t seed)
     : policy_(profile.time_share),
       aware_(profile.heterogeneity_aware),
+      themis_fairness_(profile.themis_fairness),
       pods_(pods),
       speeds_(speeds),
       ledger_(ledger),
@@ -123,6 +124,85 @@ double TimeShareRounds::remaining_s(std::uint32_t job, core::Time now) const {
 
 void TimeShareRounds::plan(core::Time now) {
   ++rounds_;
+  for (const std::uint32_t job : active_) jobs_[job].planned = kNone;
+  if (policy_ == sched::TimeSharePolicy::kThemis) {
+    plan_leases(now);
+  } else {
+    plan_shares(now);
+  }
+  // A round counts for a job where it runs in it: here for jobs that keep running on their type,
+  // at binding (started()) for the others; a planned job that finds no room gets no round.
+  for (const std::uint32_t job : active_) {
+    Job& j = jobs_[job];
+    ++j.rounds;
+    if (j.planned != kNone && j.planned == j.running) ++j.received[static_cast<std::size_t>(j.planned)];
+  }
+}
+
+double TimeShareRounds::estimated_rho(std::uint32_t job, core::Time now) const {
+  const Job& j = jobs_[job];
+  const cluster::PodSpec& pod = pods_[job];
+  if (!pod.duration || pod.duration->micros() == 0) return 0;
+  double best = 0, weighted = 0, gpus = 0;
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    const double v = speed(job, t);
+    if (v <= 0) continue;
+    best = std::max(best, v);
+    weighted += types_[t].gpus * v;
+    gpus += types_[t].gpus;
+  }
+  if (best <= 0 || gpus <= 0) return 0;
+  // Alone on an equal 1/n share of the GPUs it may use, at their mean speed; shared: what it has
+  // waited and run so far, then its remaining work at its best speed from now on.
+  const double work_s = static_cast<double>(pod.duration->micros()) / 1e6;
+  const double n = static_cast<double>(active_.size());
+  const double isolated = work_s / (weighted / gpus) * std::max(1.0, n * j.gpus / gpus);
+  const double shared = static_cast<double>((now - j.arrival).micros()) / 1e6 + remaining_s(job, now) / best;
+  return shared / isolated;
+}
+
+void TimeShareRounds::plan_leases(core::Time now) {
+  const std::size_t types = types_.size();
+  free_.assign(types, 0);
+  for (std::size_t t = 0; t < types; ++t) free_[t] = types_[t].gpus;
+  // The auction's visible jobs: the ceil((1 - f) n) with the largest rho, ties by row.
+  entries_.clear();
+  for (const std::uint32_t job : active_) entries_.push_back({quantise(estimated_rho(job, now)), 0, 0, job});
+  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(b.priority, a.job) < std::tie(a.priority, b.job);
+  });
+  const auto visible = std::min(entries_.size(), static_cast<std::size_t>(std::max(
+      1.0, std::ceil((1 - themis_fairness_) * static_cast<double>(entries_.size()) - 1e-9))));
+  // Within the auction, the allocation that most raises the product of the jobs' rho gains is
+  // approximated greedily: the largest rho per GPU asked first. Then the leftovers, work-
+  // conserving: every other job by rho.
+  for (std::size_t i = 0; i < visible; ++i) entries_[i].deficit = quantise(entries_[i].priority / jobs_[entries_[i].job].gpus);
+  std::sort(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(visible), [](const Entry& a, const Entry& b) {
+    return std::tie(b.deficit, b.priority, a.job) < std::tie(a.deficit, a.priority, b.job);
+  });
+  for (const Entry& e : entries_) {
+    Job& j = jobs_[e.job];
+    // Its fastest type with room; among equals the one it runs on, then V100, P100, K80 (or the
+    // cluster's models from the last).
+    std::int8_t chosen = kNone;
+    double chosen_speed = 0;
+    for (std::size_t k = 0; k < types; ++k) {
+      const std::size_t t = types - 1 - k;
+      const double v = speed(e.job, t);
+      if (v <= 0 || j.gpus > free_[t]) continue;
+      const bool better = v > chosen_speed || (v == chosen_speed && j.running == static_cast<std::int8_t>(t));
+      if (chosen == kNone || better) {
+        chosen = static_cast<std::int8_t>(t);
+        chosen_speed = v;
+      }
+    }
+    if (chosen == kNone) continue;
+    free_[static_cast<std::size_t>(chosen)] -= j.gpus;
+    j.planned = chosen;
+  }
+}
+
+void TimeShareRounds::plan_shares(core::Time now) {
   const std::size_t types = types_.size();
   if (changed_) {
     lp_jobs_.resize(active_.size());
@@ -150,7 +230,6 @@ void TimeShareRounds::plan(core::Time now) {
   if (!aware_) rng_.shuffle(std::span<std::size_t>(type_order_));
   free_.assign(types, 0);
   for (std::size_t t = 0; t < types; ++t) free_[t] = types_[t].gpus;
-  for (const std::uint32_t job : active_) jobs_[job].planned = kNone;
   // First the shares: on each type, the jobs with a share there by priority. Then what is left:
   // jobs without a share on a type may use its idle GPUs, those already running there first (so a
   // spare GPU does not move a job every round).
@@ -183,13 +262,6 @@ void TimeShareRounds::plan(core::Time now) {
         j.planned = static_cast<std::int8_t>(t);
       }
     }
-  }
-  // A round counts for a job where it runs in it: here for jobs that keep running on their type,
-  // at binding (started()) for the others; a planned job that finds no room gets no round.
-  for (const std::uint32_t job : active_) {
-    Job& j = jobs_[job];
-    ++j.rounds;
-    if (j.planned != kNone && j.planned == j.running) ++j.received[static_cast<std::size_t>(j.planned)];
   }
 }
 

@@ -15,6 +15,11 @@
 //     in priority order while their GPUs fit, one type per job. Then GPUs left idle go to jobs
 //     without a share there, those already running there first, as Gavel's non-FIFO policies let
 //     any job take what is left.
+// Themis (sched::TimeSharePolicy::kThemis, Mahajan et al., NSDI'20) is approximated on the same
+// rounds, each round a lease of every GPU: the ceil((1 - f) n) active jobs with the largest
+// estimated finish-time fairness rho take GPUs first, by rho per GPU asked (a greedy stand-in for
+// the partial-allocation auction's product of gains), each on its fastest type with room; the
+// other jobs then take what is left by rho (work-conserving). No LP.
 // Only GPU jobs that some type can hold whole (by GPU counts) are time-shared (plannable()).
 // A job planned on another type than it runs on (or not planned) is suspended at the round's end.
 #include <cstdint>
@@ -89,11 +94,19 @@ class TimeShareRounds {
     std::vector<std::int32_t> received;  // rounds it was planned on each type
   };
   double speed(std::uint32_t job, std::size_t type) const;
+  // Gavel's rounds: the LP's shares, then the rounds' priorities.
+  void plan_shares(core::Time now);
+  // Themis: leases offered by estimated finish-time fairness.
+  void plan_leases(core::Time now);
+  // rho = (time since arrival + remaining work at its best speed) / its time alone on an equal 1/n
+  // share of the GPUs it may use.
+  double estimated_rho(std::uint32_t job, core::Time now) const;
   // Work left in seconds on the reference GPU (finish-time fairness).
   double remaining_s(std::uint32_t job, core::Time now) const;
 
   sched::TimeSharePolicy policy_;
   bool aware_;
+  double themis_fairness_;
   const std::vector<cluster::PodSpec>& pods_;
   const perf::JobTypeSpeeds* speeds_;
   const JobLedger& ledger_;

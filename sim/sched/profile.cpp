@@ -42,7 +42,7 @@ bool is_plain_name(std::string_view name) {
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
           "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf",
-          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "gang"};
+          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "themis", "gang"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -70,6 +70,7 @@ std::string policy_summary(const std::string& policy) {
   if (policy == "gavel-ftf") return "Gavel's heterogeneity-aware finish-time fairness (LP, CLP), rounds of time shares; best fit";
   if (policy == "maxmin") return "max-min fairness blind to GPU speed (Gavel's LAS), rounds of time shares; best fit";
   if (policy == "ftf") return "finish-time fairness blind to GPU speed, rounds of time shares; best fit";
+  if (policy == "themis") return "Themis-style finish-time fairness: leases offered to the jobs with the largest rho (approximated); best fit";
   if (policy == "gang") return "coscheduling: gangs wait at Permit, holding what they reserved, until whole (timeout); FIFO, skipping; best fit";
   return "";
 }
@@ -118,7 +119,7 @@ Profile builtin_profile(const std::string& asked) {
   // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
   // index, so that only the queue order differs.
   if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption" ||
-      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf" || name == "gang") {
+      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf" || name == "themis" || name == "gang") {
     Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
     profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -152,6 +153,12 @@ Profile builtin_profile(const std::string& asked) {
       // gang's workers wait at Permit for the rest (sim/k8s/scheduler_gang_permit.cpp).
       profile.queue_sort = "fifo";
       profile.gang_permit = true;
+    } else if (name == "themis") {
+      // Themis (NSDI'20), approximated: rounds are leases, offered to the jobs furthest from
+      // finish-time fairness first (sim/k8s/time_share_rounds.cpp, policies/README.md).
+      profile.queue_sort = "fifo";
+      profile.time_share = TimeSharePolicy::kThemis;
+      profile.heterogeneity_aware = true;
     } else if (name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf") {
       // Gavel (OSDI'20): an LP gives each job its share of time on each GPU type; rounds give the
       // GPUs to the jobs furthest below their shares (sim/k8s/scheduler_rounds.cpp).

@@ -62,7 +62,9 @@ struct TiresiasSettings {
 // Gavel's round-based time sharing (replay): a linear program gives each job its share of time
 // on each GPU type, and every round (RoundSettings) gives the GPUs to the jobs furthest below their
 // shares; jobs left out of a round are preempted at its end, when they checkpoint (no work lost).
-enum class TimeSharePolicy : std::uint8_t { kNone, kMaxMin, kFinishTimeFair };
+// Themis (kThemis) needs no LP: each round is a lease of the GPUs, offered first to the jobs
+// furthest from finish-time fairness (sim/k8s/time_share_rounds.hpp).
+enum class TimeSharePolicy : std::uint8_t { kNone, kMaxMin, kFinishTimeFair, kThemis };
 
 struct Profile {
   std::string name;
@@ -87,6 +89,9 @@ struct Profile {
   // With time_share: the LP uses each job's speed on each GPU type (Gavel's *_perf policies);
   // else every GPU counts the same (Gavel's heterogeneity-agnostic baselines).
   bool heterogeneity_aware = false;
+  // Themis: the fairness knob f; each lease is offered to the ceil((1 - f) x n) of the n active jobs
+  // with the largest estimated finish-time fairness rho (CLI --themis-fairness).
+  double themis_fairness = 0.8;
   // Gangs through Permit (the coscheduling plugin, policy gang): a gang's workers are placed one by
   // one and wait at Permit, holding what they reserved, until every worker is placed; then all are
   // bound. Otherwise (false) a gang is placed whole within one cycle or not at all.

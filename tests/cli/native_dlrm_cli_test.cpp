@@ -136,6 +136,25 @@ TEST(PlacementCli, OptionsForGangsAndScatteringRefuseWhatTheyCannotApplyTo) {
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+TEST(PlacementCli, TheThemisKnobAppliesToThemisOnly) {
+  const auto dir = fresh_dir("themis_knob");
+  const auto other = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --themis-fairness 0.5 --out out");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("--themis-fairness applies to the policy themis"), std::string::npos) << other.err;
+  const auto range = run_gpusim(dir, "run --workload philly --mode replay --policy themis --themis-fairness 1 --out out");
+  EXPECT_EQ(range.exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,600.0,8,4800.0,vc\n"
+                                     "2017-10-01 00:01:00,300.0,16,4800.0,vc\n";
+  const auto ok = run_gpusim(dir, "run --workload jobs.csv --mode replay --policy themis --themis-fairness 0.5 --out out");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  EXPECT_EQ(summary["inputs"]["time_sharing"]["themis_fairness"], 0.5);
+  EXPECT_EQ(summary["policies"][0]["runs"][0]["completed_jobs"], 2);
+  EXPECT_EQ(summary["policies"][0]["runs"][0]["lp_solves"], 0);
+}
+
 TEST(PlacementCli, ScatteredRunsRecordTheirPlacementAndCountSpreadGangs) {
   const auto dir = fresh_dir("placement_record");
   const auto result = run_gpusim(dir, "run --workload philly --mode replay --policy gang --job-placement scattered "

@@ -24,6 +24,7 @@ struct K8sScenario {
   std::int64_t fragmentation_every_s = 0;
   std::string policy = "binpack";  // a built-in profile, run with node-index ties
   std::optional<sched::TiresiasSettings> tiresias;  // policy tiresias: other knobs than the defaults
+  std::optional<double> themis_fairness;            // policy themis: another fairness knob than 0.8
   const perf::JobTypeSpeeds* job_types = nullptr;   // Gavel's throughput table, if the jobs carry job types
 
   K8sScenario() { workload.has_times = true; }
@@ -48,6 +49,7 @@ struct K8sScenario {
     sched::Profile profile = sched::builtin_profile(policy);
     profile.tie_break = sched::TieBreak::kNodeIndex;
     if (tiresias) profile.tiresias = *tiresias;
+    if (themis_fairness) profile.themis_fairness = *themis_fairness;
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
     config.seed = seed;
