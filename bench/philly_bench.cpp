@@ -5,9 +5,12 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/compare.hpp"
 #include "traces/bundled.hpp"
+#include "traces/native_format.hpp"
 #include "traces/openb_reader.hpp"
 #include "traces/philly_reader.hpp"
 
@@ -36,6 +39,21 @@ void BM_PhillyRead(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PhillyRead)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+// The same jobs in gpusim's native format (traces/FORMAT.md), written once to memory and read back.
+void BM_PhillyReadNative(benchmark::State& state) {
+  const Philly& data = philly();
+  std::ostringstream written;
+  traces::write_native_workload(written, data.jobs, data.catalog, "philly");
+  const std::string text = written.str();
+  for (auto _ : state) {
+    std::istringstream in(text);
+    auto jobs = traces::read_native_workload(in, "philly.jsonl", data.catalog);
+    benchmark::DoNotOptimize(jobs);
+  }
+  state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+}
+BENCHMARK(BM_PhillyReadNative)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 const char* const kPolicies[] = {"fifo", "backfill", "sjf", "kube-default", "srtf", "tiresias", "drf"};
 

@@ -14,7 +14,7 @@ cmake --build build --parallel "$(nproc)" > /dev/null
 
 dir=results/gavel-philly
 mkdir -p "$dir"
-policies=fifo,maxmin,gavel-maxmin,ftf,gavel-ftf
+policies=fifo,maxmin,gavel-maxmin,ftf,gavel-ftf,themis
 for k in 1 2; do
   /usr/bin/time -f "compression $k: %e s wall, %M KB max RSS" \
     ./build/gpusim compare --workload philly --cluster philly-gavel --throughputs gavel --mode replay \

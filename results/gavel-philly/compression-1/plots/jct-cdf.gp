@@ -7,4 +7,4 @@ set key right bottom
 set grid
 set yrange [0:1]
 set logscale x
-plot "jct-cdf-fifo.dat" using 1:2 with steps lw 2 lc 1 title "fifo" noenhanced, "jct-cdf-maxmin.dat" using 1:2 with steps lw 2 lc 2 title "maxmin" noenhanced, "jct-cdf-gavel-maxmin.dat" using 1:2 with steps lw 2 lc 3 title "gavel-maxmin" noenhanced, "jct-cdf-ftf.dat" using 1:2 with steps lw 2 lc 4 title "ftf" noenhanced, "jct-cdf-gavel-ftf.dat" using 1:2 with steps lw 2 lc 5 title "gavel-ftf" noenhanced
+plot "jct-cdf-fifo.dat" using 1:2 with steps lw 2 lc 1 title "fifo" noenhanced, "jct-cdf-maxmin.dat" using 1:2 with steps lw 2 lc 2 title "maxmin" noenhanced, "jct-cdf-gavel-maxmin.dat" using 1:2 with steps lw 2 lc 3 title "gavel-maxmin" noenhanced, "jct-cdf-ftf.dat" using 1:2 with steps lw 2 lc 4 title "ftf" noenhanced, "jct-cdf-gavel-ftf.dat" using 1:2 with steps lw 2 lc 5 title "gavel-ftf" noenhanced, "jct-cdf-themis.dat" using 1:2 with steps lw 2 lc 6 title "themis" noenhanced

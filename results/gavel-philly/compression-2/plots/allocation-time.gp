@@ -6,4 +6,4 @@ set ylabel 'GPUs allocated'
 set key right top
 set grid
 set yrange [0:*]
-plot "allocation-time-fifo.dat" using 1:2 with steps lw 1.5 lc 1 title "fifo" noenhanced, "allocation-time-maxmin.dat" using 1:2 with steps lw 1.5 lc 2 title "maxmin" noenhanced, "allocation-time-gavel-maxmin.dat" using 1:2 with steps lw 1.5 lc 3 title "gavel-maxmin" noenhanced, "allocation-time-ftf.dat" using 1:2 with steps lw 1.5 lc 4 title "ftf" noenhanced, "allocation-time-gavel-ftf.dat" using 1:2 with steps lw 1.5 lc 5 title "gavel-ftf" noenhanced
+plot "allocation-time-fifo.dat" using 1:2 with steps lw 1.5 lc 1 title "fifo" noenhanced, "allocation-time-maxmin.dat" using 1:2 with steps lw 1.5 lc 2 title "maxmin" noenhanced, "allocation-time-gavel-maxmin.dat" using 1:2 with steps lw 1.5 lc 3 title "gavel-maxmin" noenhanced, "allocation-time-ftf.dat" using 1:2 with steps lw 1.5 lc 4 title "ftf" noenhanced, "allocation-time-gavel-ftf.dat" using 1:2 with steps lw 1.5 lc 5 title "gavel-ftf" noenhanced, "allocation-time-themis.dat" using 1:2 with steps lw 1.5 lc 6 title "themis" noenhanced
