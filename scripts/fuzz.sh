@@ -5,7 +5,8 @@
 #                                          another; figures go to results/fuzz/campaign.md
 # FUZZ_TARGETS="a b" limits either to some targets (e.g. to run two campaigns side by side; the
 # table is assembled from every target's last campaign row in build-fuzz/).
-# A crash stops the script with exit 1 and leaves the input in build-fuzz/crashes/<target>/: add it
+# A crash makes the script exit 1 once the targets running beside it finish, and leaves the input in
+# build-fuzz/crashes/<target>/: add it
 # to tests/fuzz/regressions/<target>/ with the fix, where every build replays it as a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."

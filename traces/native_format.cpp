@@ -124,9 +124,13 @@ std::int32_t named(const Line& line, const char* field, const std::map<std::stri
   return it->second;
 }
 
+// Pods with the same nodeSelector share one rules object, as the readers that make them do: the
+// scheduler tells pod shapes apart by it, so a converted trace schedules exactly as its source.
+using SelectorCache = std::map<cluster::Labels, std::shared_ptr<const cluster::PodConstraints>>;
+
 cluster::PodSpec read_pod(const Line& line, const cluster::GpuCatalog& catalog,
                           const std::map<std::string, std::int32_t, std::less<>>& queues,
-                          const std::map<std::string, std::int32_t, std::less<>>& apps) {
+                          const std::map<std::string, std::int32_t, std::less<>>& apps, SelectorCache& selectors) {
   line.check_fields({"name", "cpu_milli", "memory_mib", "gpus", "gpu_milli", "gpu_demand_milli", "gpu_models", "qos",
                      "priority", "phase", "created_us", "deleted_us", "duration_us", "gang", "queue", "app",
                      "max_per_node", "rdma_percent", "node_selector"});
@@ -196,12 +200,18 @@ cluster::PodSpec read_pod(const Line& line, const cluster::GpuCatalog& catalog,
   if (line.has("node_selector")) {
     const json& selector = line.at("node_selector");
     if (!selector.is_object() || selector.empty()) line.fail("node_selector", "not an object of label: value pairs");
-    auto constraints = std::make_shared<cluster::PodConstraints>();
+    cluster::Labels labels;
     for (const auto& [key, value] : selector.items()) {
       if (key.empty() || !value.is_string()) line.fail("node_selector", fmt::format("\"{}\": {} is not a label and its value", key, value.dump()));
-      constraints->node_selector.emplace_back(key, value.get<std::string>());
+      labels.emplace_back(key, value.get<std::string>());
     }
-    pod.constraints = std::move(constraints);
+    auto& shared = selectors[labels];
+    if (!shared) {
+      auto constraints = std::make_shared<cluster::PodConstraints>();
+      constraints->node_selector = labels;
+      shared = std::move(constraints);
+    }
+    pod.constraints = shared;
   }
   return pod;
 }
@@ -214,6 +224,13 @@ bool only_node_selector(const cluster::PodConstraints& c) {
          c.hami.memory_mib == 0 && c.hami.memory_percent == 100 && c.hami.cores_percent == 0;
 }
 
+// A UTF-8 byte-order mark before the first line is not part of the JSON.
+std::string_view strip_bom(const std::string& text, int number) {
+  std::string_view view(text);
+  if (number == 1 && view.starts_with("\xEF\xBB\xBF")) view.remove_prefix(3);
+  return view;
+}
+
 bool skipped(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r");
   return first == std::string::npos || text[first] == '#';
@@ -222,11 +239,15 @@ bool skipped(const std::string& text) {
 }  // namespace
 
 bool is_native_header(const std::string& first_line) {
-  return first_line.starts_with("{") && first_line.find("\"gpusim-trace\"") != std::string::npos;
+  std::string_view line(first_line);
+  if (line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
+  return line.starts_with("{") && line.find("\"gpusim-trace\"") != std::string_view::npos;
 }
 
 std::string native_default_cluster(const std::string& first_line) {
-  const json header = json::parse(first_line, nullptr, false);
+  std::string_view line(first_line);
+  if (line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
+  const json header = json::parse(line, nullptr, false);
   if (!header.is_object()) return {};
   const auto it = header.find("cluster");
   return it != header.end() && it->is_string() ? it->get<std::string>() : std::string{};
@@ -237,19 +258,39 @@ Workload read_native_workload(std::istream& in, const std::string& name, const c
   workload.source = name;
   std::map<std::string, std::int32_t, std::less<>> queues, apps;
   std::unordered_map<std::string, int> line_of_pod;
+  SelectorCache selectors;
+  // Gangs are renumbered 1, 2, ... in order of first appearance: the file's numbers are labels, and
+  // the scheduler indexes gangs by number.
+  std::unordered_map<std::uint32_t, std::uint32_t> dense_gang;
   // A gang's pods are consecutive lines; the last gang seen and where each began.
   std::unordered_map<std::uint32_t, int> gang_line;
   std::uint32_t current_gang = 0;
   bool header_seen = false;
   std::string text;
   for (int number = 1; std::getline(in, text); ++number) {
+    if (number == 1) text = std::string(strip_bom(text, number));
     if (skipped(text)) {
       ++workload.skipped_lines;
       continue;
     }
+    // A key given twice is an error: nlohmann keeps the last silently.
+    std::vector<std::vector<std::string>> keys_of_object;
+    const json::parser_callback_t no_repeats = [&](int, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::object_start) keys_of_object.emplace_back();
+      if (event == json::parse_event_t::object_end) keys_of_object.pop_back();
+      if (event == json::parse_event_t::key) {
+        auto& keys = keys_of_object.back();
+        const std::string key = parsed.get<std::string>();
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+          throw core::InputError(fmt::format("{}:{}: {}: given twice", name, number, key));
+        }
+        keys.push_back(key);
+      }
+      return true;
+    };
     json object;
     try {
-      object = json::parse(text);
+      object = json::parse(text, no_repeats);
     } catch (const json::exception& e) {
       throw core::InputError(fmt::format("{}:{}: not a JSON object: {}", name, number, e.what()));
     }
@@ -272,7 +313,7 @@ Workload read_native_workload(std::istream& in, const std::string& name, const c
       apps = names(line, "apps", std::numeric_limits<std::int32_t>::max(), workload.apps);
       continue;
     }
-    cluster::PodSpec pod = read_pod(line, catalog, queues, apps);
+    cluster::PodSpec pod = read_pod(line, catalog, queues, apps, selectors);
     const auto [earlier, fresh] = line_of_pod.emplace(pod.name, number);
     if (!fresh) line.fail("name", fmt::format("duplicate pod name '{}' (first at line {})", pod.name, earlier->second));
     if (workload.has_times && (!pod.creation_time || !pod.duration)) {
@@ -284,6 +325,7 @@ Workload read_native_workload(std::istream& in, const std::string& name, const c
       if (!is_new) line.fail("gang", fmt::format("gang {}'s pods must be consecutive lines (its first is line {})", pod.gang, first->second));
     }
     current_gang = pod.gang;
+    if (pod.gang != 0) pod.gang = dense_gang.emplace(pod.gang, static_cast<std::uint32_t>(dense_gang.size() + 1)).first->second;
     workload.has_gangs = workload.has_gangs || pod.gang != 0;
     workload.pods.push_back(std::move(pod));
   }

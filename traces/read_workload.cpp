@@ -13,11 +13,17 @@
 namespace gpusim::traces {
 namespace {
 
+// The first line that is not blank or a comment (every reader skips those), without a UTF-8
+// byte-order mark: what tells the formats apart.
 std::string first_line(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::string line;
-  std::getline(in, line);
-  return line;
+  for (bool first = true; std::getline(in, line); first = false) {
+    if (first && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    const auto start = line.find_first_not_of(" \t\r");
+    if (start != std::string::npos && line[start] != '#') return line;
+  }
+  return {};
 }
 
 }  // namespace
@@ -40,6 +46,8 @@ bool is_manifest_path(const std::filesystem::path& path) {
 
 WorkloadFormat workload_format(const std::filesystem::path& path) {
   if (is_manifest_path(path)) return WorkloadFormat::kManifests;
+  // JSON Lines by its extension too, so that a broken header gets the native reader's message.
+  if (path.extension() == ".jsonl") return WorkloadFormat::kNative;
   const std::string first = first_line(path);
   if (is_native_header(first)) return WorkloadFormat::kNative;
   if (is_philly_header(first)) return WorkloadFormat::kPhilly;

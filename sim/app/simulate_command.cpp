@@ -54,11 +54,12 @@ const CLI::Validator kSeedRange(
 void add_common(CLI::App& cmd, SimulateOptions& o) {
   o.cluster_option = cmd.add_option("--cluster", o.cluster,
                                     "Nodes: an openb CSV, Kubernetes Node manifests (.yaml, .yml, .json) or a bundled "
-                                    "name (openb, openb:all, philly); default: philly for a Philly job log (--workload philly or a file with its "
-                                    "header), else openb");
+                                    "name (openb, openb:all, philly, philly-gavel, dlrm); default: philly for a Philly job "
+                                    "log, dlrm for the DLRM trace, the cluster a native trace's header names, else openb");
   cmd.add_option("--workload", o.workload,
-                 "Pods: an openb CSV, a Philly job log (timestamp,duration,num_gpus,... CSV), Kubernetes Pod/Job "
-                 "manifests (.yaml, .yml, .json) or a bundled name (openb:default, openb:gpushare40, ..., philly)")
+                 "Pods: an openb CSV, a Philly job log (timestamp,duration,num_gpus,... CSV), Alibaba's DLRM "
+                 "instances (instance_sn,role,app_name,... CSV), gpusim's native trace (.jsonl, traces/FORMAT.md), "
+                 "Kubernetes Pod/Job manifests (.yaml, .yml, .json) or a bundled name (openb:default, ..., philly, dlrm)")
       ->capture_default_str();
   cmd.add_option("--mode", o.mode, "fill (FGD paper experiment) or replay (timed arrivals and departures)")
       ->check(CLI::IsMember({"fill", "replay"}))
@@ -116,8 +117,8 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
           ->capture_default_str();
   o.scatter_slowdown_option =
       cmd.add_option("--scatter-slowdown", o.scatter_slowdown,
-                     "replay: run-time factor of a gang whose workers landed on more than one node (default 1: none; "
-                     "with --throughputs, Gavel's unconsolidated figures apply instead)")
+                     "replay, with --job-placement scattered: run-time factor of a job the trace ran on one server whose "
+                     "workers landed on more than one node (default 1: none)")
           ->check(finite_range(1.0, 100.0));
   o.throughputs_option =
       cmd.add_option("--throughputs", o.throughputs,
@@ -168,6 +169,10 @@ void check_mode_options(const SimulateOptions& o) {
                                       o.themis_fairness_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
+  }
+  if (o.scatter_slowdown_option->count() > 0 && o.job_placement != "scattered") {
+    throw UsageError("--scatter-slowdown applies to jobs split by --job-placement scattered (a trace's own gangs ran "
+                     "spread, and their durations say so)");
   }
   if (o.scatter_slowdown_option->count() > 0 && o.throughputs_option->count() > 0) {
     throw UsageError("--scatter-slowdown and --throughputs both set how much slower a spread job runs; give one (the "
@@ -373,6 +378,10 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   }
   if (loaded.workload.has_gangs || !loaded.workload.queues.empty()) note_jobs_larger_than_cluster(paths.workload.string(), loaded);
   if (o.mode == "replay" && !loaded.workload.has_times) {
+    if (traces::workload_format(paths.workload) == traces::WorkloadFormat::kNative) {
+      throw InputError(fmt::format("{}: header: timed: false, but replay mode needs each pod's created_us and duration_us",
+                                   paths.workload.string()));
+    }
     throw InputError(fmt::format("{}:1: header: replay mode needs creation_time and deletion_time columns",
                                  paths.workload.string()));
   }

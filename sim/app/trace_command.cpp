@@ -25,10 +25,13 @@ namespace fs = std::filesystem;
 
 void add_inputs(CLI::App& cmd, TraceOptions& o) {
   cmd.add_option("--workload", o.workload,
-                 "A Philly job log (timestamp,duration,num_gpus,... CSV), an openb pod CSV, Kubernetes Pod/Job manifests "
-                 "or a bundled name (philly, openb:default, ...)")
+                 "A Philly job log (timestamp,duration,num_gpus,... CSV), an openb pod CSV, Alibaba's DLRM instances, "
+                 "gpusim's native trace (.jsonl), Kubernetes Pod/Job manifests or a bundled name (philly, dlrm, "
+                 "openb:default, ...)")
       ->capture_default_str();
-  cmd.add_option("--cluster", o.cluster, "Nodes (as for gpusim run); default: the workload's (philly for a Philly job log)");
+  cmd.add_option("--cluster", o.cluster,
+                 "Nodes (as for gpusim run); default: the workload's (philly for a Philly job log, dlrm for the DLRM "
+                 "trace, the one a native trace's header names, else openb)");
   cmd.add_option("--catalog", o.catalog, "GPU catalog JSON (default: the bundled one)");
 }
 
@@ -200,7 +203,10 @@ int run_trace_convert(const TraceOptions& o, io::AbandonList& abandon) {
   for (const std::string& note : in.workload.notes) fmt::print(stderr, "gpusim: note: {}: {}\n", workload_path.string(), note);
   {
     std::ofstream jsonl(out.staging() / "workload.jsonl", std::ios::binary);
-    traces::write_native_workload(jsonl, in.workload, in.catalog, in.cluster_name);
+    // A cluster given by path is recorded absolute, so the trace runs on it from any directory.
+    const bool bundled_cluster = in.cluster_name.find('/') == std::string::npos && !fs::exists(in.cluster_name);
+    const std::string cluster = bundled_cluster ? in.cluster_name : fs::weakly_canonical(in.cluster_name).string();
+    traces::write_native_workload(jsonl, in.workload, in.catalog, cluster);
     if (!jsonl.flush()) throw core::InputError(fmt::format("{}: could not write workload.jsonl", o.out));
   }
   out.commit();

@@ -142,6 +142,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
           if (rounds_) round_pod_ended(message.pod, message);
           if (const std::uint32_t gang = pods_[api_.pod(message.pod).source].gang; gang != 0) {
             std::erase(gang_pending_[gang], message.pod);
+            if (!permit_.empty()) break_gang(gang, now);
           }
         } else if (!permit_.empty()) {
           drop_waiting(message.pod, now);
@@ -158,6 +159,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       return;
     }
     case Topic::kPodTerminated: {
+      ++released_;
       const PodObject& pod = api_.pod(message.pod);
       if (message.pod < evicting_.size()) evicting_[message.pod] = 0;
       if (!queue_held_.empty()) hold(message.pod, -1);
@@ -168,6 +170,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       break;
     }
     case Topic::kNodeStatus:
+      ++released_;
       apply_status(message.node);
       break;
     case Topic::kMigReconfigure: {
@@ -184,6 +187,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       return;
     }
     case Topic::kNodeJoined:
+      ++released_;
       cache_.set_present(message.node, true);
       break;
     case Topic::kNodeRemoved:
@@ -237,7 +241,9 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
     return;
   }
   if (tag == kGangRetry) {
-    request_cycle(now);
+    // Only if something was freed since the gang was sent back: else it would be placed and sent
+    // back again for ever (a gang that cannot be whole), and the run would never end.
+    if (released_ != permit_[payload].released_at_reject) request_cycle(now);
     return;
   }
   if (tag == kLapsed) {
@@ -408,10 +414,13 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
     // The node's published status limits what the next member sees there, as for any pod.
     apply_status(placement->node);
   }
+  // Replacement workers of a gang that ran keep its placement's spread (and are no new start).
+  if (!gang_started_[gang]) {
+    note_gang_start(gang, std::any_of(gang_placed_.begin(), gang_placed_.end(), [&](const cluster::Placement& p) {
+                      return p.node != gang_placed_.front().node;
+                    }));
+  }
   gang_started_[gang] = 1;
-  note_gang_start(gang, std::any_of(gang_placed_.begin(), gang_placed_.end(), [&](const cluster::Placement& p) {
-                    return p.node != gang_placed_.front().node;
-                  }));
   if (bound_by_gang_.size() < assumed_.size()) bound_by_gang_.resize(assumed_.size(), 0);
   for (std::size_t k = 0; k < members.size(); ++k) {
     bound_by_gang_[members[k]] = 1;
@@ -449,7 +458,7 @@ void Scheduler::run_cycle(core::Time now) {
     // A gang waiting for a worker to be created is not a failure; one that has started places only
     // replacement workers, fewer than its layout, so its layout's failures do not apply to it.
     const bool gang = spec.gang != 0;
-    if (gang && !gang_ready(spec.gang)) {
+    if (gang && (!gang_ready(spec.gang) || permit_held_back(spec.gang, now))) {
       pending_[kept++] = id;
       continue;
     }

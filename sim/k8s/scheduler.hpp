@@ -229,7 +229,18 @@ class Scheduler final : public Component {
     std::vector<PermitWait> waiting;
     std::uint32_t generation = 0;
     core::Time denied_until = core::Time::zero();
+    std::uint64_t released_at_reject = 0;  // released_ when it was last sent back
+    bool broken = false;  // a worker was deleted before the gang started: it can never be whole
   };
+  // Counts what may free room in the cache (pods ended, node status, nodes joining).
+  std::uint64_t released_ = 0;
+  // Whether a gang waits out its backoff, or can never be whole: not a failure of its shape.
+  bool permit_held_back(std::uint32_t gang, core::Time now) const {
+    return !permit_.empty() && !gang_started_[gang] && (permit_[gang].broken || now < permit_[gang].denied_until);
+  }
+  // A worker of a gang that has not started was deleted: the others' reservations go, and the
+  // gang is never tried again.
+  void break_gang(std::uint32_t gang, core::Time now);
   std::vector<GangPermit> permit_;  // empty unless gang_permit
   core::Time gang_timeout_ = core::Time::zero();
   core::Time gang_denied_backoff_ = core::Time::zero();

@@ -37,8 +37,8 @@ bool Scheduler::permit_worker(PodId id, const cluster::PodSpec& spec, core::Time
     bind(id, *placement, now);
     return true;
   }
-  // PreFilter: a gang rejected a moment ago sits out its backoff.
-  if (now < wait.denied_until) return false;
+  // PreFilter: a gang rejected a moment ago sits out its backoff (the queue walk skips it already).
+  if (now < wait.denied_until || wait.broken) return false;
   const auto placement = framework_.schedule(spec);
   if (!placement) {
     // PostFilter: more than 10 % of the workers unplaced is too far from the quorum to keep the
@@ -93,6 +93,7 @@ void Scheduler::reject_gang(std::uint32_t gang, bool timed_out, core::Time now) 
   wait.waiting.clear();
   ++wait.generation;
   wait.denied_until = now + gang_denied_backoff_;
+  wait.released_at_reject = released_;
   bus_.set_timer(*this, kGangRetry, gang, wait.denied_until);
   ++(timed_out ? gang_timeouts_ : gang_rejections_);
 }
@@ -116,6 +117,25 @@ void Scheduler::drop_waiting(PodId id, core::Time now) {
   framework_.release(spec, it->placement);
   apply_status(it->placement.node);
   waiting.erase(it);
+  break_gang(gang, now);
+}
+
+void Scheduler::break_gang(std::uint32_t gang, core::Time now) {
+  GangPermit& wait = permit_[gang];
+  if (gang_started_[gang] || wait.broken) return;
+  wait.broken = true;
+  // The others' reservations go; they stay queued until their owner deletes them, never placed.
+  for (const PermitWait& worker : wait.waiting) {
+    const cluster::PodSpec& spec = pods_[api_.pod(worker.pod).source];
+    permit_wait_gpu_us_ += static_cast<double>(spec.gpu_count) * static_cast<double>((now - worker.since).micros());
+    framework_.release(spec, worker.placement);
+    apply_status(worker.placement.node);
+    gang_pending_[gang].push_back(worker.pod);
+    requeue_.push_back(worker.pod);
+  }
+  wait.waiting.clear();
+  ++wait.generation;
+  flush_requeue();
   request_cycle(now);
 }
 

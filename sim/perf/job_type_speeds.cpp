@@ -148,8 +148,11 @@ void JobTypeSpeeds::restrict_to_runnable(std::vector<cluster::PodSpec>& pods) co
         runnable.add(static_cast<cluster::GpuModelId>(id));
       }
     }
-    // The draw guarantees a V100 figure, so the set is never empty on a cluster the type was drawn for.
-    GPUSIM_CHECK(runnable.bits != 0, "a job type with no GPU type to run on");
+    // Empty when the pod's own GPU models exclude every type its job type has figures for at its scale.
+    if (runnable.bits == 0) {
+      throw core::InputError(fmt::format("pod {}: its GPU models allow no GPU type where its job type ({}) runs at {} GPUs",
+                                         pod.name, type.name, traces::kGavelScales[pod.job_scale]));
+    }
     pod.allowed_models = runnable;
   }
 }

@@ -54,6 +54,20 @@ TEST(NativeCli, AConvertedTraceReplaysExactlyAsItsSource) {
   EXPECT_EQ(sa["policies"], sb["policies"]);
 }
 
+TEST(NativeCli, AConvertedDlrmTraceSchedulesAsItsSource) {
+  // Its pods share two node selectors; read back, they must share them again, or the scheduler
+  // would take every pod for a shape of its own (same placements, many more attempts).
+  const auto dir = fresh_dir("native_dlrm");
+  ASSERT_EQ(run_gpusim(dir, "trace convert --workload dlrm --out conv").exit_code, 0);
+  const auto a = run_gpusim(dir, "run --workload dlrm --mode replay --policy binpack --out a");
+  const auto b = run_gpusim(dir, "run --workload conv/workload.jsonl --mode replay --policy binpack --out b");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(slurp(dir / "a" / "pods.csv"), slurp(dir / "b" / "pods.csv"));
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "a" / "summary.json"))["policies"],
+            nlohmann::json::parse(slurp(dir / "b" / "summary.json"))["policies"]);
+}
+
 TEST(NativeCli, MistakesFailBeforeAnythingIsWritten) {
   const auto dir = fresh_dir("native_mistakes");
   // An output folder holding someone's file is refused, and the file kept.

@@ -58,10 +58,10 @@ TEST(GangPermit, AWaitThatTimesOutGivesEverythingBackAndBacksOff) {
 TEST(GangPermit, AGangFarFromItsQuorumIsRejectedAtOnce) {
   // Two 8-GPU nodes; x (4 GPUs, 0-100) on n0. g (two 8-GPU workers, 50 s) at 1: the first worker
   // is placed on n1, the second fits nowhere and half the gang is missing: the PostFilter sends the
-  // first back at once, so z (8 GPUs, 5 s) at 3 takes n1, 3-8. g is kept out for 20 s after each
-  // rejection: tried again at 21, 41, 61 and 81, it is rejected the same way each time (x still
-  // holds half of n0), so when x ends at 100 it sits out its backoff until 101: 101-151. The
-  // backoff is the price of not holding GPUs.
+  // first back at once, so z (8 GPUs, 5 s) at 3 takes n1, 3-8. g is kept out for 20 s after a
+  // rejection: at 21 (z has ended since) it is tried again and sent back again (x still holds half
+  // of n0). At 41 nothing has been freed since 21, so it is not tried: it starts when x ends,
+  // 100-150.
   K8sScenario s;
   s.policy = "gang";
   s.node("n0", 8);
@@ -74,9 +74,9 @@ TEST(GangPermit, AGangFarFromItsQuorumIsRejectedAtOnce) {
   const auto result = s.run();
   EXPECT_EQ(seconds(record(result, 3).start_us), 3);
   EXPECT_EQ(record(result, 3).node, 1);
-  EXPECT_EQ(seconds(record(result, 1).start_us), 101);
-  EXPECT_EQ(seconds(record(result, 2).start_us), 101);
-  EXPECT_EQ(metric(result, "gang_permit_rejections"), 5);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 100);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 100);
+  EXPECT_EQ(metric(result, "gang_permit_rejections"), 2);
   EXPECT_EQ(metric(result, "gang_permit_timeouts"), 0);
   EXPECT_EQ(metric(result, "gpu_hours_held_at_permit"), 0);
 }
@@ -91,6 +91,64 @@ TEST(GangPermit, TheTimeoutIsASetting) {
   EXPECT_EQ(seconds(record(result, 11).start_us), 200);
   EXPECT_EQ(metric(result, "gang_permit_timeouts"), 0);
   EXPECT_NEAR(metric(result, "gpu_hours_held_at_permit"), 9 * 99 / 3600.0, 1e-12);
+}
+
+TEST(GangPermit, AGangInBackoffDoesNotHoldBackAnotherOfItsShape) {
+  // Two 8-GPU nodes; x (4 GPUs, 0-5) on n0. A (two 8-GPU workers, 50 s) at 1: one worker placed,
+  // the other fits nowhere, half the gang missing: sent back, kept out until 21. x ends at 5. B, a
+  // gang of the same shape, arrives at 6 and starts at once (A's backoff is A's alone), 6-56. A,
+  // tried at 21 with both nodes taken, places nothing, and starts when B ends: 56-106.
+  K8sScenario s;
+  s.policy = "gang";
+  s.node("n0", 8);
+  s.node("n1", 8);
+  s.pod("x", 4, 0, 5);
+  s.pod("a-w0", 8, 1, 50).gang = 1;
+  s.pod("a-w1", 8, 1, 50).gang = 1;
+  s.pod("b-w0", 8, 6, 50).gang = 2;
+  s.pod("b-w1", 8, 6, 50).gang = 2;
+  s.workload.has_gangs = true;
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 3).start_us), 6);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 6);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 56);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 56);
+  EXPECT_EQ(metric(result, "gang_permit_rejections"), 1);
+}
+
+TEST(GangPermit, AGangThatCanNeverBeWholeDoesNotKeepTheRunGoing) {
+  // Three 8-GPU workers on two 8-GPU nodes: two are placed and sent back at 0 (a third of the
+  // gang missing). Its retry at 20 finds nothing freed since, so no cycle runs: the run ends with
+  // the gang unscheduled instead of placing and rejecting it for ever.
+  K8sScenario s;
+  s.policy = "gang";
+  s.node("n0", 8);
+  s.node("n1", 8);
+  for (int w = 0; w < 3; ++w) s.pod("g-w" + std::to_string(w), 8, 0, 50).gang = 1;
+  s.workload.has_gangs = true;
+  const auto result = s.run();
+  for (std::size_t w = 0; w < 3; ++w) EXPECT_EQ(record(result, w).start_us, -1) << w;
+  EXPECT_EQ(metric(result, "gang_permit_rejections"), 1);
+}
+
+TEST(GangPermit, AWorkerDeletedBeforeItsGangStartedBreaksTheGang) {
+  // x (8 GPUs, 0-100) on n0. g at 1: w0 a trace-Pending worker (its owner deletes it at 31 if it
+  // has not run) and w1, 8 GPUs each: one placed, the other fits nowhere, sent back at 1. At 31 w0
+  // is withdrawn: g can never be whole, so w1 is never placed, even when x ends at 100.
+  K8sScenario s;
+  s.policy = "gang";
+  s.node("n0", 8);
+  s.node("n1", 8);
+  s.pod("x", 8, 0, 100);
+  cluster::PodSpec& w0 = s.pod("g-w0", 8, 1, 30);
+  w0.gang = 1;
+  w0.phase = cluster::TracePhase::kPending;
+  s.pod("g-w1", 8, 1, 30).gang = 1;
+  s.workload.has_gangs = true;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 1).start_us, -1);
+  EXPECT_EQ(record(result, 2).start_us, -1);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 100);
 }
 
 }  // namespace

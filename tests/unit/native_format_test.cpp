@@ -68,7 +68,7 @@ TEST_F(NativeFormat, FieldsBecomeThePodsRequestsTimesAndNames) {
   EXPECT_EQ(a.constraints->node_selector, (cluster::Labels{{"role", "HN"}}));
   // Defaults: whole GPUs, no queue named (the first), no app.
   EXPECT_EQ(w.pods[1].gpu_milli, 1000);
-  EXPECT_EQ(w.pods[1].gang, 7u);
+  EXPECT_EQ(w.pods[1].gang, 1u);  // gang 7, the first: renumbered 1
   EXPECT_EQ(w.pods[1].app, -1);
   EXPECT_EQ(w.pods[1].constraints, nullptr);
 }
@@ -146,6 +146,40 @@ TEST_F(NativeFormat, RefusalsNameTheFileLineAndField) {
                      "\n")
                 .substr(0, 21),
             "t.jsonl:2: cpu_milli:");
+}
+
+TEST_F(NativeFormat, GangsAreRenumberedAndSelectorsShared) {
+  // Gang numbers are labels: the largest a file may give reads as 1 (the scheduler indexes gangs).
+  const Workload w = read(
+      R"({"name":"a","gang":4294967295,"created_us":0,"duration_us":1,"node_selector":{"role":"HN"}})"
+      "\n"
+      R"({"name":"b","gang":4294967295,"created_us":0,"duration_us":1,"node_selector":{"role":"HN"}})"
+      "\n"
+      R"({"name":"c","gang":7,"created_us":0,"duration_us":1,"node_selector":{"role":"CN"}})"
+      "\n");
+  EXPECT_EQ(w.pods[0].gang, 1u);
+  EXPECT_EQ(w.pods[1].gang, 1u);
+  EXPECT_EQ(w.pods[2].gang, 2u);
+  // One rules object per distinct selector, as the DLRM reader shares them.
+  EXPECT_EQ(w.pods[0].constraints.get(), w.pods[1].constraints.get());
+  EXPECT_NE(w.pods[0].constraints.get(), w.pods[2].constraints.get());
+}
+
+TEST_F(NativeFormat, AKeyGivenTwiceIsAnError) {
+  EXPECT_EQ(error_of(R"({"name":"a","gpus":1,"gpus":2,"created_us":0,"duration_us":1})"
+                     "\n"),
+            "t.jsonl:2: gpus: given twice");
+  EXPECT_EQ(error_of("", R"({"format":"gpusim-trace","version":1,"version":1,"timed":true})"
+                         "\n"),
+            "t.jsonl:1: version: given twice");
+}
+
+TEST_F(NativeFormat, AByteOrderMarkAndLeadingCommentsAreSkipped) {
+  const Workload w = read(R"({"name":"a","created_us":0,"duration_us":1})"
+                          "\n",
+                          std::string("\xEF\xBB\xBF# made by hand\n") + kHeader);
+  ASSERT_EQ(w.pods.size(), 1u);
+  EXPECT_EQ(w.skipped_lines, 1);
 }
 
 TEST_F(NativeFormat, ManifestDetailIsRefusedWhenWriting) {
