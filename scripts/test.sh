@@ -29,9 +29,9 @@ cmake --build build-asan --parallel "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$jobs"
 
-# 10 s each (eleven targets, two at a time on CI's 2 cores) keeps the whole run under 20 minutes (campaigns: results/fuzz/).
-echo "== libFuzzer: every reader's fuzz target, 10 s each"
-bash scripts/fuzz.sh smoke 10
+# 6 s each (eleven targets, two at a time on CI's 2 cores) keeps the whole run under 20 minutes (campaigns: results/fuzz/).
+echo "== libFuzzer: every reader's fuzz target, 6 s each"
+bash scripts/fuzz.sh smoke 6
 
 echo "== Regression gate: metrics equal the baselines, speed within the threshold (results/baselines/)"
 bash scripts/gate.sh
