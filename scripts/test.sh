@@ -23,8 +23,10 @@ else
 fi
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+# -O1 -g1: half the compile time of -O2 -g (the build was 11 of CI's 20 minutes); line tables
+# still give the sanitizers' reports file and line.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_WERROR=ON \
-  -DGPUSIM_SANITIZE=ON -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DGPUSIM_SANITIZE=ON -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF
 cmake --build build-asan --parallel "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$jobs"

@@ -50,6 +50,7 @@ TraceStats trace_stats(const Workload& workload, int bins) {
   struct Job {
     double gpus = 0;
     std::int64_t arrival_us = -1, run_us = -1;
+    std::uint32_t queue = 0;
   };
   std::vector<Job> jobs;
   const auto& pods = workload.pods;
@@ -62,8 +63,10 @@ TraceStats trace_stats(const Workload& workload, int bins) {
       continue;
     }
     stats.gangs += pod.gang != 0 ? 1 : 0;
-    jobs.push_back({gpus, pod.creation_time ? pod.creation_time->micros() : -1, pod.duration ? pod.duration->micros() : -1});
+    jobs.push_back(
+        {gpus, pod.creation_time ? pod.creation_time->micros() : -1, pod.duration ? pod.duration->micros() : -1, pod.queue});
   }
+  stats.per_queue.resize(workload.queues.size());
   stats.jobs = static_cast<std::int64_t>(jobs.size());
   std::map<double, std::int64_t> counts;  // walked for its ordered keys
   stats.timed = !jobs.empty();
@@ -71,8 +74,10 @@ TraceStats trace_stats(const Workload& workload, int bins) {
   for (const Job& job : jobs) {
     stats.gpus_asked += job.gpus;
     ++counts[job.gpus];
+    if (job.queue < stats.per_queue.size()) ++stats.per_queue[job.queue].jobs;
     if (job.run_us >= 0) {
       stats.gpu_hours += job.gpus * static_cast<double>(job.run_us) / 3.6e9;
+      if (job.queue < stats.per_queue.size()) stats.per_queue[job.queue].gpu_hours += job.gpus * static_cast<double>(job.run_us) / 3.6e9;
       stats.run_s.push_back(static_cast<double>(job.run_us) / 1e6);
     }
     stats.timed = stats.timed && job.arrival_us >= 0 && job.run_us >= 0;

@@ -30,6 +30,12 @@ struct TraceStats {
   } peak;
   std::vector<std::pair<double, std::int64_t>> gpu_counts;  // (GPUs per job, jobs), increasing
   std::vector<double> run_s;                                // sorted run times of the jobs (s)
+  // Per queue (Workload::queues; empty without queues): its jobs and their GPU-hours.
+  struct Queue {
+    std::int64_t jobs = 0;
+    double gpu_hours = 0;
+  };
+  std::vector<Queue> per_queue;
 };
 
 TraceStats trace_stats(const Workload& workload, int bins);

@@ -18,6 +18,7 @@
 #include "sim/experiment/compare.hpp"
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
@@ -138,6 +139,10 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                                          "replay, policy gang: seconds a gang sent back from Permit stays out of scheduling "
                                          "(default 20, the coscheduling plugin's denied pod-group expiry)")
                               ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  o.queue_quotas_option =
+      cmd.add_option("--queue-quotas", o.queue_quotas,
+                     "replay, policies proportion and capacity: each queue's GPU quotas (deserved, guarantee, capability, "
+                     "weight, reclaimable; YAML, see policies/README.md), or 'philly' for the bundled Philly one");
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -166,7 +171,7 @@ void check_mode_options(const SimulateOptions& o) {
                                       o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
                                       o.throughputs_option, o.round_option, o.gang_timeout_option,
                                       o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option,
-                                      o.themis_fairness_option}) {
+                                      o.themis_fairness_option, o.queue_quotas_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -274,6 +279,7 @@ struct InputPaths {
   fs::path calibration_dir;  // empty: none (performance model off)
   fs::path kube;             // empty: default Kubernetes-layer settings
   fs::path throughputs;      // empty: no Gavel throughput table
+  fs::path queue_quotas;     // empty: every queue has the default quota
 };
 
 // Kubernetes manifests are told from openb CSVs by their extension.
@@ -300,6 +306,11 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
     paths.throughputs = o.throughputs == "gavel" ? paths.root / "traces" / "data" / "gavel" / "simulation_throughputs.json"
                                                  : fs::path(o.throughputs);
     io::require_file(paths.throughputs, "--throughputs table");
+  }
+  if (!o.queue_quotas.empty()) {
+    paths.queue_quotas = o.queue_quotas == "philly" ? paths.root / "traces" / "data" / "philly" / "queue_quotas.yaml"
+                                                    : fs::path(o.queue_quotas);
+    io::require_file(paths.queue_quotas, "--queue-quotas file");
   }
   if (o.perf_model) {
     if (!o.calibration_dir.empty()) {
@@ -370,6 +381,13 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   print_notes(paths.cluster.string(), loaded.cluster.notes);
   print_notes(paths.workload.string(), loaded.workload.notes);
   if (!paths.kube.empty()) loaded.kube = k8s::load_kube_settings(paths.kube, loaded.cluster.nodes);
+  if (!paths.queue_quotas.empty()) {
+    loaded.kube.queue_quotas = k8s::load_queue_quotas(paths.queue_quotas, loaded.workload.queues);
+    // The guarantees must fit the cluster: the book checks it (here, before any run starts).
+    std::int64_t gpus = 0;
+    for (const cluster::NodeSpec& node : loaded.cluster.nodes) gpus += std::int64_t{node.gpu_count} * cluster::kMilliPerGpu;
+    k8s::QuotaBook(loaded.kube.queue_quotas, false, gpus);
+  }
   note_skipped(paths.cluster.string(), loaded.cluster.skipped_lines);
   note_skipped(paths.workload.string(), loaded.workload.skipped_lines);
   if (o.mode == "fill" && loaded.workload.has_gangs) {
@@ -460,6 +478,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
   if (!paths.throughputs.empty()) inputs.push_back(paths.throughputs);
+  if (!paths.queue_quotas.empty()) inputs.push_back(paths.queue_quotas);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<sched::Profile> profiles = resolve_policies(o.policies);
@@ -486,9 +505,19 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                    option->get_name()));
     }
   }
+  const auto quota_policy = [](const sched::Profile& p) { return p.queue_quotas != sched::QueueQuotaMode::kNone; };
+  if (o.queue_quotas_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
+    throw UsageError("--queue-quotas applies to the policies proportion and capacity, which this run does not use");
+  }
+  for (const sched::Profile& profile : profiles) {
+    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty()) {
+      throw UsageError(fmt::format("policy '{}' needs --queue-quotas FILE: each queue's deserved GPUs (the bundled "
+                                   "Philly one: --queue-quotas philly)", profile.name));
+    }
+  }
   for (const sched::Profile& profile : profiles) {
     // Fill mode places pods one by one without time: no queue to share, nothing running to preempt.
-    if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf ||
+    if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf || quota_policy(profile) ||
                              profile.time_share != sched::TimeSharePolicy::kNone || profile.gang_permit)) {
       throw UsageError(fmt::format("policy '{}' works in --mode replay only (fill mode places pods one by one, "
                                    "without time, queues or preemption)", profile.name));
@@ -528,6 +557,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     if (profile.time_share == sched::TimeSharePolicy::kThemis && o.mode == "replay") {
       context.time_sharing["themis_fairness"] = profile.themis_fairness;
     }
+  }
+  if (!paths.queue_quotas.empty()) {
+    context.queue_quotas = {{"file", o.queue_quotas}, {"fnv1a64", experiment::file_digest(paths.queue_quotas)}};
   }
   if (o.mode == "replay" && (o.job_placement_option->count() > 0 || o.scatter_slowdown_option->count() > 0)) {
     context.placement = {{"job_placement", o.job_placement}, {"scatter_slowdown", o.scatter_slowdown}};

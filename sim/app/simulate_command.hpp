@@ -50,6 +50,8 @@ struct SimulateOptions {
   double scatter_slowdown = 1;
   CLI::Option* job_placement_option = nullptr;
   CLI::Option* scatter_slowdown_option = nullptr;
+  std::string queue_quotas;  // replay, policies proportion and capacity: a quota YAML ("philly": the bundled one)
+  CLI::Option* queue_quotas_option = nullptr;
   CLI::Option* gang_timeout_option = nullptr;
   CLI::Option* gang_backoff_option = nullptr;
   // run: one policy and seed; compare: a list and a seed range.

@@ -116,6 +116,16 @@ int run_trace_inspect(const TraceOptions& o) {
   for (const auto& [gpus, jobs] : s.gpu_counts) {
     fmt::print("  {:>8g} {:>9} ({:.2f} %)\n", gpus, jobs, 100.0 * static_cast<double>(jobs) / static_cast<double>(s.jobs));
   }
+  if (!s.per_queue.empty()) {
+    // The GPUs a queue would deserve if the cluster were shared as the trace's GPU-hours are: one
+    // way to set quotas (results/quota-philly).
+    fmt::print("\nqueues: jobs, GPU-hours, share of the GPU-hours, that share of the cluster's {} GPUs\n", capacity);
+    for (std::size_t q = 0; q < s.per_queue.size(); ++q) {
+      const double share = s.gpu_hours > 0 ? s.per_queue[q].gpu_hours / s.gpu_hours : 0;
+      fmt::print("  {:<16} {:>7} {:>12.1f} {:>7.2f} % {:>8.1f}\n", in.workload.queues[q], s.per_queue[q].jobs,
+                 s.per_queue[q].gpu_hours, 100 * share, share * static_cast<double>(capacity));
+    }
+  }
   if (!s.run_s.empty()) {
     fmt::print("\nrun time (s) of {} jobs: mean {:.0f}", s.run_s.size(), metrics::sample_mean(s.run_s));
     for (const double q : {0.1, 0.25, 0.5, 0.75, 0.9, 0.99}) {

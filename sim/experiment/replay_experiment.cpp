@@ -23,6 +23,7 @@
 #include "sim/k8s/mig_partitioner.hpp"
 #include "sim/k8s/node_lifecycle.hpp"
 #include "sim/k8s/node_setup.hpp"
+#include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/scheduler.hpp"
 #include "sim/k8s/workload_driver.hpp"
 
@@ -261,12 +262,18 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   // Preempting profiles: the job ledger records what each job ran, from which the scheduler ranks them.
   // Time-sharing profiles (Gavel) read it too, and suspend jobs at the end of their rounds.
   const bool time_shares = profile.time_share != sched::TimeSharePolicy::kNone;
-  const bool preempts = profile.preemption != sched::Preemption::kNone || time_shares;
+  const bool quotas = profile.queue_quotas != sched::QueueQuotaMode::kNone;
+  const bool preempts = profile.preemption != sched::Preemption::kNone || time_shares || quotas;
   std::optional<k8s::JobLedger> ledger;
   if (preempts) ledger.emplace(pods.size());
   if (profile.preemption != sched::Preemption::kNone) scheduler.enable_preemption(*ledger, settings.checkpoint_interval);
   if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, settings.round_length, config.seed);
   if (profile.gang_permit) scheduler.enable_gang_permit(settings.gang_timeout, settings.gang_denied_backoff);
+  if (quotas) {
+    scheduler.enable_queue_quotas(
+        settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas,
+        *ledger, settings.checkpoint_interval);
+  }
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
   k8s::Controller owners(bus, settings, *workload);
@@ -346,6 +353,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     result.set("gang_permit_rejections", static_cast<double>(scheduler.gang_rejections()));
     result.set("gpu_hours_held_at_permit", scheduler.permit_wait_gpu_hours());
   }
+  if (quotas) result.set("reclaim_evictions", static_cast<double>(scheduler.reclaim_evictions()));
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

@@ -82,11 +82,22 @@ int Preemptor::healthy_gpus(PodId pod) const {
   return count;
 }
 
+void Preemptor::reclaim_for(const QuotaBook& quotas) {
+  quotas_ = &quotas;
+  queue_taken_.assign(quotas.queues(), 0);
+  queue_tentative_.assign(quotas.queues(), 0);
+}
+
+bool Preemptor::quota_allows(const Candidate& c) const {
+  return quotas_->may_take_from(c.queue, queue_taken_[c.queue] + queue_tentative_[c.queue], c.job_gpu_milli);
+}
+
 bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims) {
   victims.clear();
   if (workers.empty()) return false;
   const PriorityKey key = priority_.key(api_.pod(workers.front()).source, now);
-  if (!priority_.may_outrank_any(key)) return false;
+  if (quotas_ == nullptr && !priority_.may_outrank_any(key)) return false;
+  const std::uint32_t reclaimer_queue = pods_[api_.pod(workers.front()).source].queue;
   bool ok = true;
   for (const PodId worker : workers) {
     const cluster::PodSpec& spec = pods_[api_.pod(worker).source];
@@ -119,16 +130,22 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
             continue;
           }
           const PriorityKey victim_key = priority_.key(row, now);
-          if (!JobPriority::may_preempt(key, victim_key)) continue;
+          if (quotas_ != nullptr) {
+            // Reclaim: only from other queues that hold more than they deserve.
+            if (victim.queue == reclaimer_queue || !quotas_->may_take_from(victim.queue, queue_taken_[victim.queue], 0)) continue;
+          } else if (!JobPriority::may_preempt(key, victim_key)) {
+            continue;
+          }
           if (victim.gang != 0) {
             if (gang_seen_.size() <= victim.gang) gang_seen_.resize(std::size_t{victim.gang} + 1, 0);
             if (gang_seen_[victim.gang] == scan_) continue;  // listed with its first worker here
             gang_seen_[victim.gang] = scan_;
           }
           if (!job_pods(pod, now, job_)) continue;
-          Candidate c{0, victim_key, pod, 0, 0, 0};
+          Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0};
           for (const PodId member : job_) {
             c.lost_gpu_us += lost_gpu_us(member, now);
+            c.job_gpu_milli += pods_[api_.pod(member).source].total_gpu_milli();
             if (assumed_[member].node != n) continue;
             const cluster::PodSpec& m = pods_[api_.pod(member).source];
             c.gpus += healthy_gpus(member);
@@ -141,13 +158,20 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
         std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
           return std::tie(a.lost_gpu_us, b.key, a.pod) < std::tie(b.lost_gpu_us, a.key, b.pod);
         });
+        // Reclaim: a candidate is skipped once its queue would no longer hold more than it deserves.
         std::size_t used = 0;
-        while (used < candidates_.size() && !fits()) {
-          gpus += candidates_[used].gpus;
-          cpu += candidates_[used].cpu_milli;
-          memory += candidates_[used].memory_mib;
-          ++used;
+        for (std::size_t k = 0; k < candidates_.size() && !fits(); ++k) {
+          const Candidate& c = candidates_[k];
+          if (quotas_ != nullptr) {
+            if (!quota_allows(c)) continue;
+            queue_tentative_[c.queue] += c.job_gpu_milli;
+          }
+          gpus += c.gpus;
+          cpu += c.cpu_milli;
+          memory += c.memory_mib;
+          candidates_[used++] = c;
         }
+        if (quotas_ != nullptr) std::fill(queue_tentative_.begin(), queue_tentative_.end(), 0);
         if (!fits()) continue;
         candidates_.resize(used);
         // Reprieve (as kube-scheduler's): a victim the worker fits without stays, the one that
@@ -183,6 +207,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     // own asks are used.
     const cluster::NodeIndex n = std::get<2>(best);
     for (const Candidate& c : best_) {
+      if (quotas_ != nullptr) queue_taken_[c.queue] += c.job_gpu_milli;
       job_pods(c.pod, now, job_);
       for (const PodId member : job_) {
         const cluster::NodeIndex m = assumed_[member].node;
@@ -204,6 +229,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
   touched_.clear();
   for (const PodId pod : taken_list_) taken_[pod] = 0;
   taken_list_.clear();
+  std::fill(queue_taken_.begin(), queue_taken_.end(), 0);
   if (!ok) victims.clear();
   return ok;
 }

@@ -10,6 +10,10 @@
 // checkpoint interval since it started, so that every run keeps some work: otherwise two jobs that
 // preempt each other before either reaches a checkpoint would do so forever.
 //
+// Reclaim (reclaim_for, the queue-quota policies): victims are not chosen by priority but by
+// Volcano's ReclaimableFn: pods of other queues that hold more than their deserved GPUs, taken
+// while their queue still holds more than its deserved GPUs and keeps its guarantee without them.
+//
 // A victim that belongs to a gang takes its whole gang with it: a distributed job cannot run with
 // workers missing; gangs with a worker that is not running are not victims.
 //
@@ -24,6 +28,7 @@
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/job_priority.hpp"
+#include "sim/k8s/queue_quotas.hpp"
 #include "sim/k8s/settings.hpp"
 
 namespace gpusim::k8s {
@@ -42,6 +47,8 @@ class Preemptor {
   // The pods to evict so that every pod of `workers` (one pod, or a gang's pending workers, all of
   // one job) fits; false, and no victims, if no choice does.
   bool choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims);
+  // From now on victims are chosen by the queues' quotas (see above), not by priority.
+  void reclaim_for(const QuotaBook& quotas);
 
  private:
   struct Candidate {
@@ -50,7 +57,11 @@ class Preemptor {
     PodId pod;
     int gpus;  // healthy GPUs it (and its gang's workers on the node) frees on the node
     std::int64_t cpu_milli, memory_mib;
+    std::uint32_t queue;       // reclaim: its queue, and the GPUs its job holds (all workers)
+    std::int64_t job_gpu_milli;
   };
+  // Reclaim: whether candidate c may still be taken, given what this call took from its queue.
+  bool quota_allows(const Candidate& c) const;
   bool preemptible_node(cluster::NodeIndex n) const;
   // The work `pod` loses if evicted now: its run since its last checkpoint, in GPU-microseconds.
   std::int64_t lost_gpu_us(PodId pod, core::Time now) const;
@@ -83,6 +94,10 @@ class Preemptor {
   std::vector<PodId> job_;
   std::vector<std::uint64_t> gang_seen_;  // per gang: the node scan that last listed it
   std::uint64_t scan_ = 0;
+  // Reclaim: the queues' quotas, and per queue the GPUs taken by earlier workers of this call and
+  // on the node being looked at.
+  const QuotaBook* quotas_ = nullptr;
+  std::vector<std::int64_t> queue_taken_, queue_tentative_;
 };
 
 }  // namespace gpusim::k8s

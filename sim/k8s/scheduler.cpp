@@ -71,13 +71,16 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     on_node_.resize(nodes.size());
     failed_withheld_in_cycle_.assign(shapes.size(), 0);
   }
-  if (preemption_ != sched::Preemption::kNone) on_node_.resize(nodes.size());
-  if (profile.drf) {
+  if (preemption_ != sched::Preemption::kNone || profile.queue_quotas != sched::QueueQuotaMode::kNone) {
+    on_node_.resize(nodes.size());
+  }
+  if (profile.drf || profile.queue_quotas != sched::QueueQuotaMode::kNone) {
     std::size_t queues = 1;
     for (const cluster::PodSpec& pod : pods) queues = std::max<std::size_t>(queues, std::size_t{pod.queue} + 1);
     queue_held_.resize(queues);
     drf_lists_.resize(queues);
     drf_next_.resize(queues);
+    smallest_ask_.resize(queues);
   }
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
@@ -344,6 +347,10 @@ bool Scheduler::queued_before(PodId a, PodId b) const {
 }
 
 void Scheduler::count_pending(PodId id, int sign) {
+  if (quotas_) {
+    const cluster::PodSpec& spec = pods_[api_.pod(id).source];
+    quotas_->add_waiting(spec.queue, sign * spec.total_gpu_milli());
+  }
   std::uint32_t& count = pending_of_shape_[shape_of_source_[api_.pod(id).source]];
   if (sign > 0) {
     pending_shapes_ += count == 0 ? 1 : 0;
@@ -567,13 +574,21 @@ void Scheduler::hold(PodId id, std::int64_t sign) {
   held.gpu_milli += sign * spec.total_gpu_milli();
   held.cpu_milli += sign * spec.cpu_milli;
   held.memory_mib += sign * spec.memory_mib;
+  if (quotas_) quotas_->add_held(spec.queue, sign * spec.total_gpu_milli());
 }
 
 void Scheduler::run_drf_cycle(core::Time now) {
   // Progressive filling: each step takes the next pending pod (in queue-sort order) of the queue
-  // that holds the smallest dominant share now, so a queue's share grows only as it is served.
+  // that holds the smallest share now (DRF: its dominant share; quotas: held over deserved GPUs),
+  // so a queue's share grows only as it is served.
+  if (quotas_) quotas_->refresh();
   for (auto& list : drf_lists_) list.clear();
-  for (std::uint32_t i = 0; i < pending_.size(); ++i) drf_lists_[pods_[api_.pod(pending_[i]).source].queue].push_back(i);
+  std::fill(smallest_ask_.begin(), smallest_ask_.end(), INT64_MAX);
+  for (std::uint32_t i = 0; i < pending_.size(); ++i) {
+    const cluster::PodSpec& spec = pods_[api_.pod(pending_[i]).source];
+    drf_lists_[spec.queue].push_back(i);
+    if (quotas_) smallest_ask_[spec.queue] = std::min(smallest_ask_[spec.queue], spec.total_gpu_milli());
+  }
   std::fill(drf_next_.begin(), drf_next_.end(), 0);
   drf_placed_.assign(pending_.size(), 0);
   std::size_t failed_shapes = 0;
@@ -582,27 +597,41 @@ void Scheduler::run_drf_cycle(core::Time now) {
     double best_share = 0;
     for (std::size_t q = 0; q < drf_lists_.size(); ++q) {
       if (drf_next_[q] >= drf_lists_[q].size()) continue;
-      const double share = dominant_share(q);
+      const double share = quotas_ ? quotas_->share(static_cast<std::uint32_t>(q)) : dominant_share(q);
       if (best == drf_lists_.size() || share < best_share) {
         best = q;
         best_share = share;
       }
     }
     if (best == drf_lists_.size()) break;
-    const std::uint32_t index = drf_lists_[best][drf_next_[best]++];
-    const PodId id = pending_[index];
-    if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang
-    const cluster::PodSpec& spec = pods_[api_.pod(id).source];
-    const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
-    if (spec.gang != 0 && !gang_ready(spec.gang)) continue;
-    const bool partial_gang = spec.gang != 0 && gang_started_[spec.gang];
-    if (failed_in_cycle_[shape] == cycle_ && !partial_gang) continue;
-    if (place(id, spec, now)) {
-      drf_placed_[index] = 1;
-    } else if (!partial_gang) {
-      failed_shapes += mark_failed(spec, shape);
+    // Shares change only when a pod is placed: until then the same queue would be chosen again, so
+    // its pods are tried in a row (a long queue of failed shapes costs one pass, not one choice of
+    // queue per pod).
+    bool placed = false;
+    while (!placed && drf_next_[best] < drf_lists_[best].size() && failed_shapes < pending_shapes_) {
+      const std::uint32_t index = drf_lists_[best][drf_next_[best]++];
+      const PodId id = pending_[index];
+      if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang
+      const cluster::PodSpec& spec = pods_[api_.pod(id).source];
+      const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
+      if (spec.gang != 0 && !gang_ready(spec.gang)) continue;
+      const bool partial_gang = spec.gang != 0 && gang_started_[spec.gang];
+      if (failed_in_cycle_[shape] == cycle_ && !partial_gang) continue;
+      // Quotas: a pod its queue may not take waits (not a failure of its shape); once the queue may
+      // not take even its smallest ask, the rest of it waits too (it only takes more in a cycle).
+      if (quotas_ && !quotas_->allocatable(spec.queue, ask_of(spec))) {
+        if (!quotas_->allocatable(spec.queue, smallest_ask_[spec.queue])) drf_next_[best] = drf_lists_[best].size();
+        continue;
+      }
+      if (place(id, spec, now)) {
+        drf_placed_[index] = 1;
+        placed = true;
+      } else if (!partial_gang) {
+        failed_shapes += mark_failed(spec, shape);
+      }
     }
   }
+  if (quotas_ && reclaim_for_queues(now)) request_cycle(now);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     if (!drf_placed_[i]) pending_[kept++] = pending_[i];

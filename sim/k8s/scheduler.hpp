@@ -13,6 +13,7 @@
 #include "sim/k8s/job_ledger.hpp"
 #include "sim/k8s/job_priority.hpp"
 #include "sim/k8s/preemptor.hpp"
+#include "sim/k8s/queue_quotas.hpp"
 #include "sim/k8s/settings.hpp"
 #include "sim/k8s/time_share_rounds.hpp"
 #include "sim/k8s/workload_times.hpp"
@@ -45,6 +46,11 @@ class Scheduler final : public Component {
   // Gangs through Permit (Profile::gang_permit, sim/k8s/scheduler_gang_permit.cpp): how long
   // reserved workers wait for the rest, and how long a rejected gang stays out. Before the run.
   void enable_gang_permit(core::Time timeout, core::Time denied_backoff);
+  // Queue quotas (Profile::queue_quotas, sim/k8s/scheduler_queue_quotas.cpp): the queues' quotas;
+  // victims of reclaim lose their work since their last checkpoint. Before the run.
+  void enable_queue_quotas(QueueQuotas quotas, const JobLedger& ledger, core::Time checkpoint_interval);
+  // Pods evicted so that a queue within its deserved GPUs could take back what others borrowed.
+  std::int64_t reclaim_evictions() const { return reclaim_evictions_; }
   // Gangs whose waiting workers were rejected when their Permit timed out, or earlier by the
   // PostFilter (more than 10 % of the workers could not be placed); GPU-hours reserved by workers
   // while they waited at Permit.
@@ -200,6 +206,19 @@ class Scheduler final : public Component {
   double dominant_share(std::size_t queue) const;
   void hold(PodId id, std::int64_t sign);
   void run_drf_cycle(core::Time now);
+  // Queue quotas: what each queue holds and may hold, the order reclaim victims are ranked in
+  // within a lost-work tie (creation order: no priorities), and per cycle each queue's smallest
+  // pending ask (a queue that may not take it takes nothing more in the cycle).
+  std::optional<QuotaBook> quotas_;
+  std::optional<JobPriority> reclaim_order_;
+  std::vector<std::int64_t> smallest_ask_;
+  std::vector<std::uint32_t> queue_order_;  // reused by reclaim_for_queues
+  std::int64_t reclaim_evictions_ = 0;
+  // The GPUs (thousandths) placing a pod takes: its own, or its gang's pending workers'.
+  std::int64_t ask_of(const cluster::PodSpec& spec) const;
+  // Volcano's reclaim action, after the cycle's walk: the queues least served first, each tries
+  // its first waiting job that stays within its deserved GPUs; true if it asked for evictions.
+  bool reclaim_for_queues(core::Time now);
   // Time sharing (sim/k8s/scheduler_rounds.cpp): the round planner, each job's pod objects that
   // are pending or bound, and the spec a planned pod is placed with (its models narrowed to the
   // GPU type of its round).

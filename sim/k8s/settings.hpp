@@ -10,6 +10,7 @@
 
 #include "sim/cluster/mig.hpp"
 #include "sim/core/time.hpp"
+#include "sim/k8s/queue_quotas.hpp"
 
 namespace gpusim::k8s {
 
@@ -268,6 +269,9 @@ struct KubeSettings {
   // on more than one node (CLI --scatter-slowdown; 1: none). With Gavel's throughput table its
   // `_unconsolidated` figures apply instead.
   double scatter_slowdown = 1;
+  // Queue-quota policies (proportion, capacity): the queues' quotas (CLI --queue-quotas); none
+  // read: every queue has the defaults (weight 1, no guarantee, capability or deserved GPUs).
+  QueueQuotas queue_quotas;
   core::Time descheduler_min_run_time = core::Time::zero();
 };
 

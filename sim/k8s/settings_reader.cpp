@@ -10,6 +10,7 @@
 
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/io/yaml_fields.hpp"
 #include "sim/topology/topology.hpp"
 #include "traces/k8s_quantity.hpp"
 
@@ -17,55 +18,14 @@ namespace gpusim::k8s {
 namespace {
 
 // Field-by-field reading with errors that name the file, the line and the dotted field.
-class Reader {
+class Reader : public io::YamlFields {
  public:
-  Reader(std::string file, const std::vector<cluster::NodeSpec>& nodes) : file_(std::move(file)), nodes_(nodes) {}
-
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& field, const std::string& why) const {
-    throw core::InputError(fmt::format("{}:{}: {}: {}", file_, node.Mark().line + 1, field, why));
-  }
-
-  // Every key of `map` must be one of `known`.
-  void only(const YAML::Node& map, const std::string& field, std::initializer_list<const char*> known) const {
-    if (!map.IsMap()) fail(map, field, "expected a mapping");
-    for (const auto& entry : map) {
-      const auto key = entry.first.as<std::string>();
-      if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
-        fail(entry.first, field.empty() ? key : field + "." + key,
-             fmt::format("unknown field (known: {})", fmt::join(known, ", ")));
-      }
-    }
-  }
-
-  std::string text(const YAML::Node& node, const std::string& field) const {
-    if (!node.IsScalar()) fail(node, field, "expected a text value");
-    return node.as<std::string>();
-  }
+  Reader(std::string file, const std::vector<cluster::NodeSpec>& nodes) : io::YamlFields(std::move(file)), nodes_(nodes) {}
 
   core::Time duration(const YAML::Node& node, const std::string& field) const {
     const auto parsed = traces::parse_go_duration(text(node, field));
     if (!parsed) fail(node, field, parsed.error + " (a duration such as 10s, 5m, 1h30m)");
     return *parsed.value;
-  }
-
-  std::int64_t integer(const YAML::Node& node, const std::string& field, std::int64_t low, std::int64_t high) const {
-    const std::string value = text(node, field);
-    std::int64_t n = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (error != std::errc{} || end != value.data() + value.size() || n < low || n > high) {
-      fail(node, field, fmt::format("'{}' is not an integer from {} to {}", value, low, high));
-    }
-    return n;
-  }
-
-  double number(const YAML::Node& node, const std::string& field, double low, double high) const {
-    const std::string value = text(node, field);
-    double x = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), x);
-    if (error != std::errc{} || end != value.data() + value.size() || !(x >= low && x <= high)) {
-      fail(node, field, fmt::format("'{}' is not a number from {} to {}", value, low, high));
-    }
-    return x;
   }
 
   std::vector<int> xids(const YAML::Node& node, const std::string& field) const {
@@ -99,13 +59,6 @@ class Reader {
     const auto choice = device_choice(text(node, field));
     if (!choice) fail(node, field, "expected first-fit or preferred");
     return *choice;
-  }
-
-  bool boolean(const YAML::Node& node, const std::string& field) const {
-    const std::string value = text(node, field);
-    if (value == "true") return true;
-    if (value == "false") return false;
-    fail(node, field, fmt::format("'{}' is not true or false", value));
   }
 
   // NVIDIA's sharing.timeSlicing / sharing.mps options (one resource, so no resources list).
@@ -202,7 +155,6 @@ class Reader {
   const std::vector<cluster::NodeSpec>& nodes() const { return nodes_; }
 
  private:
-  std::string file_;
   const std::vector<cluster::NodeSpec>& nodes_;
 };
 

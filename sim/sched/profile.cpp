@@ -42,7 +42,7 @@ bool is_plain_name(std::string_view name) {
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
           "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf",
-          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "themis", "gang"};
+          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "themis", "gang", "proportion", "capacity"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -71,6 +71,8 @@ std::string policy_summary(const std::string& policy) {
   if (policy == "maxmin") return "max-min fairness blind to GPU speed (Gavel's LAS), rounds of time shares; best fit";
   if (policy == "ftf") return "finish-time fairness blind to GPU speed, rounds of time shares; best fit";
   if (policy == "themis") return "Themis-style finish-time fairness: leases offered to the jobs with the largest rho (approximated); best fit";
+  if (policy == "proportion") return "Volcano-style queue quotas: deserved GPUs by weight, guarantee, capability, reclaim; best fit";
+  if (policy == "capacity") return "Volcano-style queue quotas: deserved GPUs per queue (--queue-quotas), borrowing, reclaim; best fit";
   if (policy == "gang") return "coscheduling: gangs wait at Permit, holding what they reserved, until whole (timeout); FIFO, skipping; best fit";
   return "";
 }
@@ -119,7 +121,8 @@ Profile builtin_profile(const std::string& asked) {
   // fewest free GPUs (best fit: consolidated, whole machines kept for large jobs), ties by node
   // index, so that only the queue order differs.
   if (name == "fifo" || name == "sjf" || name == "backfill" || name == "srtf" || name == "tiresias" || name == "preemption" ||
-      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf" || name == "themis" || name == "gang") {
+      name == "drf" || name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf" || name == "themis" || name == "gang" ||
+      name == "proportion" || name == "capacity") {
     Profile profile = gpu_milli_profile(name, "best-fit", "first-fit");
     profile.score = {{"best-fit", 1}};
     profile.tie_break = TieBreak::kNodeIndex;
@@ -144,6 +147,12 @@ Profile builtin_profile(const std::string& asked) {
       // non-preemptive.
       profile.queue_sort = "fifo";
       profile.drf = true;
+    } else if (name == "proportion" || name == "capacity") {
+      // Volcano's proportion and capacity plugins (sim/k8s/queue_quotas.hpp): the queue with the
+      // least held over deserved GPUs goes first, FIFO within a queue; a queue within its deserved
+      // GPUs reclaims what others borrowed beyond theirs.
+      profile.queue_sort = "fifo";
+      profile.queue_quotas = name == "proportion" ? QueueQuotaMode::kProportion : QueueQuotaMode::kCapacity;
     } else if (name == "tiresias") {
       // Discretised 2D-LAS (Tiresias, NSDI'19): queues by attained GPU-time, FIFO within a queue;
       // a job in a higher queue preempts jobs in lower ones.

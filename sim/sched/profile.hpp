@@ -66,6 +66,10 @@ struct TiresiasSettings {
 // furthest from finish-time fairness (sim/k8s/time_share_rounds.hpp).
 enum class TimeSharePolicy : std::uint8_t { kNone, kMaxMin, kFinishTimeFair, kThemis };
 
+// Per-queue GPU quotas in the style of Volcano (sim/k8s/queue_quotas.hpp): deserved GPUs from the
+// queues' weights (proportion) or from each queue's deserved value (capacity).
+enum class QueueQuotaMode : std::uint8_t { kNone, kProportion, kCapacity };
+
 struct Profile {
   std::string name;
   std::string queue_sort = "priority";
@@ -96,6 +100,10 @@ struct Profile {
   // one and wait at Permit, holding what they reserved, until every worker is placed; then all are
   // bound. Otherwise (false) a gang is placed whole within one cycle or not at all.
   bool gang_permit = false;
+  // Queue quotas (replay, skip mode): each step of a cycle tries the next pod of the queue with the
+  // least held over deserved GPUs, if its queue may take it; then a queue within its deserved GPUs
+  // reclaims from queues above theirs (victims restart from their last checkpoint).
+  QueueQuotaMode queue_quotas = QueueQuotaMode::kNone;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,

@@ -1,0 +1,30 @@
+#pragma once
+// Field-by-field reading of YAML input files, with errors that name the file, the line and the
+// dotted field ("quotas.yaml:4: queues.vc1.deserved: '-3' is not a number from 0 to 1e+06").
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+namespace gpusim::io {
+
+class YamlFields {
+ public:
+  explicit YamlFields(std::string file) : file_(std::move(file)) {}
+
+  const std::string& file() const { return file_; }
+  // Throws core::InputError "file:line: field: why", the line being the node's.
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& field, const std::string& why) const;
+  // Every key of `map` must be one of `known`.
+  void only(const YAML::Node& map, const std::string& field, std::initializer_list<const char*> known) const;
+  std::string text(const YAML::Node& node, const std::string& field) const;
+  std::int64_t integer(const YAML::Node& node, const std::string& field, std::int64_t low, std::int64_t high) const;
+  double number(const YAML::Node& node, const std::string& field, double low, double high) const;
+  bool boolean(const YAML::Node& node, const std::string& field) const;
+
+ private:
+  std::string file_;
+};
+
+}  // namespace gpusim::io

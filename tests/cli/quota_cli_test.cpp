@@ -1,0 +1,89 @@
+// Queue quotas through the real binary: the quota policies run side by side on a slice of the
+// Philly log with a quota file, the file is recorded in summary.json, `trace inspect` lists the
+// queues, and mistakes (a missing file, a queue the trace lacks, quotas for a policy without
+// them) fail before anything is written.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The Philly log's first 3,000 jobs (11 virtual clusters; 6214e9 has 2,386 of them).
+fs::path philly_slice(const fs::path& dir) {
+  std::ifstream log(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly.csv");
+  std::ofstream slice(dir / "slice.csv");
+  std::string line;
+  for (int n = 0; n <= 3000 && std::getline(log, line); ++n) slice << line << '\n';
+  return dir / "slice.csv";
+}
+
+TEST(QuotaCli, TheQuotaPoliciesRunSideBySideWithTheFileRecorded) {
+  const auto dir = fresh_dir("quota_compare");
+  philly_slice(dir);
+  std::ofstream(dir / "quotas.yaml") << "default: {deserved: 10}\nqueues:\n  6214e9: {deserved: 200, guarantee: 50}\n"
+                                        "  11cb48: {deserved: 100, capability: 150}\n";
+  // The Philly-like cluster's first 40 nodes (182 GPUs): the slice then queues, and quotas matter.
+  {
+    std::ifstream cluster(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly_cluster.csv");
+    std::ofstream small(dir / "small.csv");
+    std::string line;
+    for (int n = 0; n <= 40 && std::getline(cluster, line); ++n) small << line << '\n';
+  }
+  const auto r = run_gpusim(dir, "compare --workload slice.csv --cluster small.csv --mode replay --seeds 1 "
+                                 "--policies drf,proportion,capacity --queue-quotas quotas.yaml --out out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  ASSERT_EQ(summary["policies"].size(), 3u);
+  EXPECT_EQ(summary["inputs"]["queue_quotas"]["file"], "quotas.yaml");
+  EXPECT_FALSE(summary["policies"][0].contains("reclaim_evictions"));  // drf has no quotas
+  for (int p = 1; p <= 2; ++p) {
+    const auto& policy = summary["policies"][p];
+    ASSERT_TRUE(policy.contains("reclaim_evictions")) << policy["name"];
+    // Queues borrowed and were made to give back (the mechanism ran), and each such eviction is
+    // counted as a preemption.
+    EXPECT_GT(policy["reclaim_evictions"]["mean"].get<double>(), 0) << policy["name"];
+    EXPECT_EQ(policy["reclaim_evictions"]["mean"], policy["preemptions"]["mean"]) << policy["name"];
+  }
+  EXPECT_EQ(summary["policies"][2]["name"], "capacity");
+}
+
+TEST(QuotaCli, TraceInspectListsTheQueuesAndTheirShares) {
+  const auto dir = fresh_dir("quota_inspect");
+  const auto r = run_gpusim(dir, "trace inspect --workload philly");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("queues: jobs, GPU-hours, share of the GPU-hours, that share of the cluster's 2490 GPUs"),
+            std::string::npos)
+      << r.out;
+  // The bundled quota file's largest queue: 26.19 % of the GPU-hours, 652.0 GPUs.
+  EXPECT_NE(r.out.find("  ee9e8c              1511     256112.2   26.19 %    652.0"), std::string::npos) << r.out;
+}
+
+TEST(QuotaCli, MistakesFailBeforeAnythingIsWritten) {
+  const auto dir = fresh_dir("quota_mistakes");
+  philly_slice(dir);
+  std::ofstream(dir / "typo.yaml") << "queues:\n  6214e9: {deserved: 10}\n  6214e8: {deserved: 10}\n";
+  const std::string base = "run --workload slice.csv --mode replay ";
+  const auto no_file = run_gpusim(dir, base + "--policy capacity --out a");
+  EXPECT_EQ(no_file.exit_code, 2);
+  EXPECT_NE(no_file.err.find("policy 'capacity' needs --queue-quotas FILE"), std::string::npos) << no_file.err;
+  const auto missing = run_gpusim(dir, base + "--policy capacity --queue-quotas nosuch.yaml --out b");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("nosuch.yaml: no such file"), std::string::npos) << missing.err;
+  const auto typo = run_gpusim(dir, base + "--policy capacity --queue-quotas typo.yaml --out c");
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_NE(typo.err.find("typo.yaml:3: queues.6214e8: the workload has no queue '6214e8'"), std::string::npos) << typo.err;
+  const auto unused = run_gpusim(dir, base + "--policy drf --queue-quotas typo.yaml --out d");
+  EXPECT_EQ(unused.exit_code, 2);
+  EXPECT_NE(unused.err.find("--queue-quotas applies to the policies proportion and capacity"), std::string::npos) << unused.err;
+  const auto fill = run_gpusim(dir, "run --workload slice.csv --policy proportion --out e");
+  EXPECT_EQ(fill.exit_code, 2);
+  for (const char* out : {"a", "b", "c", "d", "e"}) EXPECT_FALSE(fs::exists(dir / out)) << out;
+}
+
+}  // namespace
+}  // namespace gpusim::testing

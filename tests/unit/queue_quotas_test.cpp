@@ -1,0 +1,137 @@
+// Queue quotas: the book's arithmetic (real capability, deserved GPUs from the quotas or by
+// water-filling the weights, reclaim rules) and the YAML reader's errors.
+#include <gtest/gtest.h>
+
+#include "sim/core/status.hpp"
+#include "sim/k8s/queue_quotas.hpp"
+#include "sim/k8s/queue_quotas_reader.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+QueueQuotas quotas_of(std::vector<QueueQuota> queues) {
+  QueueQuotas q;
+  q.queues = std::move(queues);
+  return q;
+}
+
+TEST(QuotaBook, RealCapabilityLeavesTheOtherQueuesGuaranteesFree) {
+  // 8 GPUs; a: deserved 6, guarantee 2; b: deserved 1, capability 4; c: guarantee 3 (deserved
+  // raised to it). Real capabilities: a min(inf, 8 - 5 + 2) = 5, b min(4, 8 - 5) = 3, c 8 - 5 + 3 = 6.
+  QueueQuota a, b, c;
+  a.deserved_milli = 6000;
+  a.guarantee_milli = 2000;
+  b.deserved_milli = 1000;
+  b.capability_milli = 4000;
+  c.guarantee_milli = 3000;
+  QuotaBook book(quotas_of({a, b, c}), false, 8000);
+  EXPECT_EQ(book.real_capability(0), 5000);
+  EXPECT_EQ(book.real_capability(1), 3000);
+  EXPECT_EQ(book.real_capability(2), 6000);
+  EXPECT_EQ(book.deserved(0), 5000);  // capped by its real capability
+  EXPECT_EQ(book.deserved(1), 1000);
+  EXPECT_EQ(book.deserved(2), 3000);  // raised to its guarantee
+  book.add_held(1, 2500);
+  EXPECT_TRUE(book.allocatable(1, 500));
+  EXPECT_FALSE(book.allocatable(1, 501));
+  EXPECT_FALSE(book.may_reclaim(1, 500));  // b holds more than its deserved 1 already
+  EXPECT_TRUE(book.may_take_from(1, 0, 1000));
+  EXPECT_TRUE(book.may_take_from(1, 1000, 1000));   // 1.5 left, still above its deserved 1
+  EXPECT_FALSE(book.may_take_from(1, 1500, 1000));  // 1 left: no longer above it
+  EXPECT_DOUBLE_EQ(book.share(1), 2.5);
+}
+
+TEST(QuotaBook, AGuaranteeIsNeverReclaimed) {
+  QueueQuota a;
+  a.deserved_milli = 1000;
+  a.guarantee_milli = 1000;
+  QuotaBook book(quotas_of({a, QueueQuota{}}), false, 4000);
+  book.add_held(0, 3000);
+  EXPECT_TRUE(book.may_take_from(0, 0, 2000));   // 3 - 2 = 1, its guarantee
+  EXPECT_FALSE(book.may_take_from(0, 0, 2001));  // would leave it less
+  QueueQuota fixed = a;
+  fixed.reclaimable = false;
+  QuotaBook kept(quotas_of({fixed, QueueQuota{}}), false, 4000);
+  kept.add_held(0, 3000);
+  EXPECT_FALSE(kept.may_take_from(0, 0, 1000));
+}
+
+TEST(QuotaBook, ProportionWaterFillsTheWeightsOverWhatQueuesAsk) {
+  // 8 GPUs; weights 1, 3, 4; a asks 10, b asks 1, c asks nothing. Round 1 among a and b (weights
+  // 4): a 8 x 1/4 = 2, b min(6, 1) = 1 (met). Round 2: 5 left, all to a: 7.
+  QueueQuota a, b, c;
+  b.weight = 3;
+  c.weight = 4;
+  QuotaBook book(quotas_of({a, b, c}), true, 8000);
+  book.add_held(0, 4000);
+  book.add_waiting(0, 6000);
+  book.add_waiting(1, 1000);
+  book.refresh();
+  EXPECT_EQ(book.deserved(0), 7000);
+  EXPECT_EQ(book.deserved(1), 1000);
+  EXPECT_EQ(book.deserved(2), 0);
+  EXPECT_DOUBLE_EQ(book.share(2), 0.0);
+  // c asks 8 now. Round 1 (weights 8): a 1, b min(3, 1) = 1 (met), c 4; round 2: the 2 left go
+  // to a and c (weights 5): a +0.4, c +1.6.
+  book.add_waiting(2, 8000);
+  book.refresh();
+  EXPECT_EQ(book.deserved(0), 1400);
+  EXPECT_EQ(book.deserved(1), 1000);
+  EXPECT_EQ(book.deserved(2), 5600);
+}
+
+TEST(QuotaBook, GuaranteesBeyondTheClusterAreRefused) {
+  QueueQuota a;
+  a.guarantee_milli = 3000;
+  EXPECT_THROW(QuotaBook(quotas_of({a, a}), false, 5000), core::InputError);
+}
+
+std::string error_of(const std::string& yaml, const std::vector<std::string>& queues = {"vc1", "vc2"}) {
+  try {
+    parse_queue_quotas(yaml, "q.yaml", queues);
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(QueueQuotasReader, ReadsQueuesAndTheDefault) {
+  const QueueQuotas q = parse_queue_quotas(
+      "default: {weight: 2}\nqueues:\n  vc2:\n    deserved: 12.5\n    guarantee: 2\n    capability: 20\n    reclaimable: false\n",
+      "q.yaml", {"vc1", "vc2"});
+  ASSERT_EQ(q.queues.size(), 2u);
+  EXPECT_EQ(q.queues[0].weight, 2);
+  EXPECT_FALSE(q.queues[0].deserved_milli.has_value());
+  EXPECT_EQ(q.queues[1].weight, 2);
+  EXPECT_EQ(*q.queues[1].deserved_milli, 12500);
+  EXPECT_EQ(q.queues[1].guarantee_milli, 2000);
+  EXPECT_EQ(*q.queues[1].capability_milli, 20000);
+  EXPECT_FALSE(q.queues[1].reclaimable);
+  EXPECT_EQ(q.file, "q.yaml");
+}
+
+TEST(QueueQuotasReader, ErrorsNameTheLineAndTheField) {
+  EXPECT_EQ(error_of("queues:\n  vc3: {deserved: 1}\n"),
+            "q.yaml:2: queues.vc3: the workload has no queue 'vc3' (its 2 queues: vc1, vc2)");
+  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: -1}\n"), "q.yaml:2: queues.vc1.deserved: '-1' is not a number from 0 to 1000000");
+  EXPECT_EQ(error_of("queues:\n  vc1:\n    deserve: 1\n"),
+            "q.yaml:3: queues.vc1.deserve: unknown field (known: deserved, guarantee, capability, weight, reclaimable)");
+  EXPECT_EQ(error_of("queues:\n  vc1: {guarantee: 5, capability: 4}\n"),
+            "q.yaml:2: queues.vc1.guarantee: 5 GPUs is more than the capability, 4");
+  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 5, capability: 4}\n"),
+            "q.yaml:2: queues.vc1.deserved: 5 GPUs is more than the capability, 4");
+  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 1, guarantee: 2}\n"),
+            "q.yaml:2: queues.vc1.guarantee: 2 GPUs is more than the deserved GPUs, 1");
+  EXPECT_EQ(error_of("queues:\n  vc1: {weight: 0}\n"), "q.yaml:2: queues.vc1.weight: '0' is not an integer from 1 to 1000000");
+  EXPECT_EQ(error_of("queues:\n  vc1: {}\n  vc1: {}\n"), "q.yaml:3: queues.vc1: named twice (first on line 2)");
+  EXPECT_EQ(error_of("quota: 1\n"), "q.yaml:1: quota: unknown field (known: queues, default)");
+  EXPECT_EQ(error_of("default: {}\n"), "q.yaml:1: queues: missing: a mapping from queue names to their quotas");
+  EXPECT_EQ(error_of(""), "q.yaml: empty file: expected a 'queues' mapping");
+  EXPECT_NE(error_of("queues: [\n"), "");
+  EXPECT_EQ(error_of("queues: {}\n", {}),
+            "q.yaml: the workload has no queues: quotas need a trace with queues, such as Philly's virtual "
+            "clusters");
+}
+
+}  // namespace
+}  // namespace gpusim::k8s
