@@ -34,13 +34,16 @@ QuotaBook::QuotaBook(QueueQuotas quotas, bool proportion, std::int64_t cluster_g
 
 void QuotaBook::refresh() {
   if (!proportion_) return;  // capacity: fixed deserved GPUs
-  // Water-filling: each round shares what is left among the queues still short of what they ask,
-  // in proportion to their weights (floor division: a few thousandths of a GPU may stay unshared).
+  // Water-filling, as Volcano's proportion plugin: every queue starts from its guarantee (reserved
+  // for it), then each round shares what is left among the queues still short of what they ask, in
+  // proportion to their weights (floor division: a few thousandths of a GPU may stay unshared), so
+  // the deserved GPUs never add up to more than the cluster has.
   const std::size_t n = deserved_.size();
   std::int64_t remaining = total_;
   for (std::size_t q = 0; q < n; ++q) {
-    deserved_[q] = 0;
-    met_[q] = held_[q] + waiting_[q] == 0 ? 1 : 0;
+    deserved_[q] = quotas_.queues[q].guarantee_milli;
+    remaining -= deserved_[q];
+    met_[q] = std::min(held_[q] + waiting_[q], real_capability_[q]) <= deserved_[q] ? 1 : 0;
   }
   while (remaining > 0) {
     std::int64_t weights = 0;
@@ -60,7 +63,6 @@ void QuotaBook::refresh() {
     if (given == 0) break;
     remaining -= given;
   }
-  for (std::size_t q = 0; q < n; ++q) deserved_[q] = std::max(deserved_[q], quotas_.queues[q].guarantee_milli);
 }
 
 double QuotaBook::share(std::uint32_t q) const {

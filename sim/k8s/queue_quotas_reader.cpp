@@ -17,7 +17,13 @@ constexpr double kMaxGpus = 1e6;
 double gpus(std::int64_t milli) { return static_cast<double>(milli) / 1000; }
 
 std::int64_t gpu_milli(const io::YamlFields& r, const YAML::Node& node, const std::string& field) {
-  return std::llround(r.number(node, field, 0, kMaxGpus) * 1000);
+  const double gpus = r.number(node, field, 0, kMaxGpus);
+  const std::int64_t milli = std::llround(gpus * 1000);
+  // Thousandths of a GPU are the finest unit: more decimals would be rounded away silently.
+  if (std::abs(gpus * 1000 - static_cast<double>(milli)) > 1e-6) {
+    r.fail(node, field, fmt::format("'{}' has more than three decimals (GPUs count in thousandths)", r.text(node, field)));
+  }
+  return milli;
 }
 
 QueueQuota read_quota(const io::YamlFields& r, const YAML::Node& map, const std::string& field, QueueQuota q) {

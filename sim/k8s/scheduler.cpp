@@ -591,6 +591,7 @@ void Scheduler::run_drf_cycle(core::Time now) {
   }
   std::fill(drf_next_.begin(), drf_next_.end(), 0);
   drf_placed_.assign(pending_.size(), 0);
+  if (!nominated_.empty()) place_nominated(now);
   std::size_t failed_shapes = 0;
   while (failed_shapes < pending_shapes_) {
     std::size_t best = drf_lists_.size();
@@ -611,7 +612,7 @@ void Scheduler::run_drf_cycle(core::Time now) {
     while (!placed && drf_next_[best] < drf_lists_[best].size() && failed_shapes < pending_shapes_) {
       const std::uint32_t index = drf_lists_[best][drf_next_[best]++];
       const PodId id = pending_[index];
-      if (id < bound_by_gang_.size() && bound_by_gang_[id]) continue;  // placed with its gang
+      if (drf_placed_[index] || (id < bound_by_gang_.size() && bound_by_gang_[id])) continue;  // placed already
       const cluster::PodSpec& spec = pods_[api_.pod(id).source];
       const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
       if (spec.gang != 0 && !gang_ready(spec.gang)) continue;

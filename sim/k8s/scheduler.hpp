@@ -216,6 +216,17 @@ class Scheduler final : public Component {
   std::int64_t reclaim_evictions_ = 0;
   // The GPUs (thousandths) placing a pod takes: its own, or its gang's pending workers'.
   std::int64_t ask_of(const cluster::PodSpec& spec) const;
+  // A job that reclaimed GPUs is nominated for them (as kube-scheduler nominates a preemptor's
+  // node): the next cycles try it before their walk, else the victims' own queue, now below its
+  // deserved GPUs, could take them back and be reclaimed from again. A nomination lasts until the
+  // pod is placed, or is tried once its victims are gone.
+  struct Nomination {
+    PodId pod;
+    std::uint32_t queue;
+    std::vector<PodId> victims;
+  };
+  std::vector<Nomination> nominated_;
+  void place_nominated(core::Time now);
   // Volcano's reclaim action, after the cycle's walk: the queues least served first, each tries
   // its first waiting job that stays within its deserved GPUs; true if it asked for evictions.
   bool reclaim_for_queues(core::Time now);

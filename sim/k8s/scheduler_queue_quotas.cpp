@@ -51,8 +51,10 @@ bool Scheduler::reclaim_for_queues(core::Time now) {
   std::stable_sort(queue_order_.begin(), queue_order_.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return quotas_->share(a) < quotas_->share(b); });
   for (const std::uint32_t q : queue_order_) {
-    // Nothing in a queue may reclaim if its smallest ask would take it past its deserved GPUs.
+    // Nothing in a queue may reclaim if its smallest ask would take it past its deserved GPUs; a
+    // queue whose nominated job has not been placed yet waits for it.
     if (!quotas_->may_reclaim(q, smallest_ask_[q])) continue;
+    if (std::any_of(nominated_.begin(), nominated_.end(), [&](const Nomination& n) { return n.queue == q; })) continue;
     for (const std::uint32_t index : drf_lists_[q]) {
       const PodId id = pending_[index];
       if (drf_placed_[index] || (id < bound_by_gang_.size() && bound_by_gang_[id])) continue;
@@ -65,10 +67,34 @@ bool Scheduler::reclaim_for_queues(core::Time now) {
       if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) break;
       for (const PodId victim : victims_) request_eviction(victim, 1, now);
       reclaim_evictions_ += static_cast<std::int64_t>(victims_.size());
+      nominated_.push_back({id, q, victims_});
       return true;
     }
   }
   return false;
+}
+
+void Scheduler::place_nominated(core::Time now) {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < nominated_.size(); ++k) {
+    Nomination& nomination = nominated_[k];
+    const auto it = std::find(pending_.begin(), pending_.end(), nomination.pod);
+    if (it == pending_.end()) continue;  // placed with its gang, or deleted
+    const auto index = static_cast<std::size_t>(it - pending_.begin());
+    const cluster::PodSpec& spec = pods_[api_.pod(nomination.pod).source];
+    const bool victims_gone = std::none_of(nomination.victims.begin(), nomination.victims.end(), [&](PodId v) {
+      return v < evicting_.size() && evicting_[v];
+    });
+    const bool ready = spec.gang == 0 || gang_ready(spec.gang);
+    if (ready && quotas_->allocatable(spec.queue, ask_of(spec)) && place(nomination.pod, spec, now)) {
+      drf_placed_[index] = 1;
+      continue;
+    }
+    if (victims_gone) continue;
+    if (kept != k) nominated_[kept] = std::move(nomination);
+    ++kept;
+  }
+  nominated_.resize(kept);
 }
 
 }  // namespace gpusim::k8s

@@ -58,6 +58,28 @@ TEST(QueueQuotas, AQueueBorrowsIdleGpusAndGivesThemBackToTheirOwner) {
   EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), (100 + 110) / 3600.0, 1e-12);
 }
 
+TEST(QueueQuotas, TheReclaimingJobGetsTheGpusItFreed) {
+  // Eleven 1-GPU nodes; r deserves 10, v 1.5. r1..r9 (1000 s) at 0 take n0..n8; v1..v5 (1000 s) at
+  // 1: v1 and v2 borrow n9 and n10, the rest wait. r10 at 100 reclaims: v holds 2 > 1.5, so v1
+  // (n9, the lower node of two equal losses) goes. r10 is nominated for n9 and starts there at 100:
+  // v, now at 1 of 1.5, does not take it back (its next pod would put it at 2 again and be
+  // reclaimed in turn). One eviction; v1's owner recreates it, and it waits with v3..v5.
+  K8sScenario s;
+  s.policy = "capacity";
+  for (int n = 0; n < 11; ++n) s.node("n" + std::to_string(n), 1);
+  s.workload.queues = {"r", "v"};
+  s.kube.queue_quotas.queues = {deserved(10), deserved(1.5)};
+  for (int i = 1; i <= 9; ++i) s.pod("r" + std::to_string(i), 1, 0, 1000).queue = 0;
+  for (int i = 1; i <= 5; ++i) s.pod("v" + std::to_string(i), 1, 1, 1000).queue = 1;
+  s.pod("r10", 1, 100, 1000).queue = 0;
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 14).start_us), 100);
+  EXPECT_EQ(record(result, 14).node, 9);
+  EXPECT_EQ(record(result, 9).attempts, 2u);  // v1, evicted once
+  EXPECT_EQ(seconds(record(result, 10).start_us), 1);  // v2 keeps n10
+  EXPECT_EQ(metric(result, "reclaim_evictions"), 1);
+}
+
 TEST(QueueQuotas, ANonReclaimableQueueKeepsWhatItBorrowed) {
   // As above, but a is not reclaimable: b1, b2 and b3 wait for a's pods to end at 1000.
   K8sScenario s = borrowed_gpus();

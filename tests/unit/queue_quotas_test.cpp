@@ -80,6 +80,21 @@ TEST(QuotaBook, ProportionWaterFillsTheWeightsOverWhatQueuesAsk) {
   EXPECT_EQ(book.deserved(2), 5600);
 }
 
+TEST(QuotaBook, ProportionStartsFromTheGuaranteesAndNeverGivesMoreThanTheCluster) {
+  // 6 GPUs, weights 1; c is guaranteed 2 and asks 1, a and b ask 10 each. c keeps its 2 (met);
+  // the other 4 go to a and b: 2 each. 6 in all.
+  QueueQuota c;
+  c.guarantee_milli = 2000;
+  QuotaBook book(quotas_of({QueueQuota{}, QueueQuota{}, c}), true, 6000);
+  book.add_waiting(0, 10000);
+  book.add_waiting(1, 10000);
+  book.add_waiting(2, 1000);
+  book.refresh();
+  EXPECT_EQ(book.deserved(0), 2000);
+  EXPECT_EQ(book.deserved(1), 2000);
+  EXPECT_EQ(book.deserved(2), 2000);
+}
+
 TEST(QuotaBook, GuaranteesBeyondTheClusterAreRefused) {
   QueueQuota a;
   a.guarantee_milli = 3000;
@@ -122,6 +137,8 @@ TEST(QueueQuotasReader, ErrorsNameTheLineAndTheField) {
             "q.yaml:2: queues.vc1.deserved: 5 GPUs is more than the capability, 4");
   EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 1, guarantee: 2}\n"),
             "q.yaml:2: queues.vc1.guarantee: 2 GPUs is more than the deserved GPUs, 1");
+  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 0.0004}\n"),
+            "q.yaml:2: queues.vc1.deserved: '0.0004' has more than three decimals (GPUs count in thousandths)");
   EXPECT_EQ(error_of("queues:\n  vc1: {weight: 0}\n"), "q.yaml:2: queues.vc1.weight: '0' is not an integer from 1 to 1000000");
   EXPECT_EQ(error_of("queues:\n  vc1: {}\n  vc1: {}\n"), "q.yaml:3: queues.vc1: named twice (first on line 2)");
   EXPECT_EQ(error_of("quota: 1\n"), "q.yaml:1: quota: unknown field (known: queues, default)");
