@@ -43,12 +43,7 @@ TEST(NativeCli, AConvertedTraceReplaysExactlyAsItsSource) {
   EXPECT_NE(whole.out.find("82755 pods of philly (Philly job log), for cluster philly"), std::string::npos) << whole.out;
   EXPECT_EQ(slurp(dir / "whole" / "workload.jsonl").substr(0, 70),
             R"({"format":"gpusim-trace","version":1,"source":"philly","cluster":"phil)");
-  {
-    std::ifstream log(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly.csv");
-    std::ofstream slice(dir / "slice.csv");
-    std::string line;
-    for (int n = 0; n <= 6000 && std::getline(log, line); ++n) slice << line << '\n';
-  }
+  copy_head(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly.csv", dir / "slice.csv", 6000);
   const auto convert = run_gpusim(dir, "trace convert --workload slice.csv --out conv");
   ASSERT_EQ(convert.exit_code, 0) << convert.err;
   // The native file runs on the cluster its header names, with the same results.

@@ -14,12 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // The Philly log's first 3,000 jobs (11 virtual clusters; 6214e9 has 2,386 of them).
-fs::path philly_slice(const fs::path& dir) {
-  std::ifstream log(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly.csv");
-  std::ofstream slice(dir / "slice.csv");
-  std::string line;
-  for (int n = 0; n <= 3000 && std::getline(log, line); ++n) slice << line << '\n';
-  return dir / "slice.csv";
+void philly_slice(const fs::path& dir) {
+  copy_head(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly.csv", dir / "slice.csv", 3000);
 }
 
 TEST(QuotaCli, TheQuotaPoliciesRunSideBySideWithTheFileRecorded) {
@@ -28,12 +24,7 @@ TEST(QuotaCli, TheQuotaPoliciesRunSideBySideWithTheFileRecorded) {
   std::ofstream(dir / "quotas.yaml") << "default: {deserved: 10}\nqueues:\n  6214e9: {deserved: 200, guarantee: 50}\n"
                                         "  11cb48: {deserved: 100, capability: 150}\n";
   // The Philly-like cluster's first 40 nodes (182 GPUs): the slice then queues, and quotas matter.
-  {
-    std::ifstream cluster(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly_cluster.csv");
-    std::ofstream small(dir / "small.csv");
-    std::string line;
-    for (int n = 0; n <= 40 && std::getline(cluster, line); ++n) small << line << '\n';
-  }
+  copy_head(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly_cluster.csv", dir / "small.csv", 40);
   const auto r = run_gpusim(dir, "compare --workload slice.csv --cluster small.csv --mode replay --seeds 1 "
                                  "--policies drf,proportion,capacity --queue-quotas quotas.yaml --out out");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -33,6 +33,15 @@ inline std::string slurp(const std::filesystem::path& path) {
   return buffer.str();
 }
 
+// Writes the header and the first `rows` rows of `source` (a CSV) to `target`: a slice of a bundled
+// trace or cluster, small enough for the sanitizer build.
+inline void copy_head(const std::filesystem::path& source, const std::filesystem::path& target, int rows) {
+  std::ifstream in(source);
+  std::ofstream out(target);
+  std::string line;
+  for (int n = 0; n <= rows && std::getline(in, line); ++n) out << line << '\n';
+}
+
 // `args` is appended to the binary's path as shell words.
 inline CliResult run_gpusim(const std::filesystem::path& cwd, const std::string& args) {
   const auto err = cwd / ".stderr";
