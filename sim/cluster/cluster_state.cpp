@@ -58,6 +58,37 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
       class_devices_[i * kDeviceClasses + node.device_class[d]] |= std::uint64_t{1} << d;
     }
   }
+  node_words_ = (n + 63) / 64;
+  free_bucket_count_ = 1;
+  for (const NodeSpec& node : nodes_) free_bucket_count_ = std::max(free_bucket_count_, static_cast<std::size_t>(node.gpu_count) + 1);
+  free_buckets_.assign(free_bucket_count_ * node_words_, 0);
+  free_bucket_of_.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto bucket = static_cast<std::uint8_t>(free_bucket(node_gpu_free_[i]));
+    free_bucket_of_[i] = bucket;
+    free_buckets_[bucket * node_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+}
+
+void ClusterState::move_to_free_bucket(NodeIndex n) {
+  const auto bucket = static_cast<std::uint8_t>(free_bucket(node_gpu_free_[n]));
+  const std::uint8_t old = free_bucket_of_[n];
+  if (bucket == old) return;
+  const std::uint64_t bit = std::uint64_t{1} << (n % 64);
+  free_buckets_[old * node_words_ + n / 64] &= ~bit;
+  free_buckets_[bucket * node_words_ + n / 64] |= bit;
+  free_bucket_of_[n] = bucket;
+}
+
+void ClusterState::nodes_with_gpu_free(std::int64_t milli, std::span<std::uint64_t> nodes) const {
+  GPUSIM_CHECK(nodes.size() >= node_words_, "node bit set too small");
+  std::fill(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(node_words_), 0);
+  const auto first = static_cast<std::size_t>(std::clamp<std::int64_t>(
+      free_bucket(milli), 0, static_cast<std::int64_t>(free_bucket_count_)));
+  for (std::size_t b = first; b < free_bucket_count_; ++b) {
+    const std::uint64_t* words = free_buckets_.data() + b * node_words_;
+    for (std::size_t w = 0; w < node_words_; ++w) nodes[w] |= words[w];
+  }
 }
 
 std::int32_t ClusterState::view_of(NodeIndex n, int gpu) const {
@@ -72,6 +103,7 @@ void ClusterState::refresh_view(NodeIndex n, int gpu) {
   const std::int32_t view = view_of(n, gpu);
   node_gpu_free_[n] += view - gpu_view_[i];
   gpu_view_[i] = view;
+  move_to_free_bucket(n);
   const std::uint64_t bit = std::uint64_t{1} << gpu;
   whole_free_[n] = view == kMilliPerGpu ? whole_free_[n] | bit : whole_free_[n] & ~bit;
 }
@@ -232,6 +264,12 @@ void ClusterState::check_invariants() const {
       if (free < kMilliPerGpu) ++in_use;
     }
     GPUSIM_CHECK(node_free == node_gpu_free_[n], "node GPU total out of step");
+    const std::int64_t bucket = free_bucket(node_free);
+    GPUSIM_CHECK(bucket == free_bucket_of_[n], "free-GPU bucket out of step");
+    for (std::size_t b = 0; b < free_bucket_count_; ++b) {
+      const bool in_b = ((free_buckets_[b * node_words_ + n / 64] >> (n % 64)) & 1U) != 0;
+      GPUSIM_CHECK(in_b == (static_cast<std::int64_t>(b) == bucket), "free-GPU bucket sets out of step");
+    }
   }
   GPUSIM_CHECK(allocated_gpu == allocated_gpu_milli_, "allocated GPU milli out of step");
   GPUSIM_CHECK(in_use == gpus_in_use_, "GPUs-in-use count out of step");

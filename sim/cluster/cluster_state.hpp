@@ -58,6 +58,12 @@ class ClusterState {
   }
   // Sum of gpu_milli_free(n).
   std::int64_t node_gpu_milli_free(NodeIndex n) const { return node_gpu_free_[n]; }
+  // Writes into `nodes` (a bit per node index, node_words() words) every node whose free GPU
+  // share, rounded up to whole GPUs, reaches `milli` rounded up: a superset of the nodes with
+  // node_gpu_milli_free(n) >= milli, found without visiting each node. The scheduler filters
+  // only these for a GPU pod, since the GPU filter rejects every other node.
+  void nodes_with_gpu_free(std::int64_t milli, std::span<std::uint64_t> nodes) const;
+  std::size_t node_words() const { return node_words_; }
   // The devices of node n whose whole share is free for scheduling (gpu_milli_free == 1000).
   GpuSet whole_free_devices(NodeIndex n) const { return {whole_free_[n]}; }
   // The devices of node n advertised under `device_class` (NodeSpec::device_class; MIG mixed).
@@ -115,6 +121,14 @@ class ClusterState {
   std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> app_pods_;
   void count_app(NodeIndex n, std::int32_t app, std::int32_t delta);
   std::vector<std::int64_t> node_gpu_free_;
+  // Nodes bucketed by node_gpu_free_ rounded up to whole GPUs: bucket b is a bit set over the
+  // nodes (node_words_ words each) whose free share is in (b - 1, b] GPUs.
+  std::size_t node_words_ = 0;
+  std::vector<std::uint64_t> free_buckets_;
+  std::vector<std::uint8_t> free_bucket_of_;  // per node, its bucket
+  std::size_t free_bucket_count_ = 0;         // 1 + the most GPUs on a node
+  static std::int64_t free_bucket(std::int64_t milli) { return (milli + kMilliPerGpu - 1) / kMilliPerGpu; }
+  void move_to_free_bucket(NodeIndex n);
   std::vector<std::uint64_t> version_;
   std::vector<std::size_t> gpu_offset_;
   std::vector<std::int32_t> gpu_free_;  // real milli free per GPU

@@ -1,5 +1,7 @@
 #include "sim/k8s/workload_driver.hpp"
 
+#include <algorithm>
+
 namespace gpusim::k8s {
 namespace {
 enum Tag : std::uint32_t { kArrive, kDeadline };
@@ -11,6 +13,8 @@ WorkloadDriver::WorkloadDriver(Bus& bus, const ApiServer& api, const traces::Wor
       next_of_job_(workload.jobs.size(), 0),
       first_of_job_(workload.jobs.size(), 0) {
   std::vector<std::int32_t> seen(workload.jobs.size(), 0);
+  std::vector<std::uint32_t> arriving;  // rows created at their own time, not by a Job's progress
+  arriving.reserve(workload.pods.size());
   for (std::uint32_t i = 0; i < workload.pods.size(); ++i) {
     const auto& constraints = workload.pods[i].constraints;
     if (constraints != nullptr && constraints->job >= 0) {
@@ -20,7 +24,17 @@ WorkloadDriver::WorkloadDriver(Bus& bus, const ApiServer& api, const traces::Wor
       if (seen[job]++ >= workload.jobs[job].parallelism) continue;
       next_of_job_[job] = seen[job];
     }
-    bus_.set_timer(*this, kArrive, i, times.arrival[i], core::Phase::kArrival);
+    arriving.push_back(i);
+  }
+  // Arrivals in time order (ties in row order, the order in which they fire), so that the event
+  // queue keeps them in its run instead of its heap: traces are not sorted (Philly's log is not).
+  // Then the deadlines, in row order. The two kinds fire in different phases, so the order in
+  // which they are set never decides a tie.
+  std::vector<std::uint32_t> by_time = arriving;
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return times.arrival[a] < times.arrival[b]; });
+  for (const std::uint32_t i : by_time) bus_.set_timer(*this, kArrive, i, times.arrival[i], core::Phase::kArrival);
+  for (const std::uint32_t i : arriving) {
     if (workload.pods[i].phase == cluster::TracePhase::kPending) {
       bus_.set_timer(*this, kDeadline, i, times.deadline[i], core::Phase::kStateChange);
     }

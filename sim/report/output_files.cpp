@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
@@ -56,23 +55,32 @@ double Table::number(std::size_t row, std::size_t column) const {
 }
 
 Table read_table(const fs::path& csv) {
-  std::istringstream in(io::read_file(csv, "gpusim CSV output"));
+  const std::string text = io::read_file(csv, "gpusim CSV output");
   Table table;
-  const auto split = [](const std::string& line) {
+  const auto split = [&](std::string_view line) {
     std::vector<std::string> fields;
+    fields.reserve(table.header.size());
     std::size_t start = 0;
-    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
-      fields.push_back(line.substr(start, comma - start));
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string_view::npos; start = comma + 1) {
+      fields.emplace_back(line.substr(start, comma - start));
     }
-    fields.push_back(line.substr(start));
+    fields.emplace_back(line.substr(start));
     return fields;
   };
-  std::string line;
-  if (!std::getline(in, line)) throw core::InputError(fmt::format("{}: empty", csv.string()));
-  table.header = split(line);
-  while (std::getline(in, line)) {
-    if (!line.empty()) table.rows.push_back(split(line));
+  std::string_view rest = text;
+  bool first = true;
+  while (!rest.empty()) {
+    const std::size_t newline = rest.find('\n');
+    const std::string_view line = rest.substr(0, newline);
+    rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
+    if (first) {
+      table.header = split(line);
+      first = false;
+    } else if (!line.empty()) {
+      table.rows.push_back(split(line));
+    }
   }
+  if (first) throw core::InputError(fmt::format("{}: empty", csv.string()));
   return table;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "sim/cluster/device_class.hpp"
@@ -115,6 +116,7 @@ Framework::Framework(const Profile& profile, const Registry& registry,
   const std::size_t n = cluster.node_count();
   active_filters_.reserve(filters_.size());
   feasible_.reserve(n);
+  candidates_.assign(cluster.node_words(), 0);
   plugin_scores_.reserve(n);
   total_scores_.assign(n, 0);
   tie_rank_.resize(n);
@@ -144,18 +146,7 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
     if (plugin->applies(pod, cluster_)) active_filters_.push_back(plugin);
   }
   for (int attempt = 0; attempt < 2 && feasible_.empty(); ++attempt) {
-    const auto node_count = static_cast<NodeIndex>(cluster_.node_count());
-    for (NodeIndex n = 0; n < node_count; ++n) {
-      if (!cluster_.present(n)) continue;
-      bool passes = true;
-      for (const FilterPlugin* plugin : active_filters_) {
-        if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) {
-          passes = false;
-          break;
-        }
-      }
-      if (passes) feasible_.push_back(n);
-    }
+    filter_nodes(pod);
     if (!feasible_.empty() || attempt == 1) break;
     bool made_room = false;
     for (PostFilterPlugin* plugin : post_filters_) {
@@ -210,6 +201,34 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
   for (Extender* extender : extenders_) extender->placed(pod, placement);
   last_outcome_ = Outcome::kScheduled;
   return placement;
+}
+
+// Runs the filters on every present node, in node order. A GPU pod visits only the nodes whose
+// free GPU share could hold it (the cluster's bucket index): the gpu-fit filter, which every
+// profile has, would reject the others, and filters keep no state, so the feasible nodes and
+// their order are the same as with a visit of all nodes.
+void Framework::filter_nodes(const PodSpec& pod) {
+  const auto try_node = [&](NodeIndex n) {
+    if (!cluster_.present(n)) return;
+    for (const FilterPlugin* plugin : active_filters_) {
+      if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) return;
+    }
+    feasible_.push_back(n);
+  };
+  if (!pod.wants_gpu()) {
+    const auto node_count = static_cast<NodeIndex>(cluster_.node_count());
+    for (NodeIndex n = 0; n < node_count; ++n) try_node(n);
+    return;
+  }
+  // gpu-fit asks gpu_count x gpu_milli of the node's free share, or gpu_count whole devices
+  // (device classes); the smaller is a bound for both.
+  const std::int64_t need = std::int64_t{pod.gpu_count} * std::min(pod.gpu_milli, cluster::kMilliPerGpu);
+  cluster_.nodes_with_gpu_free(need, candidates_);
+  for (std::size_t w = 0; w < candidates_.size(); ++w) {
+    for (std::uint64_t bits = candidates_[w]; bits != 0; bits &= bits - 1) {
+      try_node(static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+    }
+  }
 }
 
 Extender* Framework::gpu_binder(NodeIndex n) const {

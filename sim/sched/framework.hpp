@@ -41,6 +41,7 @@ class Framework {
   const ClusterState& cluster() const { return cluster_; }
 
  private:
+  void filter_nodes(const PodSpec& pod);  // fills feasible_
   NodeIndex select_host(const PodSpec& pod);
   Extender* gpu_binder(NodeIndex n) const;  // the first extender that picks GPUs on n, or null
   void check_profile(const Profile& profile, const Registry& registry) const;
@@ -62,6 +63,7 @@ class Framework {
   std::vector<PermitPlugin*> permits_;
   BindPlugin* binder_ = nullptr;
 
+  std::vector<std::uint64_t> candidates_;  // a bit per node: those worth filtering
   std::vector<NodeIndex> feasible_;
   std::vector<NodeScore> plugin_scores_;
   std::vector<std::int64_t> total_scores_;

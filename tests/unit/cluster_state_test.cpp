@@ -22,6 +22,39 @@ TEST_F(ClusterStateTest, StartsEmpty) {
   state.check_invariants();
 }
 
+// The scheduler filters a GPU pod only on nodes this index returns: it must hold every node with
+// the share free, and leave out the nodes whose free share, rounded up to GPUs, is short.
+TEST_F(ClusterStateTest, NodesWithGpuFreeFollowAllocations) {
+  std::vector<std::uint64_t> nodes(state.node_words());
+  const auto listed = [&](std::int64_t milli) {
+    state.nodes_with_gpu_free(milli, nodes);
+    std::vector<int> out;
+    for (int n = 0; n < 3; ++n) {
+      if ((nodes[0] >> n) & 1U) out.push_back(n);
+    }
+    return out;
+  };
+  // Free: n0 2 GPUs, n1 8, n2 4.
+  EXPECT_EQ(listed(300), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(listed(3000), (std::vector<int>{1, 2}));
+  EXPECT_EQ(listed(8000), (std::vector<int>{1}));
+  EXPECT_EQ(listed(9000), (std::vector<int>{}));
+  const PodSpec share = pod(4000, 1, 300);
+  const PodSpec whole = pod(8000, 4, 1000);
+  state.allocate(share, at(2, {0}));   // n2: 3.7 GPUs free, rounded up to 4
+  state.allocate(whole, at(1, {0, 1, 2, 3}));  // n1: 4 free
+  EXPECT_EQ(listed(3700), (std::vector<int>{1, 2}));
+  EXPECT_EQ(listed(4000), (std::vector<int>{1, 2})) << "n2 is a candidate (its filter then says no)";
+  EXPECT_EQ(listed(4001), (std::vector<int>{}));
+  state.check_invariants();
+  state.set_gpu_healthy(1, 7, false);  // an unhealthy GPU leaves the scheduler's view
+  EXPECT_EQ(listed(4000), (std::vector<int>{2}));
+  state.check_invariants();
+  state.release(whole, at(1, {0, 1, 2, 3}));
+  EXPECT_EQ(listed(7000), (std::vector<int>{1}));
+  state.check_invariants();
+}
+
 TEST_F(ClusterStateTest, AllocateAndReleaseKeepTotalsInStep) {
   const PodSpec share = pod(4000, 1, 300);
   const PodSpec whole = pod(8000, 2, 1000);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/core/check.hpp"
@@ -41,6 +42,45 @@ TEST(EventQueue, CancellingTheOnlyEventEmptiesTheQueue) {
   EXPECT_TRUE(queue.cancel(id));
   EXPECT_TRUE(queue.empty());
   EXPECT_THROW(queue.pop(), InvariantViolation);
+}
+
+// Events pushed in firing order go to the queue's run, the others to its heap (sim/core/
+// event_queue.hpp); pops must come out exactly as from one sorted list, with cancellations in both.
+TEST(EventQueue, TwoStoresMatchOneHeapPopForPop) {
+  EventQueue queue;
+  std::vector<Event> reference;
+  std::uint64_t state = 99;
+  const auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  std::int64_t now = 0;
+  std::vector<EventId> live;
+  for (int step = 0; step < 20'000; ++step) {
+    const std::uint64_t what = next() % 10;
+    if (what < 5) {
+      // Mostly in order (into the run), sometimes earlier than the last (into the heap).
+      const std::int64_t at = now + static_cast<std::int64_t>(next() % (what == 0 ? 50 : 5000));
+      const Phase phase = (next() % 3) == 0 ? Phase::kSchedule : Phase::kArrival;
+      const auto kind = static_cast<std::uint32_t>(step);
+      const EventId id = queue.push(Time::from_micros(at), phase, kind, 0);
+      reference.push_back(Event{Time::from_micros(at), phase, id, kind, 0});
+      live.push_back(id);
+    } else if (what < 6 && !live.empty()) {
+      const std::size_t pick = next() % live.size();
+      ASSERT_TRUE(queue.cancel(live[pick]));
+      std::erase_if(reference, [&](const Event& e) { return e.seq == live[pick]; });
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
+    } else if (!reference.empty()) {
+      const auto first = std::min_element(reference.begin(), reference.end(),
+                                          [](const Event& a, const Event& b) { return fires_before(a, b); });
+      ASSERT_FALSE(queue.empty());
+      ASSERT_EQ(queue.peek().seq, first->seq);
+      const Event event = queue.pop();
+      ASSERT_EQ(event.seq, first->seq) << "step " << step;
+      now = event.time.micros();
+      std::erase(live, event.seq);
+      reference.erase(first);
+    }
+    ASSERT_EQ(queue.live_size(), reference.size());
+  }
 }
 
 class Recorder final : public EventHandler {
