@@ -63,9 +63,11 @@ class GpuFit final : public sched::FilterPlugin {
       }
       return Status::ok();
     }
-    // The node's free total bounds what its GPUs can give: a full node fails without a scan.
+    // The node's free total bounds what its GPUs can give: a full node fails without a scan. A
+    // whole-GPU pod counts the node's fully free devices from their bit set.
     if (cluster.node_gpu_milli_free(n) < std::int64_t{pod.gpu_count} * pod.gpu_milli ||
-        !gpus_fit(pod, cluster.gpu_milli_free(n))) {
+        (pod.gpu_milli == cluster::kMilliPerGpu ? !cluster::at_least(cluster.whole_free_devices(n), pod.gpu_count)
+                                                : !gpus_fit(pod, cluster.gpu_milli_free(n)))) {
       return Status::unschedulable("insufficient GPU", "gpu-fit");
     }
     return Status::ok();
