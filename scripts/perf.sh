@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures gpusim's speed and records it in results/perf/: the Google Benchmark suite (JSON) and
-# whole-run wall time and peak memory of one FGD fill run and of the default 6 x 10 comparison.
+# whole-run wall time and peak memory of one FGD fill run and of the default 6 x 10 comparison,
+# written to results/perf/perf-run.md (results/perf/README.md holds hand-measured sections it must not overwrite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -126,5 +127,5 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo '```'
   grep -E '^(BM_|Benchmark|-)' "$scratch/bench.txt"
   echo '```'
-} > "$out/README.md"
-cat "$out/README.md"
+} > "$out/perf-run.md"
+cat "$out/perf-run.md"
