@@ -5,7 +5,7 @@
 #   scaling.csv   synthetic logs fitted to Philly (`gpusim trace synth`) of 50,000 to 800,000 jobs at
 #                 the log's own arrival rate: the trace grows, the jobs in flight do not;
 #   in-flight.csv the Philly log itself at arrivals / 1 to / 16: the trace is the same, the jobs
-#                 waiting grow a hundredfold.
+#                 in flight grow 56-fold.
 # Writes both CSVs, a least-squares line of peak memory on jobs, and memory.svg (gnuplot).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -31,7 +31,9 @@ class EventQueue {
   // The earliest live event without removing it. Precondition: !empty().
   const Event& peek();
   std::size_t live_size() const { return heap_.size() + (run_.size() - run_front_) - cancelled_stored_; }
-  void reserve(std::size_t n) { heap_.reserve(n); }
+  // Room for n events in the run, where events set up front in time order (a trace's arrivals) go;
+  // the heap grows to what is in flight.
+  void reserve(std::size_t n) { run_.reserve(n); }
 
  private:
   void drop_cancelled_fronts();

@@ -222,7 +222,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   const k8s::DeviceChooser chooser(setup, topologies);
 
   k8s::Bus bus;
-  bus.reserve(pods.size() * 2);
+  bus.reserve(pods.size());  // the arrivals, set up front
   k8s::ApiServer api(nodes, pods.size());
   bus.set_store(api);
   k8s::WorkloadDriver driver(bus, api, *workload, times);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 
 #include "tests/cli/run_gpusim.hpp"
 
@@ -29,6 +30,39 @@ TEST(PhillyCli, RunsOnThePhillyLikeClusterByDefault) {
   EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), 82248);
   EXPECT_TRUE(fs::exists(dir / "out" / "queues.csv"));
   EXPECT_NE(result.err.find("289 jobs ask more GPUs than the largest node has (8)"), std::string::npos) << result.err;
+}
+
+// Names longer than the string's inline buffer (16 characters and more) must reach pods.csv and
+// jobs.csv intact: a formatter once kept a view of a temporary copy and wrote freed memory.
+TEST(PhillyCli, LongNodeAndQueueNamesAreWrittenIntact) {
+  const auto dir = fresh_dir("philly_long_names");
+  const std::string node_name = "rack-0042-with-a-much-longer-node-name";
+  const std::string queue_name = "a-long-virtual-cluster-name-for-research";
+  {
+    std::ofstream cluster(dir / "cluster.csv");
+    cluster << "sn,cpu_milli,memory_mib,gpu,model\n"
+            << node_name << "-0,0,0,8,p100-pcie-12gb\n"
+            << node_name << "-1,0,0,8,p100-pcie-12gb\n";
+    std::ofstream log(dir / "jobs.csv");
+    log << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+        << "2017-10-09 07:01:55,66.0,1,66.0," << queue_name << "\n"
+        << "2017-10-09 07:02:00,120.0,4,480.0," << queue_name << "\n";
+  }
+  const auto result = run_gpusim(dir, "run --workload jobs.csv --cluster cluster.csv --mode replay --policy fifo --out out");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string pods = slurp(dir / "out" / "pods.csv");
+  EXPECT_EQ(std::count(pods.begin(), pods.end(), '\0'), 0);
+  EXPECT_NE(pods.find("," + node_name + "-0,"), std::string::npos) << pods;
+  const std::string jobs = slurp(dir / "out" / "jobs.csv");
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\0'), 0);
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), ','), 2 * 10 + 10) << jobs;  // header and two rows, 11 fields each
+  std::size_t at = 0;
+  int found = 0;
+  while ((at = jobs.find("," + queue_name + ",", at)) != std::string::npos) {
+    ++found;
+    ++at;
+  }
+  EXPECT_EQ(found, 2) << jobs;
 }
 
 TEST(PhillyCli, ComparesTheQueuePoliciesUnderTheirNames) {
