@@ -149,9 +149,10 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
   for (std::size_t i = 0; i < run.pods.size(); ++i) {
     const PodRecord& r = run.pods[i];
     const auto& pod = ctx.workload->pods[r.source_index];
-    // Both branches views: `cond ? string : ""` would copy the name into a temporary the view outlives.
+    // Both branches views: `cond ? string : ""` would copy the name into a temporary the view outlives;
+    // the empty one over "", not null (fmt copies it with memcpy, which must not get a null pointer).
     const std::string_view node =
-        r.node >= 0 ? std::string_view(ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name) : std::string_view();
+        r.node >= 0 ? std::string_view(ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name) : std::string_view("");
     out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), i, PodName{pod.name, r.clone}, pod.cpu_milli,
             pod.memory_mib, pod.gpu_count, r.gpu_milli >= 0 ? r.gpu_milli : pod.gpu_milli, Seconds{r.arrival_us},
             Seconds{r.start_us}, Seconds{r.end_us}, std::string_view(to_string(r.outcome)), node, GpuList{r.gpus}, r.attempts,
@@ -188,7 +189,7 @@ void write_jobs(const fs::path& path, const RunResult& run, const OutputContext&
     const cluster::PodSpec& first = ctx.workload->pods[job.first_pod];
     std::string_view name = first.name;
     if (first.gang != 0 && name.rfind("-w") != std::string_view::npos) name = name.substr(0, name.rfind("-w"));
-    const std::string_view queue = queues.empty() ? std::string_view() : std::string_view(queues[job.queue]);
+    const std::string_view queue = queues.empty() ? std::string_view("") : std::string_view(queues[job.queue]);
     out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{}\n"), name, queue, job.pods, job.gpus, Seconds{job.arrival_us},
               Seconds{job.start_us}, Seconds{job.end_us}, Seconds{job.run_us},
               Seconds{job.completed ? job.end_us - job.arrival_us : -1},
