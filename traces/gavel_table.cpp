@@ -38,6 +38,17 @@ std::optional<JobKey> parse_job_key(const std::string& key) {
   return parsed;
 }
 
+// A co-location figure read before every job type is known.
+struct PendingPair {
+  std::string where;  // file / worker / job / partner key, for messages
+  std::string name;
+  std::size_t scale = 0;
+  std::size_t worker = 0;
+  bool spread = false;
+  std::string partner;
+  double steps_per_s = 0;
+};
+
 }  // namespace
 
 std::size_t gavel_scale_index(int gpus) {
@@ -62,6 +73,8 @@ GavelThroughputs parse_gavel_throughputs(const std::string& text, const std::str
   if (!doc.is_object()) throw core::InputError(fmt::format("{}: expected an object of worker types (k80, p100, v100)", source));
   // Job types by name; the map only collects them and is walked once, in name order.
   std::map<std::string, GavelJobType> types;
+  // Co-location figures, set once every job type is known.
+  std::vector<PendingPair> pending;
   bool any_consolidated = false;
   for (const auto& [worker_key, jobs] : doc.items()) {
     const bool spread = worker_key.ends_with("_unconsolidated");
@@ -92,10 +105,42 @@ GavelThroughputs parse_gavel_throughputs(const std::string& text, const std::str
       GavelJobType& type = types[key->name];
       type.name = key->name;
       type.steps_per_s[key->scale][worker][spread ? 1 : 0] = alone->get<double>();
+      for (const auto& [partner_key, pair] : entry.items()) {
+        if (partner_key == "null") continue;
+        const std::string where = fmt::format("{}: {} / {} / {}", source, worker_key, job_key, partner_key);
+        const auto partner = parse_job_key(partner_key);
+        if (!partner || partner->scale != key->scale) {
+          throw core::InputError(fmt::format("{}: a co-location key must be \"('<job type>', {})\": the other job, at the "
+                                             "same scale factor", where, kGavelScales[key->scale]));
+        }
+        const auto valid = [](const nlohmann::json& v) {
+          return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0 && v.get<double>() <= 1e9;
+        };
+        if (!pair.is_array() || pair.size() != 2 || !valid(pair[0]) || !valid(pair[1])) {
+          throw core::InputError(fmt::format("{}: expected [steps/s of this job, steps/s of the other], numbers in [0, 1e9] "
+                                             "(got {})", where, pair.dump()));
+        }
+        pending.push_back({where, key->name, key->scale, worker, spread, partner->name, pair[0].get<double>()});
+      }
     }
   }
   if (!any_consolidated || types.empty()) {
     throw core::InputError(fmt::format("{}: no job types: the table needs at least one of k80, p100, v100 with entries", source));
+  }
+  // A job type's index is its rank by name (the map's order).
+  std::map<std::string, std::size_t> index;  // looked up only
+  for (const auto& [name, type] : types) index.emplace(name, index.size());
+  const std::size_t figures = kGavelScales.size() * kGavelWorkerTypes.size() * 2 * types.size();
+  for (auto& [name, type] : types) type.colocated.assign(figures, 0.0);
+  for (const PendingPair& pair : pending) {
+    const auto partner = index.find(pair.partner);
+    if (partner == index.end()) {
+      throw core::InputError(fmt::format("{}: the other job's type is not in the table (no \"('{}', <scale>)\" entry)",
+                                         pair.where, pair.partner));
+    }
+    GavelJobType& type = types.at(pair.name);
+    const std::size_t slot = ((pair.scale * kGavelWorkerTypes.size() + pair.worker) * 2 + (pair.spread ? 1 : 0)) * types.size();
+    type.colocated[slot + partner->second] = pair.steps_per_s;
   }
   GavelThroughputs table;
   table.source = source;
@@ -105,6 +150,12 @@ GavelThroughputs parse_gavel_throughputs(const std::string& text, const std::str
       auto& one = type.steps_per_s[0][w];
       if (one[1] == 0) one[1] = one[0];
       if (one[0] == 0) one[0] = one[1];
+      for (std::size_t partner = 0; partner < types.size(); ++partner) {
+        double& spread = type.colocated[(w * 2 + 1) * types.size() + partner];
+        double& together = type.colocated[(w * 2) * types.size() + partner];
+        if (spread == 0) spread = together;
+        if (together == 0) together = spread;
+      }
     }
     table.job_types.push_back(std::move(type));
   }

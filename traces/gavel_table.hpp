@@ -3,7 +3,8 @@
 // traces/data/gavel/README.md): training steps per second of deep-learning job types on K80, P100
 // and V100 GPUs, at 1, 2, 4 or 8 GPUs, with the job's GPUs on one server or spread over several.
 // It is a runtime model, not a trace: a job of a known type runs its steps at the table's speed
-// on whatever GPU type it gets. Co-location entries (Gavel's space sharing) are not read.
+// on whatever GPU type it gets, and beside another job of a known type on the same GPUs (the
+// table's co-location figures, measured for pairs of jobs of one scale factor) at the pair's speed.
 #include <array>
 #include <filesystem>
 #include <string>
@@ -23,6 +24,15 @@ struct GavelJobType {
   // the table has no figure or says the job cannot run (e.g. out of memory).
   std::array<std::array<std::array<double, 2>, kGavelWorkerTypes.size()>, kGavelScales.size()> steps_per_s{};
   double rate(std::size_t scale, std::size_t worker, bool spread) const { return steps_per_s[scale][worker][spread ? 1 : 0]; }
+  // This job's steps per second while one job of type `partner` (an index into the table's job
+  // types) runs on the same GPUs, both at scale factor `scale`; 0 where the table has no figure or
+  // says the pair cannot run (out of memory).
+  double colocated_rate(std::size_t scale, std::size_t worker, bool spread, std::size_t partner) const {
+    const std::size_t types = colocated.size() / (kGavelScales.size() * kGavelWorkerTypes.size() * 2);
+    return colocated[((scale * kGavelWorkerTypes.size() + worker) * 2 + (spread ? 1 : 0)) * types + partner];
+  }
+  // [scale][worker type][spread][partner], flattened; sized for every job type of the table.
+  std::vector<double> colocated;
 };
 
 struct GavelThroughputs {

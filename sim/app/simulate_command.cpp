@@ -126,6 +126,13 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "replay: Gavel's throughput table ('gavel': the bundled one, or a path): every GPU job gets a job "
                      "type drawn with the seed, its trace duration is its time on a V100 and it runs at the table's "
                      "speed on its GPU type (k80, p100-*, v100-* catalog models only)");
+  o.colocation_option =
+      cmd.add_option("--colocation", o.colocation,
+                     "with --throughputs: how two jobs of known types on one shared GPU (time-slicing, MPS, gpushare, "
+                     "HAMi nodes) run: 'table' (at the table's measured co-location speeds, where it has the pair) or "
+                     "'model' (at the shared-GPU speed model, like any pods)")
+          ->check(CLI::IsMember({"table", "model"}))
+          ->capture_default_str();
   o.round_option = cmd.add_option("--round-length", o.round_length_s,
                                   "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf, themis: seconds per round of time shares (themis: "
                                   "per lease), "
@@ -169,7 +176,7 @@ void check_mode_options(const SimulateOptions& o) {
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
                                       o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
-                                      o.throughputs_option, o.round_option, o.gang_timeout_option,
+                                      o.throughputs_option, o.colocation_option, o.round_option, o.gang_timeout_option,
                                       o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option,
                                       o.themis_fairness_option, o.queue_quotas_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
@@ -182,6 +189,9 @@ void check_mode_options(const SimulateOptions& o) {
   if (o.scatter_slowdown_option->count() > 0 && o.throughputs_option->count() > 0) {
     throw UsageError("--scatter-slowdown and --throughputs both set how much slower a spread job runs; give one (the "
                      "throughput table has measured figures per job type)");
+  }
+  if (o.colocation_option->count() > 0 && o.throughputs_option->count() == 0) {
+    throw UsageError("--colocation applies only with --throughputs (it chooses how jobs of the table's types share a GPU)");
   }
   if (o.perf_model && o.throughputs_option->count() > 0) {
     throw UsageError("--perf-model and --throughputs are two run-time models; give one");
@@ -415,15 +425,16 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   if (!paths.throughputs.empty()) {
     loaded.job_types.emplace(traces::load_gavel_throughputs(paths.throughputs), loaded.catalog);
     loaded.job_types->check_cluster(loaded.cluster.nodes);
+    loaded.job_types->use_colocation_figures(o.colocation == "table");
     // One draw per invocation (every policy and seed of a comparison runs the same jobs).
     loaded.job_types->assign(loaded.workload.pods, loaded.cluster.nodes, static_cast<std::uint64_t>(o.first_seed));
   }
   // After the job types are drawn, so that consolidated and scattered runs replay the same jobs.
-  if (o.job_placement == "scattered") {
-    traces::scatter_jobs(loaded.workload);
-    // Its workers may fit GPU types the whole job did not: only where its type has a figure.
-    if (loaded.job_types) loaded.job_types->restrict_to_runnable(loaded.workload.pods);
-  }
+  if (o.job_placement == "scattered") traces::scatter_jobs(loaded.workload);
+  // Pods may fit GPU types the whole job was not drawn for: a scattered job's workers, and pods on
+  // nodes whose device plugin advertises replicas (time-slicing, MPS) that make a node look larger.
+  // They go only where their type has a figure.
+  if (loaded.job_types) loaded.job_types->restrict_to_runnable(loaded.workload.pods);
   return loaded;
 }
 
@@ -571,7 +582,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (loaded.job_types) {
     context.time_sharing["throughputs"] = {{"file", o.throughputs},
                                            {"fnv1a64", experiment::file_digest(paths.throughputs)},
-                                           {"job_types_seed", o.first_seed}};
+                                           {"job_types_seed", o.first_seed},
+                                           {"colocation", o.colocation}};
   }
   if (loaded.performance) {
     context.performance = {{"reference_gpu", o.reference_gpu}, {"memory_fraction", o.memory_fraction},

@@ -41,6 +41,7 @@ struct SimulateOptions {
   // replay: Gavel's throughput table ("gavel" or a path; empty: none) and the time-sharing
   // policies' round length in seconds.
   std::string throughputs;
+  std::string colocation = "table";  // with throughputs: how pairs sharing a GPU run (table, model)
   std::int64_t round_length_s = 360;
   std::int64_t gang_timeout_s = 60;
   std::int64_t gang_backoff_s = 20;
@@ -72,6 +73,7 @@ struct SimulateOptions {
   CLI::Option* checkpoint_option = nullptr;
   CLI::Option* tiresias_options[2] = {};
   CLI::Option* throughputs_option = nullptr;
+  CLI::Option* colocation_option = nullptr;
   CLI::Option* round_option = nullptr;
   CLI::Option* perf_detail_options[4] = {};
 };

@@ -45,6 +45,12 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
   return models;
 }
 
+// Pairs of jobs of known types run at the speeds Gavel's table measured for them side by side.
+SharedProgress::PairRate measured_pair_rate(const perf::JobTypeSpeeds* job_types) {
+  if (job_types == nullptr || !job_types->uses_colocation_figures()) return {};
+  return [job_types](std::int32_t self, std::int32_t other) { return job_types->colocated_speed(self, other); };
+}
+
 // The stand-in for a terminated 1.6 pod whose GPUs the GPU manager still holds.
 cluster::PodSpec ghost_spec(cluster::GpuSet gpus) {
   cluster::PodSpec ghost;
@@ -75,9 +81,11 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
       waiting_(nodes.size()),
       publish_queued_(nodes.size(), 0),
       progress_(shared_gpu_models(nodes, setup, run_time.performance),
-                times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end())),
+                times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end()),
+                measured_pair_rate(run_time.job_types)),
       oom_rng_(core::Rng::stream(run_time.seed, "oom-victims")) {
   sharing_.memory_model = settings.memory_model;
+  sharing_.measured_pairs = run_time.job_types != nullptr && run_time.job_types->uses_colocation_figures();
   residents_.reserve(pods.size());
   // Index of each sharing node's first GPU in the shared-GPU model (others have none there).
   physical_offset_.push_back(0);
@@ -224,6 +232,7 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
       if (progress_.holds(pod) && pods_[api_.pod(pod).source].phase != cluster::TracePhase::kPending) {
         sharing_.slowdowns.push_back(progress_.slowdown(pod, now));
         sharing_.pods_with_corunners += progress_.had_corunner(pod);
+        sharing_.pods_with_measured_pair += progress_.had_measured_pair(pod);
       }
       if (residents_[pod].mig_slowdown > 0) sharing_.mig_slowdowns.push_back(residents_[pod].mig_slowdown);
       Reason reason = Reason::kSucceeded;
@@ -546,7 +555,14 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
                           : manifest_hami ? (pod.constraints->hami.cores_percent > 0 ? pod.constraints->hami.cores_percent / 100.0 : 1.0)
                           : node.hami.fraction_asks_cores ? std::clamp(pod.gpu_milli / double{cluster::kMilliPerGpu}, 1e-3, 1.0)
                                                           : 1.0;
-  progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap);
+  // With Gavel's table, a job of a known type beside one other runs at their measured pair speed.
+  std::int32_t pair_class = -1;
+  if (sharing_.measured_pairs && pod.job_type >= 0) {
+    if (const auto worker = run_time_.job_types->worker_type_of(truth_.node(static_cast<std::uint32_t>(r.node)).gpu_model)) {
+      pair_class = run_time_.job_types->pair_class(pod, *worker, r.spread);
+    }
+  }
+  progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap, pair_class);
   if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
   retime();
   if (settings_.memory_model) check_memory(id, now);

@@ -471,6 +471,10 @@ void MetricsCollector::add_sharing_metrics(experiment::RunResult& result, const 
   const std::vector<double>& slow = report.slowdowns;
   result.set("shared_pods_finished", static_cast<double>(slow.size()));
   result.set("shared_pods_with_corunners", static_cast<double>(report.pods_with_corunners));
+  if (report.measured_pairs) {
+    result.set("shared_pods_with_measured_pair", static_cast<double>(report.pods_with_measured_pair));
+    result.set("shared_measured_pair_gpu_hours", t.measured_pair_gpu_s / 3600.0);
+  }
   if (slow.empty()) {
     for (const char* name : {"mean_slowdown", "p95_slowdown", "max_slowdown"}) result.set_undefined(name, "no pod finished on a shared GPU");
   } else {

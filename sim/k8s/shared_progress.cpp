@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "sim/core/check.hpp"
 
@@ -17,7 +18,8 @@ bool seen_before(const std::vector<std::uint32_t>& list, std::size_t i) {
 
 }  // namespace
 
-SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus, core::Time start) {
+SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus, core::Time start, PairRate pair_rate)
+    : pair_rate_(std::move(pair_rate)) {
   gpus_.resize(gpus.size());
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     gpus_[g].model = gpus[g];
@@ -46,6 +48,7 @@ void SharedProgress::integrate(Gpu& gpu, core::Time now) {
   if (!gpu.present) return;
   totals_.busy_gpu_s += gpu.busy * dt;
   totals_.switch_gpu_s += gpu.switching * dt;
+  if (gpu.measured_pair) totals_.measured_pair_gpu_s += dt;
   totals_.gpu_s_by_pods[static_cast<std::size_t>(std::min(gpu.pods, kCorunnerBuckets - 1))] += dt;
 }
 
@@ -55,7 +58,9 @@ void SharedProgress::recompute(Gpu& gpu) {
   for (std::size_t i = 0; i < n; ++i) gpu.pods += i == 0 || gpu.processes[i].pod != gpu.processes[i - 1].pod;
   gpu.busy = 0;
   gpu.switching = 0;
+  gpu.measured_pair = false;
   if (n == 0) return;
+  if (n == 2 && gpu.pods == 2 && pair_rate_ && recompute_measured_pair(gpu)) return;
   double demand = 0;
   for (const Process& p : gpu.processes) demand += std::min(p.demand, p.core_cap);
   const SharedGpuModel& m = gpu.model;
@@ -84,12 +89,27 @@ void SharedProgress::recompute(Gpu& gpu) {
   for (Process& p : gpu.processes) p.rate = std::min(1.0, std::min(level, p.core_cap) / p.demand);
 }
 
+bool SharedProgress::recompute_measured_pair(Gpu& gpu) {
+  Process& a = gpu.processes[0];
+  Process& b = gpu.processes[1];
+  if (a.pair_class < 0 || b.pair_class < 0) return false;
+  const double rate_a = pair_rate_(a.pair_class, b.pair_class);
+  const double rate_b = pair_rate_(b.pair_class, a.pair_class);
+  if (!(rate_a > 0) || !(rate_b > 0)) return false;
+  a.rate = std::min(rate_a, a.core_cap / a.demand);
+  b.rate = std::min(rate_b, b.core_cap / b.demand);
+  gpu.measured_pair = true;
+  return true;
+}
+
 void SharedProgress::recompute_busy(Gpu& gpu) {
   gpu.busy = 0;
   for (const Process& p : gpu.processes) {
     const PodState& pod = pods_[p.pod];
     gpu.busy += p.demand * (pod.fixed_end ? p.rate : std::min(p.rate, pod.rate));
   }
+  // A measured pair may together do more than one job alone: the GPU is still busy only all the time.
+  if (gpu.measured_pair) gpu.busy = std::min(1.0, gpu.busy);
 }
 
 double SharedProgress::pod_rate(const PodState& pod, std::uint32_t id) const {
@@ -119,6 +139,7 @@ void SharedProgress::update(const std::vector<std::uint32_t>& touched, core::Tim
     for (const Process& p : gpu.processes) {
       touched_pods_.push_back(p.pod);
       if (gpu.pods > 1) pods_[p.pod].had_corunner = true;
+      if (gpu.measured_pair) pods_[p.pod].had_measured_pair = true;
     }
   }
   std::sort(touched_pods_.begin(), touched_pods_.end());
@@ -150,7 +171,7 @@ void SharedProgress::update(const std::vector<std::uint32_t>& touched, core::Tim
 }
 
 void SharedProgress::add(std::uint32_t pod, const std::vector<std::uint32_t>& gpus, double demand, double work_us,
-                         bool fixed_end, core::Time now, double core_cap) {
+                         bool fixed_end, core::Time now, double core_cap, std::int32_t pair_class) {
   GPUSIM_CHECK(demand > 0 && demand <= 1, "a shared pod's GPU demand is in (0, 1]");
   if (pods_.size() <= pod) pods_.resize(pod + 1);
   moved_.clear();
@@ -166,7 +187,7 @@ void SharedProgress::add(std::uint32_t pod, const std::vector<std::uint32_t>& gp
     state.updated = now;
     state.started = now;
     state.gpus = gpus;
-    for (const std::uint32_t g : gpus) gpus_[g].processes.push_back({pod, demand, core_cap});
+    for (const std::uint32_t g : gpus) gpus_[g].processes.push_back({pod, demand, core_cap, pair_class});
   });
 }
 

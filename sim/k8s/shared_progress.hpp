@@ -15,9 +15,14 @@
 //     the GPU's stream capacity c: min(1, a / d_j, c / max(1, sum d)).
 //   HAMi vGPU: time-slicing, each process also capped at its gpucores share k_j: min(.., k_j / d_j),
 //     whichever binds (a capped process's demand is min(d_j, k_j) in the water-filling).
+//   Measured pairs: where a GPU holds exactly two pods, one process each, and the pair-rate
+//     function knows their pair (Gavel's co-location table: both jobs of known types at one scale),
+//     each runs at its measured speed beside the other instead (at most its HAMi cap), with no
+//     separate context-switch cost: the measurement includes it.
 // A pod with processes on several GPUs (or several replicas of one) runs at its slowest process.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/core/time.hpp"
@@ -37,8 +42,13 @@ class SharedProgress {
   // A finish time past every simulated time (4e18 us) is reported as this.
   static constexpr double kFinishOutOfRange = 8e18;
 
-  // Time is integrated for the metrics from `start` (the first arrival).
-  explicit SharedProgress(std::vector<SharedGpuModel> gpus, core::Time start = core::Time::zero());
+  // The speed of a pod of pair class `self` beside one of class `other` on one GPU, against its
+  // speed alone; <= 0 where none is known (then the model above applies).
+  using PairRate = std::function<double(std::int32_t self, std::int32_t other)>;
+
+  // Time is integrated for the metrics from `start` (the first arrival). `pair_rate`: measured pair
+  // speeds, or empty for none.
+  explicit SharedProgress(std::vector<SharedGpuModel> gpus, core::Time start = core::Time::zero(), PairRate pair_rate = {});
   // GPUs [first, first + count) are there or not (their node joined or was removed); time is
   // integrated only while they are.
   void set_present(std::uint32_t first, std::uint32_t count, bool present, core::Time now);
@@ -48,8 +58,9 @@ class SharedProgress {
   // time whatever its speed (a trace-Pending pod deleted at its deadline); it still takes its
   // share of the GPU.
   // `core_cap`: the share of the GPU's compute it may use at most (HAMi's gpucores; 1: none).
+  // `pair_class`: its class for measured pair speeds, -1 for none.
   void add(std::uint32_t pod, const std::vector<std::uint32_t>& gpus, double demand, double work_us, bool fixed_end,
-           core::Time now, double core_cap = 1);
+           core::Time now, double core_cap = 1, std::int32_t pair_class = -1);
   // The pod stops (ended, or its node went down); its co-runners speed up.
   void remove(std::uint32_t pod, core::Time now);
   bool holds(std::uint32_t pod) const { return pod < pods_.size() && pods_[pod].active; }
@@ -69,6 +80,8 @@ class SharedProgress {
   void pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out) const;
   // Whether it ever ran beside another pod on one of its GPUs.
   bool had_corunner(std::uint32_t pod) const { return pods_[pod].had_corunner; }
+  // Whether it ever ran at a measured pair speed.
+  bool had_measured_pair(std::uint32_t pod) const { return pods_[pod].had_measured_pair; }
 
   // Integrals up to `now` (call once at the end): GPU-seconds busy (the speed model's
   // utilisation: demand x the pod's rate), GPU-seconds lost to context switches, GPU-seconds by
@@ -76,6 +89,7 @@ class SharedProgress {
   struct Totals {
     double busy_gpu_s = 0;
     double switch_gpu_s = 0;
+    double measured_pair_gpu_s = 0;  // GPU-seconds holding a pair that ran at measured speeds
     std::array<double, kCorunnerBuckets> gpu_s_by_pods{};
   };
   Totals totals(core::Time now);
@@ -85,6 +99,7 @@ class SharedProgress {
     std::uint32_t pod;
     double demand;
     double core_cap = 1;
+    std::int32_t pair_class = -1;
     double rate = 1;  // of this process, on its GPU
   };
   struct Gpu {
@@ -92,6 +107,7 @@ class SharedProgress {
     std::vector<Process> processes;
     int pods = 0;  // distinct pods
     bool present = true;
+    bool measured_pair = false;  // its two pods run at measured pair speeds
     double busy = 0;
     double switching = 0;
     core::Time since = core::Time::zero();
@@ -100,6 +116,7 @@ class SharedProgress {
     bool active = false;
     bool fixed_end = false;
     bool had_corunner = false;
+    bool had_measured_pair = false;
     double remaining_us = 0;
     double rate = 1;
     core::Time updated = core::Time::zero();
@@ -111,6 +128,8 @@ class SharedProgress {
   void advance(PodState& pod, core::Time now);
   void integrate(Gpu& gpu, core::Time now);
   void recompute(Gpu& gpu);
+  // Sets the rates of a GPU's two pods from their measured pair speeds; false where none is known.
+  bool recompute_measured_pair(Gpu& gpu);
   // Busy share of a GPU from its processes' demands and their pods' rates (a pod runs at its
   // slowest process, so a process held back elsewhere keeps its GPU busy less).
   void recompute_busy(Gpu& gpu);
@@ -120,6 +139,7 @@ class SharedProgress {
   double pod_rate(const PodState& pod, std::uint32_t id) const;
 
   std::vector<Gpu> gpus_;
+  PairRate pair_rate_;
   std::vector<PodState> pods_;
   std::vector<Finish> moved_;
   Totals totals_;
@@ -138,6 +158,8 @@ struct SharingReport {
   std::int64_t physical_gpus = 0;          // on sharing nodes
   std::vector<double> slowdowns;           // per pod that finished its work on a sharing node
   std::int64_t pods_with_corunners = 0;    // of those, pods that ever had a co-runner
+  bool measured_pairs = false;             // pair speeds come from Gavel's table
+  std::int64_t pods_with_measured_pair = 0;  // of the finished pods, those that ran at a measured pair speed
   std::int64_t refused_multi_replica = 0;  // failRequestsGreaterThanOne refusals
   std::int64_t split_across_gpus = 0;      // pods given replicas of several GPUs
   std::int64_t stacked_on_one_gpu = 0;     // pods given several replicas of one GPU

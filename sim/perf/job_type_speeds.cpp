@@ -178,4 +178,49 @@ double JobTypeSpeeds::time_factor(const cluster::PodSpec& pod, cluster::GpuModel
   return 1.0 / speed(pod, *worker, spread);
 }
 
+namespace {
+
+constexpr std::size_t kScales = traces::kGavelScales.size();
+constexpr std::size_t kWorkers = traces::kGavelWorkerTypes.size();
+
+struct PairClass {
+  std::size_t type, scale, worker;
+  bool spread;
+};
+
+PairClass decode(std::int32_t value) {
+  auto v = static_cast<std::size_t>(value);
+  PairClass c{};
+  c.spread = (v % 2) != 0;
+  v /= 2;
+  c.worker = v % kWorkers;
+  v /= kWorkers;
+  c.scale = v % kScales;
+  c.type = v / kScales;
+  return c;
+}
+
+}  // namespace
+
+std::int32_t JobTypeSpeeds::pair_class(const cluster::PodSpec& pod, std::size_t worker, bool spread) const {
+  if (pod.job_type < 0) return -1;
+  const std::size_t value = ((static_cast<std::size_t>(pod.job_type) * kScales + pod.job_scale) * kWorkers + worker) * 2 + (spread ? 1 : 0);
+  return static_cast<std::int32_t>(value);
+}
+
+double JobTypeSpeeds::colocated_speed(std::int32_t self, std::int32_t other) const {
+  if (self < 0 || other < 0) return 0;
+  const PairClass a = decode(self);
+  const PairClass b = decode(other);
+  if (a.scale != b.scale || a.worker != b.worker) return 0;
+  const traces::GavelJobType& type = table_.job_types.at(a.type);
+  const auto figures = [&](bool spread) {
+    return std::make_pair(type.colocated_rate(a.scale, a.worker, spread, b.type), type.rate(a.scale, a.worker, spread));
+  };
+  auto [beside, alone] = figures(a.spread);
+  if (a.spread && (beside <= 0 || alone <= 0)) std::tie(beside, alone) = figures(false);
+  if (beside <= 0 || alone <= 0) return 0;
+  return std::min(1.0, beside / alone);
+}
+
 }  // namespace gpusim::perf

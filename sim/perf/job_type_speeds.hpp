@@ -51,11 +51,25 @@ class JobTypeSpeeds {
   std::vector<double> equal_share_speeds(const std::vector<cluster::PodSpec>& pods,
                                          const std::vector<cluster::NodeSpec>& nodes) const;
 
+  // A pod's class for sharing a GPU of `worker`: its job type, scale factor, GPU type and whether
+  // its job is spread over servers; -1 without a job type.
+  std::int32_t pair_class(const cluster::PodSpec& pod, std::size_t worker, bool spread) const;
+  // The speed of a pod of class `self` while one pod of class `other` runs on the same GPUs, against
+  // its speed alone there: the table's co-location figure over its figure alone (the spread ones
+  // when the table has both, else the consolidated ones), at most 1. 0 where the table has no figure:
+  // either is -1, they differ in scale factor or GPU type, or the pair cannot run (out of memory).
+  double colocated_speed(std::int32_t self, std::int32_t other) const;
+  // Whether pairs sharing a GPU run at the table's co-location figures (the default) or, off, at
+  // the shared-GPU speed model like any pods (--colocation model).
+  void use_colocation_figures(bool use) { colocation_figures_ = use; }
+  bool uses_colocation_figures() const { return colocation_figures_; }
+
   const traces::GavelThroughputs& table() const { return table_; }
 
  private:
   traces::GavelThroughputs table_;
   std::vector<std::int8_t> worker_of_model_;  // per catalog model: its worker type, -1 none
+  bool colocation_figures_ = true;
 };
 
 }  // namespace gpusim::perf

@@ -81,6 +81,8 @@ const std::vector<Column>& sharing_columns() {
       {"mean_slowdown", "mean slowdown", Unit::kRatio},
       {"p95_slowdown", "p95 slowdown", Unit::kRatio},
       {"shared_pods_with_corunners", "pods with co-runners", Unit::kCount},
+      {"shared_pods_with_measured_pair", "pods at Gavel's pair speeds", Unit::kCount},
+      {"shared_measured_pair_gpu_hours", "GPU-hours at pair speeds", Unit::kGpus},
       {"context_switch_gpu_hours", "GPU-hours lost to context switches", Unit::kGpus},
       {"multi_replica_refused", "multi-replica pods refused", Unit::kCount},
       {"multi_replica_split_across_gpus", "multi-replica pods across GPUs", Unit::kCount},

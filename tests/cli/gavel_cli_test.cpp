@@ -78,6 +78,10 @@ TEST(GavelCli, MistakesFailBeforeAnythingIsWritten) {
        "--throughputs applies to --mode replay only"},
       {"run --workload jobs.csv --cluster nodes.csv --mode replay --policy gavel-maxmin --throughputs gavel --perf-model --out out",
        "two run-time models"},
+      {"run --workload jobs.csv --cluster nodes.csv --mode replay --policy fifo --colocation table --out out",
+       "--colocation applies only with --throughputs"},
+      {"run --workload jobs.csv --cluster nodes.csv --mode replay --policy fifo --throughputs gavel --colocation gavel --out out",
+       "--colocation: gavel not in {table,model}"},
   };
   for (const auto& c : cases) {
     const auto result = run_gpusim(dir, c.args);
@@ -85,6 +89,41 @@ TEST(GavelCli, MistakesFailBeforeAnythingIsWritten) {
     EXPECT_NE(result.err.find(c.message), std::string::npos) << c.args << "\n" << result.err;
     EXPECT_FALSE(fs::exists(dir / "out" / "summary.json")) << c.args;
   }
+}
+
+// Two 4-GPU jobs of type X on time-sliced GPUs (2 replicas each). X runs at 4 GPUs on V100s only,
+// but the 2-GPU K80 node advertises 4 replicas: the second job must not go there (gpusim used to
+// stop with an internal error), so both share the V100 node's 4 GPUs. The table says X beside X at
+// 4 GPUs keeps 4.5 of its 6 steps/s: 0.75. Job 0 runs alone for 1 s, then both at 0.75: job 0's
+// other 3,599 s take 4,798.67 s (ends at 4,799.67 s); job 1 has then 1 s left, alone (4,800.67 s).
+// With --colocation model both run at half speed: 7,199 and 7,200 s.
+TEST(GavelCli, JobsOfKnownTypesShareReplicasAtTheTablesPairSpeedsOnlyWhereTheyRun) {
+  const auto dir = fresh_dir("gavel_colocation");
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,3600.0,4,14400.0,vc1\n"
+                                     "2017-10-01 00:00:01,3600.0,4,14400.0,vc1\n";
+  std::ofstream(dir / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nk,0,0,2,k80\nv,0,0,4,v100-pcie\n";
+  std::ofstream(dir / "table.json") << R"json({"k80": {"('X', 1)": {"null": 1.0}},
+    "v100": {"('X', 1)": {"null": 2.0}, "('X', 4)": {"null": 6.0, "('X', 4)": [4.5, 4.5]}}})json";
+  std::ofstream(dir / "ts.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2}\n";
+  const std::string args = "run --workload jobs.csv --cluster nodes.csv --throughputs table.json --kube ts.yaml --mode replay --policy fifo ";
+  const auto table = run_gpusim(dir, args + "--out table");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "table" / "summary.json"));
+  EXPECT_EQ(summary["inputs"]["time_sharing"]["throughputs"]["colocation"], "table");
+  EXPECT_EQ(summary["policies"][0]["shared_pods_with_measured_pair"]["mean"], 2);
+  const std::string pods = slurp(dir / "table" / "pods.csv");
+  EXPECT_NE(pods.find("0,job-00000,0,0,4,1000,0.000000,0.000000,4799.666667,completed,v,"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("1,job-00001,0,0,4,1000,1.000000,1.000000,4800.666667,completed,v,"), std::string::npos) << pods;
+
+  const auto model = run_gpusim(dir, args + "--colocation model --out model");
+  ASSERT_EQ(model.exit_code, 0) << model.err;
+  const std::string model_pods = slurp(dir / "model" / "pods.csv");
+  EXPECT_NE(model_pods.find("0.000000,7199.000000,completed,v,"), std::string::npos) << model_pods;
+  EXPECT_NE(model_pods.find("1.000000,7200.000000,completed,v,"), std::string::npos) << model_pods;
+  const auto model_summary = nlohmann::json::parse(slurp(dir / "model" / "summary.json"));
+  EXPECT_EQ(model_summary["inputs"]["time_sharing"]["throughputs"]["colocation"], "model");
+  EXPECT_FALSE(model_summary["policies"][0].contains("shared_pods_with_measured_pair"));
 }
 
 }  // namespace

@@ -135,6 +135,83 @@ TEST(K8sTimeSlicing, MultiReplicaPodSpreadOverGpusSharesWithNeighbours) {
 // Shared-GPU metrics cover the sharing nodes' GPUs only, over the makespan. Node ts (1 GPU, 2
 // replicas) and node plain (1 GPU, scheduler-assigned). A and B (binpack) share ts's GPU and end at
 // 200 s; C runs on plain. The shared GPU held two pods throughout: busy 100 %, never idle.
+// Gavel's co-location figures on one V100: A beside B keeps 1.6 of its 2 steps/s (0.8), B beside A
+// 2.4 of its 4 (0.6); two A's cannot share a GPU (0: out of memory).
+const char* kPairTable = R"json({
+  "v100": {"('A', 1)": {"null": 2.0, "('B', 1)": [1.6, 2.4], "('A', 1)": [0.0, 0.0]},
+           "('B', 1)": {"null": 4.0, "('A', 1)": [2.4, 1.6]}}
+})json";
+
+struct PairScenario {
+  K8sScenario s;
+  perf::JobTypeSpeeds speeds;
+  explicit PairScenario(bool figures) : speeds(traces::parse_gavel_throughputs(kPairTable, "pairs.json"), s.catalog) {
+    speeds.use_colocation_figures(figures);
+    s.job_types = &speeds;
+    s.node("ts", 1);
+    share(s, DevicePluginModel::kTimeSlicing, 2);
+  }
+};
+
+// A (type A, 100 s of V100 work) runs alone from 0; B (type B, 100 s) joins at 50. With the table's
+// figures A runs at 0.8 and B at 0.6: A's last 50 s take 62.5 s, ending at 112.5; B has done 37.5 s by
+// then and ends alone at 112.5 + 62.5 = 175. Without them (--colocation model) both run at 0.5:
+// A ends at 150, B at 200 (CoRunnerArrivesAndLeavesExactFinishTimes).
+TEST(K8sTimeSlicing, JobsOfKnownTypesShareAGpuAtTheTablesPairSpeeds) {
+  PairScenario measured(true);
+  measured.s.pod("a", 1, 0, 100).job_type = 0;
+  measured.s.pod("b", 1, 50, 100).job_type = 1;
+  const auto result = measured.s.run();
+  EXPECT_EQ(record(result, 0).gpus, gpus({0}));
+  EXPECT_EQ(record(result, 1).gpus, gpus({1}));  // the other replica of the same GPU
+  EXPECT_EQ(record(result, 0).end_us, 112'500'000);
+  EXPECT_EQ(record(result, 1).end_us, 175'000'000);
+  EXPECT_EQ(metric(result, "shared_pods_with_measured_pair"), 2);
+  EXPECT_NEAR(metric(result, "shared_measured_pair_gpu_hours"), 62.5 / 3600, 1e-12);
+  EXPECT_DOUBLE_EQ(metric(result, "mean_slowdown"), (1.125 + 1.25) / 2);
+  // Together they do 1.4 jobs' worth: the GPU counts as busy, not more.
+  EXPECT_NEAR(metric(result, "shared_busy_gpu_hours"), 175.0 / 3600, 1e-12);
+
+  PairScenario modelled(false);
+  modelled.s.pod("a", 1, 0, 100).job_type = 0;
+  modelled.s.pod("b", 1, 50, 100).job_type = 1;
+  const auto model = modelled.s.run();
+  EXPECT_EQ(seconds(record(model, 0).end_us), 150);
+  EXPECT_EQ(seconds(record(model, 1).end_us), 200);
+  EXPECT_FALSE(model.metric("shared_pods_with_measured_pair").has_value());  // reported only with the figures on
+}
+
+// Where the table has no figure for the pair (two A's: it cannot run) or a GPU holds three pods, the
+// shared-GPU model applies: two A's at 0.5 each end at 150 and 200, as without a table.
+TEST(K8sTimeSlicing, PairsWithoutAFigureAndThreePodsUseTheSpeedModel) {
+  PairScenario twins(true);
+  twins.s.pod("a1", 1, 0, 100).job_type = 0;
+  twins.s.pod("a2", 1, 50, 100).job_type = 0;
+  const auto result = twins.s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 150);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 200);
+  EXPECT_EQ(metric(result, "shared_pods_with_measured_pair"), 0);
+}
+
+// Three pods on one GPU of 3 replicas: A and B pair from 0 at 0.8 and 0.6; a second B at 10 makes
+// three, and the model gives each 1/3. A has done 8 s by then and B1 6 s. The GPU keeps three pods
+// until A ends at 10 + 92 * 3 = 286; B1 has done 6 + 92 = 98 s and B2 92 s. Two B's have no figure
+// (the table has no B-B entry): 0.5 each, B1 ends at 286 + 4 = 290, and B2, with 94 done, runs alone:
+// 290 + 6 = 296.
+TEST(K8sTimeSlicing, AThirdPodEndsThePairsMeasuredSpeeds) {
+  PairScenario three(true);
+  share(three.s, DevicePluginModel::kTimeSlicing, 3);
+  three.s.pod("a", 1, 0, 100).job_type = 0;
+  three.s.pod("b1", 1, 0, 100).job_type = 1;
+  three.s.pod("b2", 1, 10, 100).job_type = 1;
+  const auto result = three.s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 286);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 290);
+  EXPECT_EQ(seconds(record(result, 2).end_us), 296);
+  EXPECT_NEAR(metric(result, "shared_measured_pair_gpu_hours"), 10.0 / 3600, 1e-12);
+  EXPECT_EQ(metric(result, "shared_pods_with_measured_pair"), 2);
+}
+
 TEST(K8sTimeSlicing, SharedMetricsCoverSharingGpusOverTheMakespan) {
   K8sScenario s;
   s.node("ts", 1);

@@ -2,6 +2,7 @@
 // allocations worked out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/status.hpp"
@@ -67,6 +68,76 @@ TEST(GavelTable, BadInputNamesTheFileAndEntry) {
   expect_error(R"json({"k80": {}})json", "no job types");
 }
 
+// Two job types side by side on one V100: A keeps 0.6 of its 2 steps/s beside B, B 0.75 of its 4
+// beside A; two A's cannot share (0: out of memory). B has spread 2-GPU figures beside A.
+const char* kPairs = R"json({
+  "v100": {"('A', 1)": {"null": 2.0, "('B', 1)": [1.2, 3.0], "('A', 1)": [0.0, 0.0]},
+           "('B', 1)": {"null": 4.0, "('A', 1)": [3.0, 1.2], "('B', 1)": [2.2, 2.2]},
+           "('A', 2)": {"null": 3.0, "('B', 2)": [1.5, 3.5]},
+           "('B', 2)": {"null": 6.0, "('A', 2)": [3.5, 1.5]}},
+  "v100_unconsolidated": {"('B', 2)": {"null": 5.0, "('A', 2)": [2.0, 1.0]}}
+})json";
+
+TEST(GavelTable, ReadsCoLocationFiguresByPartner) {
+  const auto table = traces::parse_gavel_throughputs(kPairs, "pairs.json");
+  ASSERT_EQ(table.job_types.size(), 2u);
+  const auto& a = table.job_types[0];
+  const auto& b = table.job_types[1];
+  EXPECT_EQ(a.colocated_rate(0, 2, false, 1), 1.2);  // A beside B on one V100
+  EXPECT_EQ(b.colocated_rate(0, 2, false, 0), 3.0);
+  EXPECT_EQ(a.colocated_rate(0, 2, false, 0), 0.0);  // A beside A: cannot run
+  EXPECT_EQ(b.colocated_rate(0, 2, false, 1), 2.2);
+  EXPECT_EQ(a.colocated_rate(0, 2, true, 1), 1.2);   // one GPU is one server
+  EXPECT_EQ(b.colocated_rate(1, 2, false, 0), 3.5);  // 2 GPUs, consolidated
+  EXPECT_EQ(b.colocated_rate(1, 2, true, 0), 2.0);   // 2 GPUs spread over servers
+  EXPECT_EQ(a.colocated_rate(1, 2, true, 1), 0.0);   // no spread figure for A
+  EXPECT_EQ(a.colocated_rate(0, 0, false, 1), 0.0);  // no K80 figures at all
+}
+
+TEST(GavelTable, BadCoLocationEntriesNameTheEntry) {
+  expect_error(R"json({"v100": {"('A', 1)": {"null": 1, "('A', 2)": [1, 1]}}})json",
+               "v100 / ('A', 1) / ('A', 2): a co-location key must be \"('<job type>', 1)\"");
+  expect_error(R"json({"v100": {"('A', 1)": {"null": 1, "B": [1, 1]}}})json", "v100 / ('A', 1) / B: a co-location key");
+  expect_error(R"json({"v100": {"('A', 1)": {"null": 1, "('A', 1)": 1}}})json", "expected [steps/s of this job");
+  expect_error(R"json({"v100": {"('A', 1)": {"null": 1, "('A', 1)": [1, -2]}}})json", "(got [1,-2])");
+  expect_error(R"json({"v100": {"('A', 1)": {"null": 1, "('A', 1)": [1]}}})json", "expected [steps/s");
+  expect_error(R"json({"v100": {"('A', 1)": {"null": 1, "('Z', 1)": [1, 1]}}})json",
+               "v100 / ('A', 1) / ('Z', 1): the other job's type is not in the table");
+}
+
+TEST(JobTypeSpeeds, APairRunsAtItsCoLocationFigureOverItsFigureAlone) {
+  const auto catalog = cluster::GpuCatalog::from_models({{"v100-pcie", "V100", {}, 16384, 0, 0, 0, 0, ""}});
+  const perf::JobTypeSpeeds speeds(traces::parse_gavel_throughputs(kPairs, "pairs.json"), catalog);
+  cluster::PodSpec a, b;
+  a.gpu_count = b.gpu_count = 1;
+  a.job_type = 0;
+  b.job_type = 1;
+  const auto a1 = speeds.pair_class(a, 2, false);
+  const auto b1 = speeds.pair_class(b, 2, false);
+  EXPECT_DOUBLE_EQ(speeds.colocated_speed(a1, b1), 1.2 / 2.0);
+  EXPECT_DOUBLE_EQ(speeds.colocated_speed(b1, a1), 3.0 / 4.0);
+  EXPECT_EQ(speeds.colocated_speed(a1, a1), 0.0);  // the pair cannot run: no figure
+  EXPECT_EQ(speeds.colocated_speed(b1, b1), 2.2 / 4.0);
+  EXPECT_EQ(speeds.colocated_speed(a1, -1), 0.0);  // the other has no job type
+  // Scale factors must match: the table pairs only jobs of one scale.
+  b.gpu_count = 2;
+  b.job_scale = 1;
+  const auto b2 = speeds.pair_class(b, 2, false);
+  EXPECT_EQ(speeds.colocated_speed(a1, b2), 0.0);
+  // Spread over servers: the spread figures where the table has both, else the consolidated ones.
+  a.gpu_count = 2;
+  a.job_scale = 1;
+  EXPECT_DOUBLE_EQ(speeds.colocated_speed(speeds.pair_class(b, 2, true), speeds.pair_class(a, 2, true)), 2.0 / 5.0);
+  EXPECT_DOUBLE_EQ(speeds.colocated_speed(speeds.pair_class(a, 2, true), speeds.pair_class(b, 2, true)), 1.5 / 3.0);
+  // Never faster than alone: a figure above the job's own is capped at 1.
+  const char* faster = R"json({"v100": {"('A', 1)": {"null": 2.0, "('A', 1)": [2.5, 2.5]}}})json";
+  const perf::JobTypeSpeeds fast(traces::parse_gavel_throughputs(faster, "f.json"), catalog);
+  cluster::PodSpec c;
+  c.gpu_count = 1;
+  c.job_type = 0;
+  EXPECT_EQ(fast.colocated_speed(fast.pair_class(c, 2, false), fast.pair_class(c, 2, false)), 1.0);
+}
+
 TEST(GavelTable, BundledTableHasGavelsTypes) {
   const auto table = traces::load_gavel_throughputs(std::string(GPUSIM_SOURCE_DIR) + "/traces/data/gavel/simulation_throughputs.json");
   EXPECT_EQ(table.job_types.size(), 26u);
@@ -77,6 +148,14 @@ TEST(GavelTable, BundledTableHasGavelsTypes) {
   EXPECT_NEAR(it->rate(0, 0, false), 0.62, 0.005);
   EXPECT_NEAR(it->rate(0, 1, false), 2.62, 0.005);
   EXPECT_NEAR(it->rate(0, 2, false), 4.39, 0.005);
+  // Beside LM (batch size 5) on a V100: 3.09 steps/s (the file's entry, both ways round).
+  const auto lm = std::find_if(table.job_types.begin(), table.job_types.end(),
+                               [](const traces::GavelJobType& t) { return t.name == "LM (batch size 5)"; });
+  ASSERT_NE(lm, table.job_types.end());
+  const auto lm_index = static_cast<std::size_t>(lm - table.job_types.begin());
+  const auto resnet_index = static_cast<std::size_t>(it - table.job_types.begin());
+  EXPECT_NEAR(it->colocated_rate(0, 2, false, lm_index), 3.088, 0.001);
+  EXPECT_NEAR(lm->colocated_rate(0, 2, false, resnet_index), 37.795, 0.001);
 }
 
 TEST(JobTypeSpeeds, ARunTakesTheTablesRatioToAV100) {
