@@ -117,8 +117,10 @@ GavelThroughputs parse_gavel_throughputs(const std::string& text, const std::str
           return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0 && v.get<double>() <= 1e9;
         };
         if (!pair.is_array() || pair.size() != 2 || !valid(pair[0]) || !valid(pair[1])) {
+          std::string got = pair.dump();
+          if (got.size() > 60) got = got.substr(0, 57) + "...";
           throw core::InputError(fmt::format("{}: expected [steps/s of this job, steps/s of the other], numbers in [0, 1e9] "
-                                             "(got {})", where, pair.dump()));
+                                             "(got {})", where, got));
         }
         pending.push_back({where, key->name, key->scale, worker, spread, partner->name, pair[0].get<double>()});
       }

@@ -29,6 +29,7 @@ struct GavelJobType {
   // says the pair cannot run (out of memory).
   double colocated_rate(std::size_t scale, std::size_t worker, bool spread, std::size_t partner) const {
     const std::size_t types = colocated.size() / (kGavelScales.size() * kGavelWorkerTypes.size() * 2);
+    if (partner >= types) return 0;
     return colocated[((scale * kGavelWorkerTypes.size() + worker) * 2 + (spread ? 1 : 0)) * types + partner];
   }
   // [scale][worker type][spread][partner], flattened; sized for every job type of the table.

@@ -96,8 +96,14 @@ bool SharedProgress::recompute_measured_pair(Gpu& gpu) {
   const double rate_a = pair_rate_(a.pair_class, b.pair_class);
   const double rate_b = pair_rate_(b.pair_class, a.pair_class);
   if (!(rate_a > 0) || !(rate_b > 0)) return false;
-  a.rate = std::min(rate_a, a.core_cap / a.demand);
-  b.rate = std::min(rate_b, b.core_cap / b.demand);
+  // The figures are the jobs' speeds on the whole GPU: caps still hold (HAMi's gpucores, MPS's
+  // active-thread share), or a pod would run faster beside a partner than alone.
+  const auto cap = [&](const Process& p) {
+    const double core = p.core_cap / p.demand;
+    return gpu.model.mps ? std::min(core, gpu.model.thread_fraction / p.demand) : core;
+  };
+  a.rate = std::min(rate_a, cap(a));
+  b.rate = std::min(rate_b, cap(b));
   gpu.measured_pair = true;
   return true;
 }

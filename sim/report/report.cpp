@@ -232,8 +232,11 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
       add_table(job_columns());
     }
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_physical_gpus"); })) {
-      md += "\nShared GPUs (speeds from the shared-GPU model; its parameters are in summary.json, "
-            "`sharing_time_slice_overhead` and `sharing_stream_capacity`)";
+      const bool pairs = std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_pods_with_measured_pair"); });
+      md += pairs ? "\nShared GPUs (speeds from Gavel's co-location figures for pairs the table has, else from the shared-GPU "
+                    "model; its parameters are in summary.json, `sharing_time_slice_overhead` and `sharing_stream_capacity`)"
+                  : "\nShared GPUs (speeds from the shared-GPU model; its parameters are in summary.json, "
+                    "`sharing_time_slice_overhead` and `sharing_stream_capacity`)";
       // Only the columns some run reports (the OOM figures need the memory model).
       std::vector<Column> reported;
       for (const Column& c : sharing_columns()) {

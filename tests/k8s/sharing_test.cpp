@@ -193,6 +193,20 @@ TEST(K8sTimeSlicing, PairsWithoutAFigureAndThreePodsUseTheSpeedModel) {
   EXPECT_EQ(metric(result, "shared_pods_with_measured_pair"), 0);
 }
 
+// Under MPS each client is capped at its share of the SMs (1/2 with 2 replicas): the table's pair
+// speeds (0.8 and 0.6) cannot lift a pod past its cap. A alone runs at 0.5 from 0 (25 s done by 50);
+// beside B both run at 0.5, the cap; A's other 75 s end at 200, and B, with 75 done, alone at 0.5 ends at 250.
+TEST(K8sMps, PairSpeedsKeepTheClientsCap) {
+  PairScenario mps(true);
+  share(mps.s, DevicePluginModel::kMps, 2);
+  mps.s.pod("a", 1, 0, 100).job_type = 0;
+  mps.s.pod("b", 1, 50, 100).job_type = 1;
+  const auto result = mps.s.run();
+  EXPECT_EQ(seconds(record(result, 0).end_us), 200);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 250);
+  EXPECT_EQ(metric(result, "shared_pods_with_measured_pair"), 2);
+}
+
 // Three pods on one GPU of 3 replicas: A and B pair from 0 at 0.8 and 0.6; a second B at 10 makes
 // three, and the model gives each 1/3. A has done 8 s by then and B1 6 s. The GPU keeps three pods
 // until A ends at 10 + 92 * 3 = 286; B1 has done 6 + 92 = 98 s and B2 92 s. Two B's have no figure
