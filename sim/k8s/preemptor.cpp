@@ -125,8 +125,9 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
         for (const PodId pod : on_node_[n]) {
           const std::uint32_t row = api_.pod(pod).source;
           const cluster::PodSpec& victim = pods_[row];
-          if (taken(pod) || api_.pod(pod).phase != PodPhase::kRunning || victim.gpu_milli < cluster::kMilliPerGpu ||
-              victim.phase == cluster::TracePhase::kPending) {
+          // A pod that may not be evicted yet (before its first checkpoint) rules out its job: cheaper
+          // to see than its priority, so checked first.
+          if (victim.gpu_milli < cluster::kMilliPerGpu || victim.phase == cluster::TracePhase::kPending || !evictable(pod, now)) {
             continue;
           }
           const PriorityKey victim_key = priority_.key(row, now);
