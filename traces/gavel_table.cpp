@@ -141,8 +141,8 @@ GavelThroughputs parse_gavel_throughputs(const std::string& text, const std::str
                                          pair.where, pair.partner));
     }
     GavelJobType& type = types.at(pair.name);
-    const std::size_t slot = ((pair.scale * kGavelWorkerTypes.size() + pair.worker) * 2 + (pair.spread ? 1 : 0)) * types.size();
-    type.colocated[slot + partner->second] = pair.steps_per_s;
+    type.colocated[GavelJobType::colocated_index(pair.scale, pair.worker, pair.spread, partner->second, types.size())] =
+        pair.steps_per_s;
   }
   GavelThroughputs table;
   table.source = source;
@@ -153,8 +153,8 @@ GavelThroughputs parse_gavel_throughputs(const std::string& text, const std::str
       if (one[1] == 0) one[1] = one[0];
       if (one[0] == 0) one[0] = one[1];
       for (std::size_t partner = 0; partner < types.size(); ++partner) {
-        double& spread = type.colocated[(w * 2 + 1) * types.size() + partner];
-        double& together = type.colocated[(w * 2) * types.size() + partner];
+        double& spread = type.colocated[GavelJobType::colocated_index(0, w, true, partner, types.size())];
+        double& together = type.colocated[GavelJobType::colocated_index(0, w, false, partner, types.size())];
         if (spread == 0) spread = together;
         if (together == 0) together = spread;
       }

@@ -30,7 +30,11 @@ struct GavelJobType {
   double colocated_rate(std::size_t scale, std::size_t worker, bool spread, std::size_t partner) const {
     const std::size_t types = colocated.size() / (kGavelScales.size() * kGavelWorkerTypes.size() * 2);
     if (partner >= types) return 0;
-    return colocated[((scale * kGavelWorkerTypes.size() + worker) * 2 + (spread ? 1 : 0)) * types + partner];
+    return colocated[colocated_index(scale, worker, spread, partner, types)];
+  }
+  // Where a figure lies in `colocated`, for a table of `types` job types.
+  static std::size_t colocated_index(std::size_t scale, std::size_t worker, bool spread, std::size_t partner, std::size_t types) {
+    return ((scale * kGavelWorkerTypes.size() + worker) * 2 + (spread ? 1 : 0)) * types + partner;
   }
   // [scale][worker type][spread][partner], flattened; sized for every job type of the table.
   std::vector<double> colocated;

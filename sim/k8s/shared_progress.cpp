@@ -114,7 +114,7 @@ void SharedProgress::recompute_busy(Gpu& gpu) {
     const PodState& pod = pods_[p.pod];
     gpu.busy += p.demand * (pod.fixed_end ? p.rate : std::min(p.rate, pod.rate));
   }
-  // A measured pair may together do more than one job alone: the GPU is still busy only all the time.
+  // A measured pair may together do more than one job alone; the GPU cannot be more than fully busy.
   if (gpu.measured_pair) gpu.busy = std::min(1.0, gpu.busy);
 }
 

@@ -17,8 +17,8 @@
 //     whichever binds (a capped process's demand is min(d_j, k_j) in the water-filling).
 //   Measured pairs: where a GPU holds exactly two pods, one process each, and the pair-rate
 //     function knows their pair (Gavel's co-location table: both jobs of known types at one scale),
-//     each runs at its measured speed beside the other instead (at most its HAMi cap), with no
-//     separate context-switch cost: the measurement includes it.
+//     each runs at its measured speed beside the other instead (at most its HAMi gpucores or MPS
+//     active-thread cap), with no separate context-switch cost: the measurement includes it.
 // A pod with processes on several GPUs (or several replicas of one) runs at its slowest process.
 #include <array>
 #include <cstdint>
