@@ -549,6 +549,7 @@ struct NodeTally {
   std::array<int, 4> plugin_defaults{};   // by PluginDefault
   std::map<std::string, int> unmodelled;  // resource name -> nodes
   std::vector<std::string> cordoned;      // spec.unschedulable nodes, tainted as Kubernetes does
+  int default_max_pods = 0;               // nodes without status.allocatable.pods (or capacity)
   std::vector<std::string> count_notes;   // advertised count differs from GFD's
 };
 
@@ -862,6 +863,14 @@ std::pair<cluster::NodeSpec, NodeKube> read_node(const Object& object, const Gpu
   }
   node.cpu_milli = node_size(r, "cpu", cpu_millicores);
   node.memory_mib = node_size(r, "memory", memory_mib);
+  if (const Fields* holder = r.holder("pods")) {
+    // NodeResourcesFit's pod count; a node that allows none is refused (nothing could run there).
+    node.max_pods = static_cast<std::int32_t>(
+        must(holder->where(), holder->get("pods"), holder->path("pods"), whole_count(quantity_text(*holder, "pods"), std::numeric_limits<std::int32_t>::max())));
+    if (node.max_pods == 0) holder->fail("pods", "0: no pod could run on the node");
+  } else {
+    ++tally.default_max_pods;  // the kubelet's default maxPods
+  }
   tally_unmodelled(r, tally);
 
   const GpuFacts gpus = gpu_facts(r, where, meta, tally);
@@ -891,6 +900,10 @@ void node_notes(const NodeTally& tally, ClusterSpec& spec) {
        "they have only GPU feature discovery labels (nvidia.com/gpu.count)"},
       {"gpushare", "it advertises aliyun.com/gpu-count", "they advertise aliyun.com/gpu-count"},
   }};
+  if (tally.default_max_pods > 0) {
+    spec.notes.push_back(fmt::format("{} without status.allocatable.pods: {} pods at most (the kubelet's default maxPods)",
+                                     plural(tally.default_max_pods, "node", "nodes"), cluster::kDefaultMaxPods));
+  }
   for (std::size_t i = 0; i < whys.size(); ++i) {
     const int n = tally.plugin_defaults[i];
     if (n == 0) continue;
@@ -939,6 +952,8 @@ struct PriorityClasses {
 
 constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+// activeDeadlineSeconds: at most 100 years, well inside simulated time.
+constexpr std::int64_t kMaxDeadlineSeconds = std::int64_t{100} * 365 * 24 * 3600;
 
 void read_priority_class(const Object& object, PriorityClasses& classes) {
   const Fields& fields = object.fields;
@@ -977,6 +992,10 @@ struct WorkloadTally {
   std::int64_t preferred_affinity = 0;
   std::int64_t pod_affinity = 0;
   std::int64_t default_completions = 0;  // Jobs
+  std::int64_t default_restart_policy = 0;  // Jobs whose template names no restartPolicy
+  std::int64_t restart_on_failure = 0;      // Jobs with restartPolicy OnFailure
+  std::map<std::string, std::int64_t> unmodelled_job_fields;  // spec field -> Jobs
+  std::int64_t other_conditions = 0;        // podFailurePolicy rules on conditions gpusim never sets
 };
 
 // Which GPU resource name the pod's containers ask, and where it was first asked.
@@ -1492,6 +1511,7 @@ struct WorkloadBuilder {
     check_gpusim_annotations(fields.where(), meta.annotations, kPodAnnotations, "Pod");
     PodRead read = read_pod_spec(fields.required_map("spec"), meta.annotations, classes, tally);
     read.pod.name = meta.name;
+    read.constraints.ownerless = true;  // nothing recreates a bare Pod
     read.pod.constraints = std::make_shared<const cluster::PodConstraints>(std::move(read.constraints));
     add(std::move(read.pod), fields);
   }
@@ -1520,7 +1540,9 @@ struct WorkloadBuilder {
       spec.fail(spec.has("completions") ? "completions" : "parallelism",
                 fmt::format("more than {} pods in the workload", kMaxPods));
     }
+    read_job_failure_handling(spec, job);
     const Fields pod_template = spec.required_map("template");
+    read_restart_policy(pod_template, job);
     // gpusim annotations may sit on the Job or on its template; the template's win.
     Entries annotations = meta.annotations;
     if (const auto template_meta = pod_template.map("metadata")) {
@@ -1550,6 +1572,80 @@ struct WorkloadBuilder {
     workload.jobs.push_back(std::move(job));
   }
 
+  // backoffLimit, activeDeadlineSeconds and podFailurePolicy; other spec fields that change how a
+  // Job runs are named in a note.
+  void read_job_failure_handling(const Fields& spec, JobSpec& job) {
+    if (const auto limit = spec.integer("backoffLimit", 0, kInt32Max)) job.backoff_limit = static_cast<std::int32_t>(*limit);
+    if (const auto deadline = spec.integer("activeDeadlineSeconds", 1, kMaxDeadlineSeconds)) {
+      job.active_deadline = core::Time::from_seconds(*deadline);
+    }
+    if (const auto policy = spec.map("podFailurePolicy")) {
+      for (const auto& [node, path] : policy->list("rules")) job.pod_failure_rules.push_back(read_failure_rule(Fields(spec.where(), node, path)));
+      if (!policy->has("rules")) policy->missing("rules");
+    }
+    for (const char* field : {"completionMode", "backoffLimitPerIndex", "maxFailedIndexes", "podReplacementPolicy",
+                              "successPolicy", "managedBy"}) {
+      if (spec.has(field)) ++tally.unmodelled_job_fields[field];
+    }
+  }
+
+  PodFailureRule read_failure_rule(const Fields& r) {
+    PodFailureRule rule;
+    const std::string action = r.required_string("action");
+    if (action == "FailJob") rule.action = FailureAction::kFailJob;
+    else if (action == "Ignore") rule.action = FailureAction::kIgnore;
+    else if (action == "Count") rule.action = FailureAction::kCount;
+    else if (action == "FailIndex") r.fail("action", "FailIndex needs completionMode Indexed, which gpusim does not model");
+    else r.fail("action", fmt::format("'{}' is not FailJob, Ignore or Count", action));
+    const bool on_codes = r.has("onExitCodes");
+    if (on_codes == r.has("onPodConditions")) r.fail("action", "a rule needs exactly one of onExitCodes and onPodConditions");
+    if (on_codes) {
+      const Fields codes = r.required_map("onExitCodes");
+      rule.container = codes.string("containerName").value_or("");
+      const std::string op = codes.required_string("operator");
+      if (op != "In" && op != "NotIn") codes.fail("operator", fmt::format("'{}' is not In or NotIn", op));
+      rule.exit_codes_in = op == "In";
+      for (const auto& [node, path] : codes.list("values")) {
+        if (!node.IsScalar()) r.where().fail(node, path, "expected an integer");
+        std::int32_t code = 0;
+        const std::string& text = node.Scalar();
+        const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), code);
+        if (error != std::errc{} || stop != text.data() + text.size()) r.where().fail(node, path, fmt::format("'{}' is not an integer", text));
+        if (code == 0 && rule.exit_codes_in) r.where().fail(node, path, "0 cannot be used with operator In");
+        rule.exit_codes.push_back(code);
+      }
+      if (rule.exit_codes.empty()) codes.fail("values", "missing or empty");
+      return rule;
+    }
+    for (const auto& [node, path] : r.list("onPodConditions")) {
+      const Fields condition(r.where(), node, path);
+      const std::string type = condition.required_string("type");
+      const std::string status = condition.string("status").value_or("True");
+      if (status != "True" && status != "False" && status != "Unknown") {
+        condition.fail("status", fmt::format("'{}' is not True, False or Unknown", status));
+      }
+      if (type == "DisruptionTarget" && status == "True") rule.on_disruption = true;
+      else ++tally.other_conditions;  // a condition no simulated pod ever has: never matches
+    }
+    return rule;
+  }
+
+  void read_restart_policy(const Fields& pod_template, JobSpec& job) {
+    const Fields pod_spec = pod_template.required_map("spec");
+    const auto policy = pod_spec.string("restartPolicy");
+    if (!policy) {
+      ++tally.default_restart_policy;
+    } else if (*policy == "OnFailure") {
+      if (!job.pod_failure_rules.empty()) {
+        pod_spec.fail("restartPolicy", "spec.podFailurePolicy needs restartPolicy Never (Kubernetes refuses the Job)");
+      }
+      job.restart_on_failure = true;
+      ++tally.restart_on_failure;
+    } else if (*policy != "Never") {
+      pod_spec.fail("restartPolicy", fmt::format("'{}': a Job's pods use Never or OnFailure", *policy));
+    }
+  }
+
   void add(cluster::PodSpec pod, const Fields& owner) {
     check_unique(pod_names, pod.name, owner, "pod");
     workload.pods.push_back(std::move(pod));
@@ -1576,6 +1672,26 @@ void workload_notes(const WorkloadTally& t, Workload& w) {
   if (t.default_completions > 0) {
     w.notes.push_back(fmt::format("{} without spec.completions: completions = parallelism (one pod per worker)",
                                   plural(t.default_completions, "Job", "Jobs")));
+  }
+  if (t.default_restart_policy > 0) {
+    w.notes.push_back(fmt::format("{} without spec.template.spec.restartPolicy: Never (Kubernetes asks for Never or "
+                                  "OnFailure)",
+                                  plural(t.default_restart_policy, "Job", "Jobs")));
+  }
+  if (t.restart_on_failure > 0) {
+    w.notes.push_back(fmt::format("restartPolicy OnFailure not modelled: a failed container's pod is replaced as with "
+                                  "Never, counted against backoffLimit ({})",
+                                  plural(t.restart_on_failure, "Job", "Jobs")));
+  }
+  if (!t.unmodelled_job_fields.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [name, n] : t.unmodelled_job_fields) parts.push_back(fmt::format("{} ({})", name, plural(n, "Job", "Jobs")));
+    w.notes.push_back(fmt::format("Job spec fields gpusim does not model (ignored): {}", fmt::join(parts, ", ")));
+  }
+  if (t.other_conditions > 0) {
+    w.notes.push_back(fmt::format("podFailurePolicy: {} on a condition other than DisruptionTarget=True never match "
+                                  "(no simulated pod has one)",
+                                  plural(t.other_conditions, "rule", "rules")));
   }
   if (!t.unmodelled.empty()) {
     std::vector<std::string> parts;

@@ -32,12 +32,30 @@ struct ClusterSpec {
   int skipped_lines = 0;  // blank and comment lines in the file
 };
 
+// One rule of a Job's spec.podFailurePolicy (batch/v1). The first rule that matches a failed pod
+// decides what its failure does (sim/k8s/README.md, "Jobs"); a failure no rule matches counts.
+enum class FailureAction : std::uint8_t { kCount, kFailJob, kIgnore };
+struct PodFailureRule {
+  FailureAction action = FailureAction::kCount;
+  // onPodConditions: [{type: DisruptionTarget}] (the one condition gpusim's disruptions set).
+  bool on_disruption = false;
+  // onExitCodes: operator In (else NotIn) over `exit_codes`, for the container `container` ("":
+  // any). Empty `exit_codes`: the rule is on conditions.
+  bool exit_codes_in = true;
+  std::vector<std::int32_t> exit_codes;
+  std::string container;
+};
+
 // A Job: `completions` pods in all, at most `parallelism` at once; its pods are consecutive rows
 // of Workload::pods whose constraints name it.
 struct JobSpec {
   std::string name;
   std::int32_t parallelism = 1;
   std::int32_t completions = 1;
+  std::optional<std::int32_t> backoff_limit;  // spec.backoffLimit; none: the owners' setting (6)
+  std::optional<core::Time> active_deadline;  // spec.activeDeadlineSeconds, from the Job's start
+  bool restart_on_failure = false;            // the template's restartPolicy OnFailure (else Never)
+  std::vector<PodFailureRule> pod_failure_rules;
 };
 
 struct Workload {

@@ -18,6 +18,8 @@ class NodeResourcesFit final : public sched::FilterPlugin {
   std::string_view name() const override { return "node-resources-fit"; }
   Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
                 sched::CycleState&) const override {
+    // Checked first and for every pod, as kube-scheduler's fitsRequest does.
+    if (!cluster.has_pod_room(n)) return Status::unschedulable("too many pods", "node-resources-fit");
     if (cluster.cpu_free(n) < pod.cpu_milli) return Status::unschedulable("insufficient cpu", "node-resources-fit");
     if (cluster.memory_free(n) < pod.memory_mib) {
       return Status::unschedulable("insufficient memory", "node-resources-fit");

@@ -15,6 +15,7 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   cpu_free_.resize(n);
   memory_free_.resize(n);
   rdma_free_.resize(n);
+  pods_.assign(n, 0);
   app_pods_.resize(n);
   node_gpu_free_.resize(n);
   version_.assign(n, 0);
@@ -127,12 +128,13 @@ bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
   return true;
 }
 
-void ClusterState::allocate(const PodSpec& pod, const Placement& placement) {
-  GPUSIM_CHECK(fits(pod, placement),
+void ClusterState::allocate(const PodSpec& pod, const Placement& placement, bool counts_as_pod) {
+  GPUSIM_CHECK(fits(pod, placement) && (!counts_as_pod || has_pod_room(placement.node)),
                fmt::format("pod {} does not fit on node {} GPUs {:#x}", pod.name,
                            placement.node < nodes_.size() ? nodes_[placement.node].name : "?",
                            placement.gpus.bits));
   const NodeIndex n = placement.node;
+  pods_[n] += counts_as_pod ? 1 : 0;
   cpu_free_[n] -= pod.cpu_milli;
   memory_free_[n] -= pod.memory_mib;
   rdma_free_[n] -= pod.rdma_percent;
@@ -152,9 +154,11 @@ void ClusterState::allocate(const PodSpec& pod, const Placement& placement) {
   ++version_[n];
 }
 
-void ClusterState::release(const PodSpec& pod, const Placement& placement) {
+void ClusterState::release(const PodSpec& pod, const Placement& placement, bool counts_as_pod) {
   const NodeIndex n = placement.node;
   GPUSIM_CHECK(n < nodes_.size(), "release on an unknown node");
+  GPUSIM_CHECK(!counts_as_pod || pods_[n] > 0, fmt::format("release of pod {}: node {} holds no pod", pod.name, nodes_[n].name));
+  pods_[n] -= counts_as_pod ? 1 : 0;
   GPUSIM_CHECK(cpu_free_[n] + pod.cpu_milli <= nodes_[n].cpu_milli &&
                    memory_free_[n] + pod.memory_mib <= nodes_[n].memory_mib &&
                    rdma_free_[n] + pod.rdma_percent <= nodes_[n].rdma_percent,
@@ -248,6 +252,7 @@ void ClusterState::check_invariants() const {
     GPUSIM_CHECK(memory_free_[n] >= 0 && memory_free_[n] <= node.memory_mib,
                  "memory out of range");
     GPUSIM_CHECK(rdma_free_[n] >= 0 && rdma_free_[n] <= node.rdma_percent, "RDMA out of range");
+    GPUSIM_CHECK(pods_[n] >= 0 && (node.max_pods <= 0 || pods_[n] <= node.max_pods), "pod count out of range");
     allocated_cpu += node.cpu_milli - cpu_free_[n];
     allocated_memory += node.memory_mib - memory_free_[n];
     std::int64_t node_free = 0;

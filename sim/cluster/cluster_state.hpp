@@ -92,9 +92,14 @@ class ClusterState {
   // Whether `placement` can take `pod` now: resources free and the GPU set well formed.
   bool fits(const PodSpec& pod, const Placement& placement) const;
   // Takes the resources. Precondition: fits(pod, placement) (checked).
-  void allocate(const PodSpec& pod, const Placement& placement);
+  // `counts_as_pod` false: devices held for no pod object (the 1.6 GPU manager's freeing delay),
+  // which take no room of the node's pod count.
+  void allocate(const PodSpec& pod, const Placement& placement, bool counts_as_pod = true);
   // Returns what `allocate` took. Checked against capacity.
-  void release(const PodSpec& pod, const Placement& placement);
+  void release(const PodSpec& pod, const Placement& placement, bool counts_as_pod = true);
+  // Pods on node n, and whether it has room for one more (NodeSpec::max_pods).
+  std::int32_t pods_on(NodeIndex n) const { return pods_[n]; }
+  bool has_pod_room(NodeIndex n) const { return nodes_[n].max_pods <= 0 || pods_[n] < nodes_[n].max_pods; }
 
   // Cluster totals, kept incrementally.
   std::int64_t total_gpus() const { return total_gpus_; }
@@ -116,6 +121,7 @@ class ClusterState {
   std::vector<std::int64_t> cpu_free_;
   std::vector<std::int64_t> memory_free_;
   std::vector<std::int32_t> rdma_free_;
+  std::vector<std::int32_t> pods_;  // pods allocated on each node
   // Per node, (service, instances) sorted by service: few services share a node, so a short
   // sorted list beats a node x service table.
   std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> app_pods_;

@@ -20,6 +20,9 @@ struct Taint {
   std::string effect;  // "NoSchedule", "PreferNoSchedule", "NoExecute"
 };
 
+// The kubelet's default maxPods.
+inline constexpr std::int32_t kDefaultMaxPods = 110;
+
 struct NodeSpec {
   std::string name;
   std::int64_t cpu_milli = 0;
@@ -44,6 +47,9 @@ struct NodeSpec {
   std::vector<std::uint8_t> device_class{};
   // RDMA bandwidth it offers, in percent of one NIC (100 per NIC); pods reserve PodSpec::rdma_percent.
   std::int32_t rdma_percent = 0;
+  // status.allocatable.pods: at most this many pods bound at once (NodeResourcesFit's "Too many
+  // pods"); node lists that give no figure get the kubelet's default maxPods, 110; 0: no limit.
+  std::int32_t max_pods = kDefaultMaxPods;
 };
 
 // A set of GPU indices on one node.

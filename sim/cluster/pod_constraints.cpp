@@ -64,13 +64,15 @@ bool serves(GpuResource node, GpuResource pod) {
   return false;
 }
 
+bool tolerates(const Toleration& t, const Taint& taint) {
+  if (!t.effect.empty() && t.effect != taint.effect) return false;
+  if (t.key.empty()) return t.exists;  // an empty key with Exists tolerates every taint
+  if (t.key != taint.key) return false;
+  return t.exists || t.value == taint.value;
+}
+
 bool tolerates(const std::vector<Toleration>& tolerations, const Taint& taint) {
-  return std::any_of(tolerations.begin(), tolerations.end(), [&](const Toleration& t) {
-    if (!t.effect.empty() && t.effect != taint.effect) return false;
-    if (t.key.empty()) return t.exists;  // an empty key with Exists tolerates every taint
-    if (t.key != taint.key) return false;
-    return t.exists || t.value == taint.value;
-  });
+  return std::any_of(tolerations.begin(), tolerations.end(), [&](const Toleration& t) { return tolerates(t, taint); });
 }
 
 bool matches(const NodeSelectorTerm& term, const Labels& labels) {

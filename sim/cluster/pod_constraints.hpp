@@ -82,12 +82,16 @@ struct PodConstraints {
   std::string mig_profile;                     // kMigProfile: e.g. "1g.10gb"
   std::string scheduler_name = "default-scheduler";
   std::string priority_class;                  // "" when none
-  std::int32_t job = -1;                       // index into Workload::jobs, -1: a bare pod
+  std::int32_t job = -1;                       // index into Workload::jobs, -1: no Job
+  // A bare `kind: Pod` object: no controller owns it, so nothing recreates it when it fails.
+  // Trace rows (openb, Philly, DLRM, native) keep an implicit owner that replaces them.
+  bool ownerless = false;
 };
 
 struct Taint;
 // Whether one of `tolerations` tolerates `taint` (Kubernetes' ToleratesTaint).
 bool tolerates(const std::vector<Toleration>& tolerations, const Taint& taint);
+bool tolerates(const Toleration& toleration, const Taint& taint);
 
 // Whether a node with `labels` satisfies a term; Gt/Lt compare integers (a non-integer label
 // value never matches, as in Kubernetes).

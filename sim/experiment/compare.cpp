@@ -28,6 +28,8 @@ const char* to_string(PodOutcome outcome) {
     case PodOutcome::kFailed: return "failed";
     case PodOutcome::kPending: return "pending";
     case PodOutcome::kCompleted: return "completed";
+    case PodOutcome::kHeldAtEnd: return "held-at-end";
+    case PodOutcome::kUnschedulable: return "unschedulable";
     case PodOutcome::kWithdrawn: return "withdrawn";
     case PodOutcome::kDeleted: return "deleted";
   }

@@ -276,8 +276,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
-  k8s::Controller owners(bus, settings, *workload);
-  k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes.size());
+  k8s::Controller owners(bus, api, settings, *workload);
+  k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes);
   k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
   k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
   std::optional<k8s::Descheduler> descheduler;
@@ -301,7 +301,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                             Topic::kNodeRemoved, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kPodTerminated}) {
     bus.subscribe(topic, kubelets);
   }
-  for (const Topic topic : {Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) bus.subscribe(topic, node_lifecycle);
+  for (const Topic topic : {Topic::kPodBound, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) {
+    bus.subscribe(topic, node_lifecycle);
+  }
   if (descheduler || preempts) bus.subscribe(Topic::kEvictRequest, kubelets);
   if (descheduler) {
     for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning, Topic::kPodTerminated}) {
@@ -316,8 +318,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       bus.subscribe(topic, *partitioner);
     }
   }
-  for (const Topic topic : {Topic::kPodTerminated, Topic::kPodDeleted}) bus.subscribe(topic, owners);
-  bus.subscribe(Topic::kPodTerminated, driver);
+  for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted}) bus.subscribe(topic, owners);
+  for (const Topic topic : {Topic::kPodTerminated, Topic::kJobFailed}) bus.subscribe(topic, driver);
+  bus.subscribe(Topic::kPodKill, kubelets);
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
                             Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
                             Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved, Topic::kNodeRecovered,
@@ -327,7 +330,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   bus.run();
   kubelets.truth().check_invariants();
   scheduler.cache().check_invariants();
-  experiment::RunResult result = metrics.finish(profile.name, {scheduler.attempts(), owners.recreated(), owners.given_up()},
+  experiment::RunResult result = metrics.finish(profile.name,
+                                                {scheduler.attempts(), owners.recreated(), owners.given_up(),
+                                                 owners.jobs_succeeded(), owners.jobs_failed()},
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));

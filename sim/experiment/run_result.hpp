@@ -14,9 +14,11 @@ namespace gpusim::experiment {
 
 // fill: scheduled, or failed (fit nowhere, dropped). replay: completed (ran its duration), failed
 // (a trace-Failed pod, ran until its failure), withdrawn (a trace-Pending pod still waiting at its
-// deletion), deleted (a trace-Pending pod gpusim placed; it ran until its deletion), or pending
-// (still waiting when no event is left).
-enum class PodOutcome : std::uint8_t { kScheduled, kFailed, kPending, kCompleted, kWithdrawn, kDeleted };
+// deletion), deleted (a trace-Pending pod gpusim placed; it ran until its deletion), pending
+// (still waiting when no event is left), held-at-end (bound, admitted or running when no event is
+// left: its node was lost for good, say) or unschedulable (no node could ever take it: larger than
+// any node; it never entered the queue).
+enum class PodOutcome : std::uint8_t { kScheduled, kFailed, kPending, kCompleted, kWithdrawn, kDeleted, kHeldAtEnd, kUnschedulable };
 const char* to_string(PodOutcome outcome);
 
 struct PodRecord {

@@ -40,6 +40,9 @@ void ApiServer::record(Message& message, core::Time now) {
       pod.phase = PodPhase::kDeleted;
       pod.ended = now;
       break;
+    case Topic::kPodUnschedulable:
+      pod.reason = Reason::kUnschedulable;  // PodScheduled=False, for ever
+      break;
     case Topic::kPodBound:
       pod.phase = PodPhase::kBound;
       pod.node = static_cast<std::int32_t>(message.node);

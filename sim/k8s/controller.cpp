@@ -3,18 +3,104 @@
 #include <algorithm>
 
 namespace gpusim::k8s {
+namespace {
 
-Controller::Controller(Bus& bus, const KubeSettings& settings, const traces::Workload& workload)
+enum Tag : std::uint32_t { kRecreate, kDeadline };
+
+// Failures the Job controller replaces (restartPolicy Never): the pod ended for a reason outside
+// the trace's own account of it.
+bool replaceable(Reason reason) {
+  switch (reason) {
+    case Reason::kUnexpectedAdmissionError:
+    case Reason::kGpuLost:
+    case Reason::kEvicted:
+    case Reason::kNodeLost:
+    case Reason::kNodeRemoved:
+    case Reason::kOomKilled:
+    case Reason::kDescheduled:
+    case Reason::kPreempted:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether Kubernetes gives the failed pod the DisruptionTarget condition: preemption by the
+// scheduler, eviction through the eviction API (descheduler, a node drained for removal) and the
+// taint manager's eviction.
+bool disruption(Reason reason) {
+  return reason == Reason::kPreempted || reason == Reason::kDescheduled || reason == Reason::kEvicted ||
+         reason == Reason::kNodeRemoved;
+}
+
+// The exit code of a failed pod's containers, where they ran to an exit: 137 for a GPU memory
+// overrun (reported OOMKilled), 1 for a CUDA program whose GPU fell off the bus (gpusim's choice,
+// sim/k8s/README.md). 0: none (refused at admission, evicted, its node lost).
+std::int32_t exit_code(Reason reason) {
+  if (reason == Reason::kOomKilled) return 137;
+  if (reason == Reason::kGpuLost) return 1;
+  return 0;
+}
+
+bool has_container(const cluster::PodSpec& pod, const std::string& name) {
+  if (pod.constraints == nullptr) return false;
+  const auto named = [&](const cluster::Container& c) { return c.name == name; };
+  return std::any_of(pod.constraints->containers.begin(), pod.constraints->containers.end(), named) ||
+         std::any_of(pod.constraints->init_containers.begin(), pod.constraints->init_containers.end(), named);
+}
+
+// The action of the first podFailurePolicy rule that matches (Count when none does).
+traces::FailureAction failure_action(const traces::JobSpec& job, const cluster::PodSpec& pod, Reason reason) {
+  for (const traces::PodFailureRule& rule : job.pod_failure_rules) {
+    if (rule.exit_codes.empty()) {
+      if (rule.on_disruption && disruption(reason)) return rule.action;
+      continue;
+    }
+    const std::int32_t code = exit_code(reason);
+    if (code == 0) continue;  // no container exited: exit-code rules never match
+    if (!rule.container.empty() && !has_container(pod, rule.container)) continue;
+    const bool listed = std::find(rule.exit_codes.begin(), rule.exit_codes.end(), code) != rule.exit_codes.end();
+    if (listed == rule.exit_codes_in) return rule.action;
+  }
+  return traces::FailureAction::kCount;
+}
+
+std::size_t reason_slot(Reason reason) {
+  return reason == Reason::kBackoffLimitExceeded ? 0 : reason == Reason::kDeadlineExceeded ? 1 : 2;
+}
+
+}  // namespace
+
+Controller::Controller(Bus& bus, const ApiServer& api, const KubeSettings& settings, const traces::Workload& workload)
     : bus_(bus),
+      api_(api),
       settings_(settings),
       workload_(workload),
       failures_(workload.pods.size() + workload.jobs.size(), 0),
+      since_success_(workload.pods.size() + workload.jobs.size(), 0),
       attempt_(workload.pods.size(), 0),
-      deleted_(workload.pods.size(), 0) {}
+      deleted_(workload.pods.size(), 0),
+      first_of_job_(workload.jobs.size(), 0),
+      succeeded_(workload.jobs.size(), 0),
+      job_started_(workload.jobs.size(), 0),
+      job_ended_(workload.jobs.size(), 0) {
+  std::vector<std::uint8_t> seen(workload.jobs.size(), 0);
+  for (std::uint32_t i = 0; i < workload.pods.size(); ++i) {
+    const std::int32_t job = job_of(i);
+    if (job < 0 || seen[static_cast<std::size_t>(job)]) continue;
+    seen[static_cast<std::size_t>(job)] = 1;
+    first_of_job_[static_cast<std::size_t>(job)] = i;
+  }
+}
+
+std::int32_t Controller::job_of(std::uint32_t source) const {
+  const auto& constraints = workload_.pods[source].constraints;
+  return constraints != nullptr ? constraints->job : -1;
+}
 
 std::size_t Controller::owner_of(std::uint32_t source) const {
-  const auto& constraints = workload_.pods[source].constraints;
-  if (constraints != nullptr && constraints->job >= 0) return workload_.pods.size() + static_cast<std::size_t>(constraints->job);
+  const std::int32_t job = job_of(source);
+  if (job >= 0) return workload_.pods.size() + static_cast<std::size_t>(job);
   return source;
 }
 
@@ -23,43 +109,131 @@ void Controller::on_message(const Message& message, core::Time now) {
     deleted_[message.source] = 1;
     return;
   }
-  if (message.topic != Topic::kPodTerminated) return;
-  switch (message.reason) {
-    case Reason::kUnexpectedAdmissionError:
-    case Reason::kGpuLost:
-    case Reason::kEvicted:
-    case Reason::kNodeLost:
-    case Reason::kNodeRemoved:
-    case Reason::kOomKilled:  // the Job controller replaces a failed pod (restartPolicy Never)
-      break;
-    case Reason::kDescheduled:
-    case Reason::kPreempted:
-      // A disruption, not a failure (a Job's podFailurePolicy ignoring DisruptionTarget): replaced
-      // after the base backoff, not counted against backoffLimit.
-      bus_.set_timer(*this, 0, message.source, now + settings_.backoff_base, core::Phase::kArrival);
-      return;
-    default:
-      return;  // it ran its course (or the trace says it failed)
-  }
-  const std::int32_t failures = ++failures_[owner_of(message.source)];
-  if (failures > settings_.backoff_limit) {
-    ++given_up_;
+  const std::int32_t job = job_of(message.source);
+  if (message.topic == Topic::kPodCreated) {
+    // status.startTime: the Job's deadline counts from when it started its first pod.
+    if (job < 0 || job_started_[static_cast<std::size_t>(job)]) return;
+    job_started_[static_cast<std::size_t>(job)] = 1;
+    if (const auto& deadline = workload_.jobs[static_cast<std::size_t>(job)].active_deadline) {
+      bus_.set_timer(*this, kDeadline, static_cast<std::uint64_t>(job), now + *deadline);
+    }
     return;
   }
-  // base x 2^(failures - 1), capped; the shift is bounded so it never overflows.
+  if (message.topic != Topic::kPodTerminated) return;
+  if (message.reason == Reason::kSucceeded) {
+    since_success_[owner_of(message.source)] = 0;  // failuresAfterLastSuccess
+    if (job >= 0) {
+      const auto j = static_cast<std::size_t>(job);
+      if (++succeeded_[j] == workload_.jobs[j].completions && !job_ended_[j]) {
+        job_ended_[j] = 1;
+        ++jobs_succeeded_;
+      }
+    }
+    return;
+  }
+  if (replaceable(message.reason)) pod_failed(message, now);
+}
+
+void Controller::pod_failed(const Message& message, core::Time now) {
+  const cluster::PodSpec& pod = workload_.pods[message.source];
+  if (pod.constraints != nullptr && pod.constraints->ownerless) return;  // a bare Pod stays Failed
+  const std::int32_t job = job_of(message.source);
+  const std::size_t owner = owner_of(message.source);
+  std::int32_t limit = settings_.backoff_limit;
+  bool counts = true;  // against the backoff limit
+  if (job < 0) {
+    if (message.reason == Reason::kDescheduled || message.reason == Reason::kPreempted) {
+      // The implicit owner of a trace row is a deep-learning job's operator: a disruption is no
+      // failure (a podFailurePolicy ignoring DisruptionTarget), replaced after the base backoff.
+      bus_.set_timer(*this, kRecreate, message.source, now + settings_.backoff_base, core::Phase::kArrival);
+      return;
+    }
+  } else {
+    const auto j = static_cast<std::size_t>(job);
+    if (job_ended_[j]) return;
+    const traces::JobSpec& spec = workload_.jobs[j];
+    if (spec.backoff_limit) limit = *spec.backoff_limit;
+    switch (failure_action(spec, pod, message.reason)) {
+      case traces::FailureAction::kFailJob:
+        ++given_up_;
+        fail_job(j, Reason::kPodFailurePolicy, now);
+        return;
+      case traces::FailureAction::kIgnore:
+        // Not counted against backoffLimit; the backoff still counts it as a failure since the
+        // last success.
+        counts = false;
+        break;
+      case traces::FailureAction::kCount:
+        break;
+    }
+  }
+  ++since_success_[owner];
+  if (counts && ++failures_[owner] > limit) {
+    ++given_up_;
+    if (job >= 0) fail_job(static_cast<std::size_t>(job), Reason::kBackoffLimitExceeded, now);
+    return;
+  }
+  // base x 2^(failures since the last success - 1), capped; the doubling stops at the cap, so it
+  // never overflows.
   const std::int64_t base = settings_.backoff_base.micros();
   const std::int64_t cap = settings_.backoff_max.micros();
   std::int64_t delay = base;
-  for (int i = 1; i < failures && delay < cap; ++i) delay *= 2;
+  for (int i = 1; i < since_success_[owner] && delay < cap; ++i) delay *= 2;
   delay = std::min(delay, cap);
-  bus_.set_timer(*this, 0, message.source, now + core::Time::from_micros(delay), core::Phase::kArrival);
+  bus_.set_timer(*this, kRecreate, message.source, now + core::Time::from_micros(delay), core::Phase::kArrival);
 }
 
-void Controller::on_timer(std::uint32_t, std::uint64_t source, core::Time now) {
+void Controller::fail_job(std::size_t job, Reason reason, core::Time now) {
+  job_ended_[job] = 1;
+  ++jobs_failed_[reason_slot(reason)];
+  Message failed;
+  failed.topic = Topic::kJobFailed;
+  failed.reason = reason;
+  failed.value = static_cast<std::int64_t>(job);
+  bus_.publish(failed, now);
+  // Its active pods are deleted: pending ones leave the queue, bound ones are stopped.
+  const std::uint32_t first = first_of_job_[job];
+  const auto rows = static_cast<std::uint32_t>(workload_.jobs[job].completions);
+  for (std::uint32_t row = first; row < first + rows; ++row) {
+    const PodId pod = api_.latest(row);
+    if (pod == kNoPod) continue;  // never created: the workload driver creates no more
+    const PodObject& object = api_.pod(pod);
+    Message m;
+    m.pod = pod;
+    m.source = row;
+    m.node = object.node >= 0 ? static_cast<std::uint32_t>(object.node) : 0;
+    switch (object.phase) {
+      case PodPhase::kPending:
+        m.topic = Topic::kPodDeleted;
+        break;
+      case PodPhase::kBound:  // no kubelet holds it yet: it ends here
+        m = pod_terminated(pod, row, m.node, reason, object.gpus);
+        break;
+      case PodPhase::kAdmitted:
+      case PodPhase::kRunning:
+        m.topic = Topic::kPodKill;
+        m.reason = reason;
+        break;
+      default:
+        continue;  // ended
+    }
+    bus_.publish(m, now);
+  }
+}
+
+void Controller::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
+  if (tag == kDeadline) {
+    const auto job = static_cast<std::size_t>(payload);
+    if (!job_ended_[job]) fail_job(job, Reason::kDeadlineExceeded, now);
+    return;
+  }
+  const auto source = static_cast<std::uint32_t>(payload);
   if (deleted_[source]) return;
+  const std::int32_t job = job_of(source);
+  if (job >= 0 && job_ended_[static_cast<std::size_t>(job)]) return;
   Message create;
   create.topic = Topic::kPodCreated;
-  create.source = static_cast<std::uint32_t>(source);
+  create.source = source;
   create.value = ++attempt_[source];
   ++recreated_;
   bus_.publish(create, now, core::Phase::kArrival);

@@ -1,8 +1,15 @@
 #pragma once
-// The pods' owners (a Job, a ReplicaSet): when a pod fails for a reason outside its own program
-// (refused at admission, its GPU or node lost, evicted, its node removed) the owner creates a replacement after the Job controller's
-// pod-failure backoff, base x 2^(failures - 1) capped at the maximum, and gives up after
-// backoff_limit failures (a Job's pods count together). Trace-failed pods are not replaced: the trace says how they ended.
+// The pods' owners. Three kinds (sim/k8s/README.md, "Owners"):
+// - a Job from a manifest follows its own spec: backoffLimit, podFailurePolicy,
+//   activeDeadlineSeconds (restartPolicy: see the README);
+// - a trace row (openb, Philly, DLRM, native) has an implicit owner, a Job with the --kube
+//   owners' backoffLimit whose disruptions (preemption, descheduling) never count;
+// - a bare `kind: Pod` has none: a failed one stays Failed.
+// A failed pod that counts is replaced after the Job controller's pod-failure backoff,
+// base x 2^(failures since the owner's last success - 1) capped at the maximum; the owner gives up
+// (a Job fails with BackoffLimitExceeded) when its failures, all counted, pass the limit.
+// Trace-failed pods are not replaced: the trace says how they ended.
+#include <array>
 #include <vector>
 
 #include "sim/k8s/api_server.hpp"
@@ -14,26 +21,42 @@ namespace gpusim::k8s {
 
 class Controller final : public Component {
  public:
-  Controller(Bus& bus, const KubeSettings& settings, const traces::Workload& workload);
+  Controller(Bus& bus, const ApiServer& api, const KubeSettings& settings, const traces::Workload& workload);
   void on_message(const Message& message, core::Time now) override;
-  void on_timer(std::uint32_t tag, std::uint64_t source, core::Time now) override;
+  void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
-  // Pods whose owner gave up (failures past the backoff limit).
+  // Pods whose owner gave up (failures past the backoff limit, or their Job failed).
   std::int64_t given_up() const { return given_up_; }
   std::int64_t recreated() const { return recreated_; }
+  // Manifest Jobs that failed, by their condition's reason: BackoffLimitExceeded,
+  // DeadlineExceeded, PodFailurePolicy.
+  std::array<std::int64_t, 3> jobs_failed() const { return jobs_failed_; }
+  std::int64_t jobs_succeeded() const { return jobs_succeeded_; }
 
  private:
-  Bus& bus_;
-  const KubeSettings& settings_;
   // Failures count against the owner: a Job (all its pods together, as Kubernetes counts
-  // backoffLimit) or the row's own owner.
+  // backoffLimit) or the row's own implicit owner.
   std::size_t owner_of(std::uint32_t source) const;
+  std::int32_t job_of(std::uint32_t source) const;
+  void pod_failed(const Message& message, core::Time now);
+  void fail_job(std::size_t job, Reason reason, core::Time now);
+
+  Bus& bus_;
+  const ApiServer& api_;
+  const KubeSettings& settings_;
   const traces::Workload& workload_;
-  std::vector<std::int32_t> failures_;  // per owner: rows first, then Jobs
-  std::vector<std::int32_t> attempt_;   // per trace row: replacements created
-  std::vector<std::uint8_t> deleted_;   // the owner deleted it while a replacement was due
+  std::vector<std::int32_t> failures_;        // per owner (rows first, then Jobs): all counted failures
+  std::vector<std::int32_t> since_success_;   // per owner: counted failures since its last success
+  std::vector<std::int32_t> attempt_;         // per trace row: replacements created
+  std::vector<std::uint8_t> deleted_;         // the owner deleted it while a replacement was due
+  std::vector<std::uint32_t> first_of_job_;   // per Job: its first row (its pods are consecutive)
+  std::vector<std::int32_t> succeeded_;       // per Job: pods that succeeded
+  std::vector<std::uint8_t> job_started_;     // per Job: its first pod was created
+  std::vector<std::uint8_t> job_ended_;       // per Job: it failed or completed
   std::int64_t given_up_ = 0;
   std::int64_t recreated_ = 0;
+  std::array<std::int64_t, 3> jobs_failed_{};
+  std::int64_t jobs_succeeded_ = 0;
 };
 
 }  // namespace gpusim::k8s

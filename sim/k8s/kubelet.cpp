@@ -177,15 +177,30 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
     case Topic::kNodeRecovered:
       node_event(message, now);
       break;
-    case Topic::kPodTerminated:
-      // Evicted by the taint manager while its node was lost: forget what it held there.
-      if (message.reason == Reason::kEvicted) {
+    case Topic::kPodTerminated: {
+      // Evicted by the taint manager while its node was lost, or deleted with its failed Job
+      // before a kubelet admitted it: forget what it held there.
+      const bool job_failed = message.reason == Reason::kBackoffLimitExceeded ||
+                              message.reason == Reason::kDeadlineExceeded || message.reason == Reason::kPodFailurePolicy;
+      if (message.reason == Reason::kEvicted || job_failed) {
         auto& waiting = waiting_[message.node];
         if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) {
           waiting.erase(it);
           incoming_[message.node].bits &= ~api_.pod(message.pod).gpus.bits;
         }
-        if (message.pod < residents_.size() && residents_[message.pod].holds) release(message.pod, now);
+      }
+      if (message.reason == Reason::kEvicted && message.pod < residents_.size() && residents_[message.pod].holds) {
+        release(message.pod, now);
+      }
+      break;
+    }
+    case Topic::kPodKill:
+      // Its Job failed and the Job controller deleted it: the kubelet stops its containers (a
+      // kubelet whose node is lost does not hear of it until the node is back).
+      if (message.pod < residents_.size() && residents_[message.pod].holds &&
+          state_[static_cast<std::size_t>(residents_[message.pod].node)] == NodeState::kUp) {
+        cancel_finish(message.pod);
+        end(message.pod, message.reason, now);
       }
       break;
     case Topic::kEvictRequest:
@@ -258,7 +273,7 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
       // The 1.6 GPU manager lets go of a terminated pod's GPUs.
       const PodId pod = static_cast<PodId>(payload);
       Resident& r = residents_[pod];
-      truth_.release(ghost_spec(r.ghost), {static_cast<cluster::NodeIndex>(r.node), r.ghost});
+      truth_.release(ghost_spec(r.ghost), {static_cast<cluster::NodeIndex>(r.node), r.ghost}, false);
       Message freed;
       freed.topic = Topic::kGpusReleased;
       freed.pod = pod;
@@ -363,7 +378,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   cluster::Placement placement{n, {}};
   std::vector<cluster::GpuSet> containers;
   bool ok = truth_.cpu_free(n) >= pod.cpu_milli && truth_.memory_free(n) >= pod.memory_mib &&
-            truth_.rdma_free(n) >= pod.rdma_percent && truth_.app_has_room(pod, n);
+            truth_.rdma_free(n) >= pod.rdma_percent && truth_.app_has_room(pod, n) && truth_.has_pod_room(n);
   if (ok && pod.wants_gpu()) {
     cluster::GpuSet unhealthy = mig_absent(n);
     for (int g = 0; g < node.gpu_count; ++g) {
@@ -706,7 +721,7 @@ void KubeletFleet::release(PodId id, core::Time now) {
       if (r.gpus.contains(g) && truth_.gpu_healthy(n, g)) r.ghost.add(g);
     }
     if (!r.ghost.empty()) {
-      truth_.allocate(ghost_spec(r.ghost), {n, r.ghost});
+      truth_.allocate(ghost_spec(r.ghost), {n, r.ghost}, false);
       bus_.set_timer(*this, kFree, id, now + settings_.gpu_free_delay);
     }
   }

@@ -37,6 +37,11 @@ enum class Topic : std::uint8_t {
                    // `node`) through the eviction API
   kMigReconfigure, // the MIG partitioner asks `node`'s kubelet to re-partition GPU `value` to HAMi
                    // template `layout` (ignored unless the GPU is idle)
+  kPodKill,        // the Job controller deletes admitted `pod` because its Job failed: its kubelet
+                   // stops it and reports it ended for `reason`
+  kJobFailed,      // Job `value` (an index of Workload::jobs) failed for `reason`: no more pods
+  kPodUnschedulable,  // the scheduler found at `pod`'s creation that no node could ever take it (larger
+                      // than any node): it stays Pending, out of the queue, and blocks nothing
   kCount,
 };
 
@@ -53,6 +58,11 @@ enum class Reason : std::uint8_t {
   kOomKilled,                 // its GPU memory ran out (a co-runner's overrun, or its own past an MPS limit)
   kDescheduled,               // evicted by the descheduler to defragment GPUs
   kPreempted,                 // evicted by the scheduler to make room for a pod it ranks higher
+  // The Job controller deleted the pod because its Job failed (the Job's condition reason).
+  kBackoffLimitExceeded,      // more failed pods than spec.backoffLimit
+  kDeadlineExceeded,          // spec.activeDeadlineSeconds passed
+  kPodFailurePolicy,          // a spec.podFailurePolicy rule with action FailJob matched
+  kUnschedulable,             // still Pending: no node could ever take it (kPodUnschedulable)
 };
 
 // Taints the node lifecycle controller manages, as bits of kNodeTaints' value.

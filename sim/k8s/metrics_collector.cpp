@@ -24,12 +24,15 @@ double mean(const std::vector<double>& values) { return metrics::sample_mean(val
 
 PodOutcome outcome_of(const PodObject& pod) {
   switch (pod.phase) {
-    case PodPhase::kPending: return PodOutcome::kPending;
+    case PodPhase::kPending: return pod.reason == Reason::kUnschedulable ? PodOutcome::kUnschedulable : PodOutcome::kPending;
     case PodPhase::kDeleted: return PodOutcome::kWithdrawn;
     case PodPhase::kSucceeded: return PodOutcome::kCompleted;
     case PodPhase::kFailed: return pod.reason == Reason::kDeletedByOwner ? PodOutcome::kDeleted : PodOutcome::kFailed;
-    default: return PodOutcome::kScheduled;
+    case PodPhase::kBound:
+    case PodPhase::kAdmitted:
+    case PodPhase::kRunning: return PodOutcome::kHeldAtEnd;  // no event left to end it
   }
+  return PodOutcome::kPending;
 }
 
 }  // namespace
@@ -278,23 +281,37 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     const PodObject& pod = api_.pod(latest);
     record.outcome = outcome_of(pod);
     const bool started = latest < ran_.size() && ran_[latest];
-    if (record.outcome != PodOutcome::kPending && record.outcome != PodOutcome::kWithdrawn) {
+    const bool waiting = record.outcome == PodOutcome::kPending || record.outcome == PodOutcome::kUnschedulable;
+    if (!waiting && record.outcome != PodOutcome::kWithdrawn) {
       // A pod refused at admission or killed before its containers ran has no start.
       if (started) record.start_us = pod.running.micros();
       record.node = pod.node;
       record.gpus = pod.gpus.bits;
     }
-    if (record.outcome != PodOutcome::kPending) record.end_us = pod.ended.micros();
+    // Held at the end: no end (it never ended); its GPU time counts until the run's last event.
+    if (!waiting && record.outcome != PodOutcome::kHeldAtEnd) record.end_us = pod.ended.micros();
+    if (record.outcome == PodOutcome::kUnschedulable) record.reason = to_string(Reason::kUnschedulable);
   }
+  const std::int64_t run_end_us = bus_.now().micros();
+  std::int64_t held = 0, unschedulable_at_arrival = 0;
+  double held_gpu_seconds = 0;
   for (experiment::PodRecord& record : records) {
     first_arrival = std::min(first_arrival, record.arrival_us);
     const bool ran = record.start_us >= 0 && (record.outcome == PodOutcome::kCompleted ||
                                               record.outcome == PodOutcome::kFailed || record.outcome == PodOutcome::kDeleted);
     // Every run of the row counts: a preempted, evicted, or failed and replaced pod's earlier runs
     // held GPUs too.
-    const std::int64_t run_us = record.run_us > 0 ? record.run_us : ran ? record.end_us - record.start_us : 0;
-    const double gpu_seconds = static_cast<double>(workload_.pods[record.source_index].total_gpu_milli()) / 1000.0 *
-                               static_cast<double>(run_us) / 1e6;
+    std::int64_t run_us = record.run_us > 0 ? record.run_us : ran ? record.end_us - record.start_us : 0;
+    const double gpus = static_cast<double>(workload_.pods[record.source_index].total_gpu_milli()) / 1000.0;
+    if (record.outcome == PodOutcome::kHeldAtEnd) {
+      // Its earlier runs (record.run_us) and the one still going at the end.
+      ++held;
+      const std::int64_t held_us = record.start_us >= 0 ? run_end_us - record.start_us : 0;
+      run_us = record.run_us + held_us;
+      held_gpu_seconds += gpus * static_cast<double>(held_us) / 1e6;
+    }
+    unschedulable_at_arrival += record.outcome == PodOutcome::kUnschedulable;
+    const double gpu_seconds = gpus * static_cast<double>(run_us) / 1e6;
     busy_gpu_seconds += gpu_seconds;
     if (record.outcome == PodOutcome::kFailed) failed_gpu_seconds += gpu_seconds;
     if (ran) last_end = std::max(last_end, record.end_us);
@@ -314,6 +331,9 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   result.set("withdrawn_pods", static_cast<double>(withdrawn));
   result.set("deleted_pods", static_cast<double>(deleted));
   result.set("unscheduled_pods", static_cast<double>(unscheduled));
+  result.set("unschedulable_pods", static_cast<double>(unschedulable_at_arrival));
+  result.set("held_at_end_pods", static_cast<double>(held));
+  result.set("held_at_end_gpu_hours", held_gpu_seconds / 3600.0);
   // Undefined metrics are reported as such (null in summary.json), never as a made-up number.
   const auto set_over_completed = [&](const char* name, const std::vector<double>& values, double value) {
     if (values.empty()) result.set_undefined(name, "no pod completed");
@@ -347,6 +367,12 @@ void MetricsCollector::kubernetes_metrics(experiment::RunResult& result, const C
   result.set("admission_failures", static_cast<double>(admission_failures_));
   result.set("pods_recreated", static_cast<double>(counts.pods_recreated));
   result.set("pods_given_up", static_cast<double>(counts.pods_given_up));
+  if (!workload_.jobs.empty()) {
+    result.set("jobs_succeeded", static_cast<double>(counts.jobs_succeeded));
+    result.set("jobs_failed_backoff_limit", static_cast<double>(counts.jobs_failed[0]));
+    result.set("jobs_failed_deadline", static_cast<double>(counts.jobs_failed[1]));
+    result.set("jobs_failed_pod_failure_policy", static_cast<double>(counts.jobs_failed[2]));
+  }
   // Creation to Running, over pods that reached Running: time in the scheduling queue, from
   // binding to admission, waiting for a replacement after admission failures, and from admission
   // to the containers running. The parts add up to the whole.

@@ -32,6 +32,10 @@ class MetricsCollector final : public Component {
     std::uint64_t scheduling_attempts = 0;
     std::int64_t pods_recreated = 0;
     std::int64_t pods_given_up = 0;
+    // Manifest Jobs (workloads with some only): completed, and failed by BackoffLimitExceeded,
+    // DeadlineExceeded, PodFailurePolicy.
+    std::int64_t jobs_succeeded = 0;
+    std::array<std::int64_t, 3> jobs_failed{};
   };
   // The run's records, series and metrics.
   // `containers`: each container's devices of a pod object (empty without container detail).

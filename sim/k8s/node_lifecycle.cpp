@@ -5,21 +5,50 @@
 namespace gpusim::k8s {
 namespace {
 
-enum Tag : std::uint32_t { kMarkUnreachable, kEvict };
+enum Tag : std::uint32_t { kMarkUnreachable, kEvict, kEvictFromTaintedNode };
 constexpr int kEpochShift = 32;
 
 const cluster::Taint kUnreachableTaint{"node.kubernetes.io/unreachable", "", "NoExecute"};
+
+// Whether the DefaultTolerationSeconds admission plugin saw an unreachable toleration on the pod:
+// one whose key is the taint's or empty and whose effect is NoExecute or empty (it looks at
+// nothing else).
+bool names_unreachable(const std::vector<cluster::Toleration>& tolerations) {
+  return std::any_of(tolerations.begin(), tolerations.end(), [](const cluster::Toleration& t) {
+    return (t.key.empty() || t.key == kUnreachableTaint.key) && (t.effect.empty() || t.effect == "NoExecute");
+  });
+}
+
+// The first toleration that tolerates `taint` (GetMatchingTolerations), or null.
+const cluster::Toleration* first_match(const std::vector<cluster::Toleration>& tolerations, const cluster::Taint& taint) {
+  for (const cluster::Toleration& t : tolerations) {
+    if (cluster::tolerates(t, taint)) return &t;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
 NodeLifecycleController::NodeLifecycleController(Bus& bus, const ApiServer& api,
                                                  const std::vector<cluster::PodSpec>& pods,
-                                                 const KubeSettings& settings, std::size_t nodes)
-    : bus_(bus), api_(api), pods_(pods), settings_(settings), lost_(nodes, 0), epoch_(nodes, 0) {}
+                                                 const KubeSettings& settings,
+                                                 const std::vector<cluster::NodeSpec>& nodes)
+    : bus_(bus), api_(api), pods_(pods), settings_(settings), nodes_(nodes), lost_(nodes.size(), 0),
+      epoch_(nodes.size(), 0) {}
 
 void NodeLifecycleController::on_message(const Message& message, core::Time now) {
   const std::uint32_t n = message.node;
   switch (message.topic) {
+    case Topic::kPodBound: {
+      // The taint manager sees the pod on its node: the node's own NoExecute taints, if tolerated
+      // only for a while, evict it then.
+      const auto tolerated = toleration(message.pod, n, false);
+      if (!tolerated) return;
+      if (counting_since_us_.size() <= message.pod) counting_since_us_.resize(message.pod + 1, -1);
+      counting_since_us_[message.pod] = now.micros();
+      bus_.set_timer(*this, kEvictFromTaintedNode, message.pod, now + *tolerated);
+      break;
+    }
     case Topic::kNodeLost:
       if (lost_[n]) return;
       lost_[n] = 1;
@@ -59,10 +88,26 @@ void NodeLifecycleController::on_timer(std::uint32_t tag, std::uint64_t payload,
     // The taint manager: every pod bound there is evicted when its toleration runs out.
     for (PodId pod = 0; pod < api_.pod_count(); ++pod) {
       if (!active_on(pod, n)) continue;
-      if (const auto tolerated = toleration(pod)) {
-        bus_.set_timer(*this, kEvict, (std::uint64_t{epoch} << kEpochShift) | pod, now + *tolerated);
+      if (const auto tolerated = toleration(pod, n, true)) {
+        // A count already going on for the node's own taints goes on from where it began.
+        const bool counting = pod < counting_since_us_.size() && counting_since_us_[pod] >= 0;
+        const core::Time since = counting ? core::Time::from_micros(counting_since_us_[pod]) : now;
+        bus_.set_timer(*this, kEvict, (std::uint64_t{epoch} << kEpochShift) | pod, std::max(now, since + *tolerated));
       }
     }
+    return;
+  }
+  if (tag == kEvictFromTaintedNode) {
+    const PodId pod = id;
+    const auto n = static_cast<std::uint32_t>(api_.pod(pod).node);
+    if (!active_on(pod, n) || lost_[n]) return;  // ended, or the loss's own timer decides
+    Message kill;
+    kill.topic = Topic::kPodKill;
+    kill.reason = Reason::kEvicted;
+    kill.pod = pod;
+    kill.source = api_.pod(pod).source;
+    kill.node = n;
+    bus_.publish(kill, now);
     return;
   }
   const PodId pod = id;
@@ -77,16 +122,34 @@ bool NodeLifecycleController::active_on(PodId pod, std::uint32_t node) const {
          (object.phase == PodPhase::kBound || object.phase == PodPhase::kAdmitted || object.phase == PodPhase::kRunning);
 }
 
-std::optional<core::Time> NodeLifecycleController::toleration(PodId pod) const {
+std::optional<core::Time> NodeLifecycleController::toleration(PodId pod, std::uint32_t node, bool unreachable) const {
   const auto& constraints = pods_[api_.pod(pod).source].constraints;
-  if (constraints != nullptr) {
-    for (const cluster::Toleration& t : constraints->tolerations) {
-      if (!cluster::tolerates({t}, kUnreachableTaint)) continue;
-      if (!t.toleration_seconds) return std::nullopt;  // tolerated for ever
-      return core::Time::from_seconds(std::max<std::int64_t>(0, *t.toleration_seconds));
+  static const std::vector<cluster::Toleration> kNone;
+  const std::vector<cluster::Toleration>& own = constraints != nullptr ? constraints->tolerations : kNone;
+  // getMinTolerationTime over the first toleration that matches each NoExecute taint, in
+  // microseconds (tolerationSeconds past a million years is as good as for ever here).
+  constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 45;
+  std::optional<std::int64_t> least_us;
+  const auto take = [&](std::int64_t us) {
+    if (!least_us || us < *least_us) least_us = us;
+  };
+  const auto take_toleration = [&](const cluster::Toleration* t) {
+    if (t == nullptr) return take(0);  // a taint it does not tolerate: evicted at once
+    if (t->toleration_seconds) take(std::clamp<std::int64_t>(*t->toleration_seconds, 0, kMaxSeconds) * 1'000'000);
+  };
+  for (const cluster::Taint& taint : nodes_[node].taints) {
+    if (taint.effect == "NoExecute") take_toleration(first_match(own, taint));
+  }
+  if (unreachable) {
+    const cluster::Toleration* t = first_match(own, kUnreachableTaint);
+    if (t == nullptr && !names_unreachable(own)) {
+      take(settings_.default_unreachable_toleration.micros());  // the admission plugin's, after the pod's own
+    } else {
+      take_toleration(t);
     }
   }
-  return settings_.default_unreachable_toleration;
+  if (!least_us) return std::nullopt;  // tolerated for ever
+  return core::Time::from_micros(*least_us);
 }
 
 }  // namespace gpusim::k8s

@@ -84,11 +84,43 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
   }
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
+  mark_pods_larger_than_any_node(nodes, pods, shapes.size());
   for (cluster::NodeIndex n = 0; n < nodes.size(); ++n) {
     apply_status(n);
     if (!present[n]) cache_.set_present(n, false);
   }
   check_profile(profile, registry, nodes, pods, lifecycle_events);
+}
+
+namespace {
+
+// Whether `node`, with nothing on it, has room for `pod`'s resources: CPU, memory, RDMA, and GPUs
+// of a model and resource it may use, as many as it asks (as the scheduler counts devices).
+bool room_when_empty(const cluster::PodSpec& pod, const cluster::NodeSpec& node) {
+  if (pod.cpu_milli > node.cpu_milli || pod.memory_mib > node.memory_mib || pod.rdma_percent > node.rdma_percent) {
+    return false;
+  }
+  if (!pod.wants_gpu()) return true;
+  if (node.gpu_count < pod.gpu_count || !pod.allowed_models.allows(node.gpu_model)) return false;
+  return pod.constraints == nullptr || cluster::serves(node.gpu_resource, pod.constraints->gpu_resource);
+}
+
+}  // namespace
+
+void Scheduler::mark_pods_larger_than_any_node(const std::vector<cluster::NodeSpec>& nodes,
+                                               const std::vector<cluster::PodSpec>& pods, std::size_t shapes) {
+  never_fits_.assign(shapes, 0);
+  std::vector<std::uint8_t> checked(shapes, 0);
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    const cluster::PodSpec& pod = pods[i];
+    const std::uint32_t shape = shape_of_source_[i];
+    if (checked[shape]) continue;
+    checked[shape] = 1;
+    // A MIG profile's instances change with re-partitioning; those pods are left to the queue.
+    if (pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kMigProfile) continue;
+    never_fits_[shape] = std::none_of(nodes.begin(), nodes.end(),
+                                      [&](const cluster::NodeSpec& node) { return room_when_empty(pod, node); });
+  }
 }
 
 // Pods with placement rules need the filters that enforce them; a profile without them would
@@ -123,6 +155,14 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       const auto& constraints = pods_[message.source].constraints;
       if (constraints != nullptr && constraints->scheduler_name != "default-scheduler" &&
           constraints->scheduler_name != profile_name_) {
+        return;
+      }
+      if (never_fits_[shape_of_source_[message.source]]) {
+        Message unschedulable;
+        unschedulable.topic = Topic::kPodUnschedulable;
+        unschedulable.pod = message.pod;
+        unschedulable.source = message.source;
+        bus_.publish(unschedulable, now);
         return;
       }
       if (priority_) {

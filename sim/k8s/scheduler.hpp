@@ -83,6 +83,8 @@ class Scheduler final : public Component {
   // unavailable as the status lacks, taken from free GPUs first (a count has no identity).
   void apply_status(cluster::NodeIndex n);
   std::uint64_t being_repartitioned(cluster::NodeIndex n);
+  void mark_pods_larger_than_any_node(const std::vector<cluster::NodeSpec>& nodes,
+                                      const std::vector<cluster::PodSpec>& pods, std::size_t shapes);
   static void check_profile(const sched::Profile& profile, const sched::Registry& registry,
                             const std::vector<cluster::NodeSpec>& nodes, const std::vector<cluster::PodSpec>& pods,
                             bool lifecycle);
@@ -101,6 +103,9 @@ class Scheduler final : public Component {
   // only shrink, so once a shape failed its later pods are skipped. Shapes are numbered once per
   // trace row.
   std::vector<std::uint32_t> shape_of_source_;  // per trace row, its shape's number
+  // Per shape: no node, empty, could ever take it (larger than any node). Such a pod is marked
+  // unschedulable at its creation and never queued, so that it blocks no queue (strict FIFO).
+  std::vector<std::uint8_t> never_fits_;
   std::vector<std::uint64_t> failed_in_cycle_;  // per shape, the cycle it last failed in
   std::vector<std::uint32_t> pending_of_shape_;  // per shape, pending pods
   std::size_t pending_shapes_ = 0;               // shapes with pending pods

@@ -11,7 +11,8 @@ WorkloadDriver::WorkloadDriver(Bus& bus, const ApiServer& api, const traces::Wor
                                const WorkloadTimes& times)
     : bus_(bus), api_(api), workload_(workload), withdrawn_(workload.pods.size(), 0),
       next_of_job_(workload.jobs.size(), 0),
-      first_of_job_(workload.jobs.size(), 0) {
+      first_of_job_(workload.jobs.size(), 0),
+      job_failed_(workload.jobs.size(), 0) {
   std::vector<std::int32_t> seen(workload.jobs.size(), 0);
   std::vector<std::uint32_t> arriving;  // rows created at their own time, not by a Job's progress
   arriving.reserve(workload.pods.size());
@@ -42,11 +43,15 @@ WorkloadDriver::WorkloadDriver(Bus& bus, const ApiServer& api, const traces::Wor
 }
 
 void WorkloadDriver::on_message(const Message& message, core::Time now) {
+  if (message.topic == Topic::kJobFailed) {
+    job_failed_[static_cast<std::size_t>(message.value)] = 1;
+    return;
+  }
   if (message.topic != Topic::kPodTerminated || message.reason != Reason::kSucceeded) return;
   const auto& constraints = workload_.pods[message.source].constraints;
   if (constraints == nullptr || constraints->job < 0) return;
   const auto job = static_cast<std::size_t>(constraints->job);
-  if (next_of_job_[job] >= workload_.jobs[job].completions) return;
+  if (job_failed_[job] || next_of_job_[job] >= workload_.jobs[job].completions) return;
   Message create;
   create.topic = Topic::kPodCreated;
   create.source = first_of_job_[job] + static_cast<std::uint32_t>(next_of_job_[job]++);
@@ -58,7 +63,11 @@ void WorkloadDriver::on_timer(std::uint32_t tag, std::uint64_t payload, core::Ti
   Message message;
   message.source = source;
   if (tag == kArrive) {
-    if (withdrawn_[source]) return;
+    const auto& constraints = workload_.pods[source].constraints;
+    if (withdrawn_[source] || (constraints != nullptr && constraints->job >= 0 &&
+                               job_failed_[static_cast<std::size_t>(constraints->job)])) {
+      return;
+    }
     message.topic = Topic::kPodCreated;
     bus_.publish(message, now, core::Phase::kArrival);
     return;

@@ -15,25 +15,6 @@ namespace fs = std::filesystem;
 
 const fs::path kExamples = fs::path(GPUSIM_SOURCE_DIR) / "traces" / "examples";
 
-// pods.csv rows by pod name: the columns after `name`, keyed by header.
-std::map<std::string, std::map<std::string, std::string>> pods_by_name(const fs::path& csv) {
-  std::istringstream in(slurp(csv));
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  for (std::stringstream h(line); std::getline(h, line, ',');) header.push_back(line);
-  std::map<std::string, std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    if (!line.empty() && line.back() == ',') f.emplace_back();
-    auto& row = rows[f.at(1)];
-    for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
-  }
-  return rows;
-}
-
 class K8sExamples : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
@@ -77,9 +58,9 @@ TEST_F(K8sExamples, GpuTypeAffinityKeepsPodsOffTheV100Node) {
 TEST_F(K8sExamples, XidWithStaleStatusFailsAdmissionTwice) {
   auto pods = run("k8s-device-plugin-xid");
   EXPECT_EQ(pods["early"]["gpus"], "0");
-  EXPECT_EQ(pods["late"]["attempts"], "3");
-  EXPECT_EQ(pods["late"]["start_s"], "3600.000000");
-  EXPECT_EQ(pods["late"]["gpus"], "0");
+  EXPECT_EQ(pods["late-0"]["attempts"], "3");
+  EXPECT_EQ(pods["late-0"]["start_s"], "3600.000000");
+  EXPECT_EQ(pods["late-0"]["gpus"], "0");
   const std::string summary = slurp(dir_ / "out" / "summary.json");
   EXPECT_NE(summary.find("\"admission_failures\": {\n        \"mean\": 2.0"), std::string::npos) << summary.substr(0, 2000);
 }

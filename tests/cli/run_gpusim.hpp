@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace gpusim::testing {
 
@@ -40,6 +42,25 @@ inline void copy_head(const std::filesystem::path& source, const std::filesystem
   std::ofstream out(target);
   std::string line;
   for (int n = 0; n <= rows && std::getline(in, line); ++n) out << line << '\n';
+}
+
+// pods.csv rows by pod name: every column, keyed by header.
+inline std::map<std::string, std::map<std::string, std::string>> pods_by_name(const std::filesystem::path& csv) {
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (std::stringstream h(line); std::getline(h, line, ',');) header.push_back(line);
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    if (!line.empty() && line.back() == ',') f.emplace_back();
+    auto& row = rows[f.at(1)];
+    for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+  }
+  return rows;
 }
 
 // `args` is appended to the binary's path as shell words.

@@ -208,7 +208,7 @@ TEST(K8sJobs, ParallelismGatesCreation) {
   K8sScenario s;
   s.node("dp", 4);
   s.kube.default_model = DevicePluginModel::kDevicePlugin;
-  s.workload.jobs.push_back({"train", 2, 3});
+  s.workload.jobs.push_back(job("train", 2, 3));
   auto constraints = std::make_shared<cluster::PodConstraints>();
   constraints->job = 0;
   for (int k = 0; k < 3; ++k) s.pod("train-" + std::to_string(k), 1, 0, 100 + k).constraints = constraints;

@@ -63,6 +63,15 @@ inline const experiment::PodRecord& record(const experiment::RunResult& result, 
   return result.pods.at(row);
 }
 
+// A Job of `parallelism` and `completions` with every other field at its default.
+inline traces::JobSpec job(const std::string& name, std::int32_t parallelism, std::int32_t completions) {
+  traces::JobSpec spec;
+  spec.name = name;
+  spec.parallelism = parallelism;
+  spec.completions = completions;
+  return spec;
+}
+
 inline double seconds(std::int64_t us) { return static_cast<double>(us) / 1e6; }
 
 // A simulated time of `seconds` (for settings and events in the scenarios).

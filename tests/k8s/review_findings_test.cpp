@@ -136,9 +136,9 @@ TEST(K8sReview, LostThenRemovedCountsWorkToTheLoss) {
 
 // backoffLimit counts a Job's failures together. Limit 1; the plugin is down 1..31 s while the
 // status (60 s) still shows 2 GPUs. Both pods are refused at 5 s: the Job's first failure gets a
-// replacement for train-0 (15 s), the second (train-1) passes the limit. The replacement is refused
-// too (the plugin is still down): third failure, given up. Counted per row instead, each pod would
-// get a replacement: 4 refusals, 2 replacements.
+// replacement for train-0 due at 15 s, the second (train-1) passes the limit (2 > 1) and the Job
+// fails with BackoffLimitExceeded: the replacement is never created. Counted per row instead, each
+// pod would get a replacement: 4 refusals, 2 replacements.
 TEST(K8sReview, BackoffLimitIsPerJob) {
   K8sScenario s;
   s.node("n1", 2);
@@ -146,15 +146,16 @@ TEST(K8sReview, BackoffLimitIsPerJob) {
   s.kube.node_status_period = s_(60);
   s.kube.backoff_limit = 1;
   s.kube.plugin_restarts.push_back({s_(1), 0, s_(30)});
-  s.workload.jobs.push_back({"train", 2, 2});
+  s.workload.jobs.push_back(job("train", 2, 2));
   auto constraints = std::make_shared<cluster::PodConstraints>();
   constraints->job = 0;
   s.pod("train-0", 1, 5, 100).constraints = constraints;
   s.pod("train-1", 1, 5, 100).constraints = constraints;
   const auto result = s.run();
-  EXPECT_EQ(metric(result, "admission_failures"), 3);
-  EXPECT_EQ(metric(result, "pods_recreated"), 1);
-  EXPECT_EQ(metric(result, "pods_given_up"), 2);
+  EXPECT_EQ(metric(result, "admission_failures"), 2);
+  EXPECT_EQ(metric(result, "pods_recreated"), 0);
+  EXPECT_EQ(metric(result, "pods_given_up"), 1);
+  EXPECT_EQ(metric(result, "jobs_failed_backoff_limit"), 1);
 }
 
 }  // namespace

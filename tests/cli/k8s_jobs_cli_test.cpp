@@ -1,0 +1,410 @@
+// Kubernetes' details through the binary: a Job's own spec (backoffLimit, activeDeadlineSeconds,
+// podFailurePolicy), the backoff that a success resets, bare Pods that nothing recreates, the
+// taint manager's choice of toleration, the node's pod count, pods still held when the run ends and
+// pods larger than any node. Each expected figure is worked out in the comments.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A device-plugin node (`n1` unless named) with `gpus` V100s, a label pool=<name> and, if given, a
+// taint of its own and a pod count.
+std::string node_yaml(int gpus, const std::string& taint = "", const std::string& name = "n1",
+                      const std::string& pods = "") {
+  std::string spec;
+  if (!taint.empty()) spec = fmt::format("spec:\n  taints:\n  - {}\n", taint);
+  return fmt::format(
+      "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: {}\n  labels:\n    pool: {}\n"
+      "    nvidia.com/gpu.product: Tesla-V100-SXM2-16GB\n"
+      "  annotations:\n    gpusim.io/device-plugin: device-plugin\n{}status:\n  allocatable:\n    cpu: \"16\"\n"
+      "    memory: 64Gi\n    nvidia.com/gpu: \"{}\"\n{}",
+      name, name, spec, gpus, pods.empty() ? "" : fmt::format("    pods: \"{}\"\n", pods));
+}
+
+// A bare Pod asking `gpus` GPUs, arriving at `arrival`, running `duration`; `extra` is added to its
+// spec (tolerations, priority).
+std::string pod_yaml(const std::string& name, int gpus, const std::string& arrival, const std::string& duration,
+                     const std::string& extra = "") {
+  return fmt::format(
+      "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {}\n  annotations:\n    gpusim.io/arrival: {}\n"
+      "    gpusim.io/duration: {}\nspec:\n{}  containers:\n  - name: main\n    resources:\n      limits:\n"
+      "        nvidia.com/gpu: {}\n",
+      name, arrival, duration, extra, gpus);
+}
+
+// A Job of one pod (or `completions` pods, one at a time); `spec` is added to the Job's spec.
+std::string job_yaml(const std::string& name, int gpus, const std::string& arrival, const std::string& duration,
+                     const std::string& spec, int completions = 1, const std::string& pod_extra = "") {
+  return fmt::format(
+      "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {}\n  annotations:\n    gpusim.io/arrival: {}\n"
+      "    gpusim.io/duration: {}\nspec:\n  completions: {}\n{}  template:\n    spec:\n      restartPolicy: Never\n{}"
+      "      containers:\n      - name: main\n        resources:\n          limits:\n            nvidia.com/gpu: {}\n",
+      name, arrival, duration, completions, spec, pod_extra, gpus);
+}
+
+// The summary's metric of the run (the mean over its one seed).
+double summary_metric(const std::string& summary, const std::string& name) {
+  const std::string key = "\"" + name + "\": {\n        \"mean\": ";
+  const auto at = summary.find(key);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << name << " not in the summary";
+    return -1;
+  }
+  return std::stod(summary.substr(at + key.size(), 32));
+}
+
+class K8sJobSpec : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+
+  void write(const std::string& file, const std::string& text) { std::ofstream(dir_ / file) << text; }
+
+  // Runs nodes.yaml and pods.yaml (and kube.yaml, if written) under `policy`; pods.csv by name.
+  std::map<std::string, std::map<std::string, std::string>> run(const std::string& policy = "binpack") {
+    std::string args = fmt::format("run --mode replay --cluster nodes.yaml --workload pods.yaml --policy {} --out out", policy);
+    if (fs::exists(dir_ / "kube.yaml")) args += " --kube kube.yaml";
+    const CliResult result = run_gpusim(dir_, args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    err_ = result.err;
+    summary_ = slurp(dir_ / "out" / "summary.json");
+    return pods_by_name(dir_ / "out" / "pods.csv");
+  }
+  double metric(const std::string& name) const { return summary_metric(summary_, name); }
+
+  // The XID situation of traces/examples/k8s-device-plugin-xid: 2 GPUs, GPU 1 falls off the bus at
+  // 20 s, status every 60 s; `early` holds GPU 0 from 0 to 3600 s. A 1-GPU pod bound at 30 s is
+  // refused (UnexpectedAdmissionError): the stale status still shows GPU 1.
+  void xid_situation(const std::string& late) {
+    write("nodes.yaml", node_yaml(2));
+    write("kube.yaml", "kubelet: {nodeStatusUpdateFrequency: 60s}\nfailures:\n- {at: 20s, node: n1, gpu: 1, xid: 79}\n");
+    write("pods.yaml", pod_yaml("early", 1, "0s", "1h") + late);
+  }
+
+  fs::path dir_;
+  std::string err_, summary_;
+};
+
+// backoffLimit 0: the first failure (1 > 0) fails the Job with BackoffLimitExceeded at 30 s; the
+// pod never runs and nothing replaces it. (Before, every owner used owners.backoffLimit, 6: the
+// pod ran at 3600 s after 3 attempts.)
+TEST_F(K8sJobSpec, BackoffLimitZeroFailsTheJobAtTheFirstFailure) {
+  xid_situation(job_yaml("late", 1, "30s", "1h", "  backoffLimit: 0\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["late-0"]["outcome"], "failed");
+  EXPECT_EQ(pods["late-0"]["reason"], "UnexpectedAdmissionError");
+  EXPECT_EQ(pods["late-0"]["attempts"], "1");
+  EXPECT_EQ(pods["late-0"]["start_s"], "");
+  EXPECT_EQ(pods["late-0"]["end_s"], "30.000000");
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 1);
+  EXPECT_EQ(metric("jobs_succeeded"), 0);
+  EXPECT_EQ(metric("pods_recreated"), 0);
+  EXPECT_EQ(metric("pods_given_up"), 1);
+}
+
+// backoffLimit 1: refused at 30 s (1 failure, replaced after 10 s), refused again at 40 s (2 > 1):
+// BackoffLimitExceeded at 40 s, 2 attempts.
+TEST_F(K8sJobSpec, BackoffLimitOneAllowsOneReplacement) {
+  xid_situation(job_yaml("late", 1, "30s", "1h", "  backoffLimit: 1\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["late-0"]["attempts"], "2");
+  EXPECT_EQ(pods["late-0"]["end_s"], "40.000000");
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 1);
+  EXPECT_EQ(metric("pods_recreated"), 1);
+}
+
+// A bare Pod refused at admission stays Failed at 30 s: no controller owns it. (Before, it was
+// recreated at 40 s and 60 s and ran at 3600 s.)
+TEST_F(K8sJobSpec, BarePodIsNeverRecreated) {
+  xid_situation(pod_yaml("late", 1, "30s", "1h"));
+  auto pods = run();
+  EXPECT_EQ(pods["late"]["outcome"], "failed");
+  EXPECT_EQ(pods["late"]["reason"], "UnexpectedAdmissionError");
+  EXPECT_EQ(pods["late"]["attempts"], "1");
+  EXPECT_EQ(pods["late"]["end_s"], "30.000000");
+  EXPECT_EQ(metric("pods_recreated"), 0);
+  EXPECT_EQ(metric("pods_given_up"), 0);
+  EXPECT_EQ(pods["early"]["outcome"], "completed");
+}
+
+// activeDeadlineSeconds 100 from the Job's start at 30 s: refused at 30 s and 40 s, its third pod
+// (due at 60 s) waits, as the status now shows GPU 1 gone; at 130 s the Job fails with
+// DeadlineExceeded and deletes it: withdrawn at 130 s after 3 attempts.
+TEST_F(K8sJobSpec, DeadlineDeletesTheWaitingPod) {
+  xid_situation(job_yaml("late", 1, "30s", "1h", "  activeDeadlineSeconds: 100\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["late-0"]["outcome"], "withdrawn");
+  EXPECT_EQ(pods["late-0"]["attempts"], "3");
+  EXPECT_EQ(pods["late-0"]["end_s"], "130.000000");
+  EXPECT_EQ(metric("jobs_failed_deadline"), 1);
+}
+
+// A running pod past the deadline is stopped: started at 0 s, deadline 600 s, so it ends at 600 s
+// (failed, DeadlineExceeded) after 600 GPU-s = 0.1667 GPU-hours of its 1 h.
+TEST_F(K8sJobSpec, DeadlineStopsTheRunningPod) {
+  write("nodes.yaml", node_yaml(2));
+  write("pods.yaml", job_yaml("long", 1, "0s", "1h", "  activeDeadlineSeconds: 600\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["long-0"]["outcome"], "failed");
+  EXPECT_EQ(pods["long-0"]["reason"], "DeadlineExceeded");
+  EXPECT_EQ(pods["long-0"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["long-0"]["end_s"], "600.000000");
+  EXPECT_NEAR(metric("gpu_hours"), 600.0 / 3600.0, 1e-6);  // the summary keeps 6 decimals
+  EXPECT_EQ(metric("jobs_failed_deadline"), 1);
+}
+
+// Preemption under the `preemption` profile: `low` (priority 0, 2 GPUs, 1 h from 0 s) is evicted
+// at 100 s for `high` (priority 1000, 2 GPUs, 100 s). What its Job does with the preempted pod
+// (DisruptionTarget) depends on its podFailurePolicy; backoffLimit 0 throughout.
+class K8sJobSpecPreempted : public K8sJobSpec {
+ protected:
+  std::map<std::string, std::map<std::string, std::string>> run_with(const std::string& policy_rules) {
+    write("nodes.yaml", node_yaml(2));
+    write("pods.yaml", job_yaml("low", 2, "0s", "1h", "  backoffLimit: 0\n" + policy_rules, 1, "      priority: 0\n") +
+                           pod_yaml("high", 2, "100s", "100s", "  priority: 1000\n"));
+    return run("preemption");
+  }
+};
+
+// No policy: the preemption counts, 1 > 0: BackoffLimitExceeded at 100 s.
+TEST_F(K8sJobSpecPreempted, WithoutAPolicyThePreemptionCounts) {
+  auto pods = run_with("");
+  EXPECT_EQ(pods["low-0"]["reason"], "Preempted");
+  EXPECT_EQ(pods["low-0"]["end_s"], "100.000000");
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 1);
+  EXPECT_EQ(pods["high"]["start_s"], "100.000000");
+}
+
+// Ignore on DisruptionTarget: not counted; the replacement comes after 10 s (110 s: the backoff
+// counts ignored failures), waits for `high` to end at 200 s and runs its whole hour (no checkpoint
+// in 100 s): 200 to 3800 s.
+TEST_F(K8sJobSpecPreempted, IgnoreOnDisruptionReplacesThePod) {
+  auto pods = run_with("  podFailurePolicy:\n    rules:\n    - action: Ignore\n      onPodConditions:\n      - type: DisruptionTarget\n");
+  EXPECT_EQ(pods["low-0"]["outcome"], "completed");
+  EXPECT_EQ(pods["low-0"]["attempts"], "2");
+  EXPECT_EQ(pods["low-0"]["start_s"], "200.000000");
+  EXPECT_EQ(pods["low-0"]["end_s"], "3800.000000");
+  EXPECT_EQ(metric("jobs_succeeded"), 1);
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 0);
+}
+
+// FailJob on DisruptionTarget: the Job fails with PodFailurePolicy at 100 s.
+TEST_F(K8sJobSpecPreempted, FailJobOnDisruption) {
+  auto pods = run_with("  podFailurePolicy:\n    rules:\n    - action: FailJob\n      onPodConditions:\n      - type: DisruptionTarget\n");
+  EXPECT_EQ(pods["low-0"]["reason"], "Preempted");
+  EXPECT_EQ(metric("jobs_failed_pod_failure_policy"), 1);
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 0);
+}
+
+// An exit-code rule: GPU 0 falls off the bus at 50 s under the running pod (GpuLost, exit code 1
+// in gpusim's model). `In [1]` with FailJob fails the Job at 50 s; `In [137]` (an OOM kill's) does
+// not match, so the failure counts (backoffLimit 6) and the pod is replaced at 60 s on GPU 1 and
+// runs 60 to 160 s.
+TEST_F(K8sJobSpec, ExitCodeRules) {
+  write("nodes.yaml", node_yaml(2));
+  write("kube.yaml", "failures:\n- {at: 50s, node: n1, gpu: 0, xid: 79}\n");
+  const std::string rule =
+      "  podFailurePolicy:\n    rules:\n    - action: FailJob\n      onExitCodes:\n        operator: In\n        values: [{}]\n";
+  write("pods.yaml", job_yaml("train", 1, "0s", "100s", fmt::format(fmt::runtime(rule), 1)));
+  auto pods = run();
+  EXPECT_EQ(pods["train-0"]["reason"], "GpuLost");
+  EXPECT_EQ(pods["train-0"]["end_s"], "50.000000");
+  EXPECT_EQ(metric("jobs_failed_pod_failure_policy"), 1);
+
+  write("pods.yaml", job_yaml("train", 1, "0s", "100s", fmt::format(fmt::runtime(rule), 137)));
+  fs::remove_all(dir_ / "out");
+  pods = run();
+  EXPECT_EQ(pods["train-0"]["outcome"], "completed");
+  EXPECT_EQ(pods["train-0"]["attempts"], "2");
+  EXPECT_EQ(pods["train-0"]["start_s"], "60.000000");
+  EXPECT_EQ(pods["train-0"]["gpus"], "1");
+  EXPECT_EQ(pods["train-0"]["end_s"], "160.000000");
+  EXPECT_EQ(metric("jobs_succeeded"), 1);
+}
+
+// The backoff counts failures since the Job's last success (failuresAfterLastSuccess). One GPU,
+// status every 1000 s (so the scheduler keeps binding), the plugin down 1-31 s and 130-160 s;
+// Job `train`, 2 completions one at a time, 100 s each, from 5 s.
+// - train-0: refused at 5 s (1 failure: +10 s), at 15 s (2: +20 s), runs 35-135 s: success.
+// - train-1, created at 135 s: refused (1 since the success: +10 s), at 145 s (2: +20 s), runs
+//   165-265 s. Without the reset its delays would be 40 s and 80 s: it would run from 175 s.
+TEST_F(K8sJobSpec, BackoffResetsAfterASuccess) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml",
+        "kubelet: {nodeStatusUpdateFrequency: 1000s}\nfailures:\n- {at: 1s, node: n1, pluginRestart: 30s}\n"
+        "- {at: 130s, node: n1, pluginRestart: 30s}\n");
+  write("pods.yaml", job_yaml("train", 1, "5s", "100s", "", 2));
+  auto pods = run();
+  EXPECT_EQ(pods["train-0"]["attempts"], "3");
+  EXPECT_EQ(pods["train-0"]["start_s"], "35.000000");
+  EXPECT_EQ(pods["train-1"]["attempts"], "3");
+  EXPECT_EQ(pods["train-1"]["start_s"], "165.000000");
+  EXPECT_EQ(pods["train-1"]["end_s"], "265.000000");
+  EXPECT_EQ(metric("jobs_succeeded"), 1);
+}
+
+// Mistakes in a Job's spec fail with file, line and field, and write nothing.
+TEST_F(K8sJobSpec, SpecMistakes) {
+  write("nodes.yaml", node_yaml(1));
+  const auto refused = [&](const std::string& job, const std::string& expected) {
+    write("pods.yaml", job);
+    const CliResult result = run_gpusim(dir_, "run --mode replay --cluster nodes.yaml --workload pods.yaml --out out");
+    EXPECT_NE(result.exit_code, 0);
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+  };
+  refused(job_yaml("j", 1, "0s", "1h", "  backoffLimit: -1\n"), "pods.yaml:11: spec.backoffLimit: '-1' is out of range");
+  refused(job_yaml("j", 1, "0s", "1h", "  activeDeadlineSeconds: 0\n"), "spec.activeDeadlineSeconds: '0' is out of range");
+  refused(job_yaml("j", 1, "0s", "1h", "  podFailurePolicy:\n    rules:\n    - action: Restart\n      onPodConditions: []\n"),
+          "spec.podFailurePolicy.rules[0].action: 'Restart' is not FailJob, Ignore or Count");
+  refused(job_yaml("j", 1, "0s", "1h", "  podFailurePolicy:\n    rules:\n    - action: FailIndex\n      onPodConditions: []\n"),
+          "FailIndex needs completionMode Indexed");
+  refused(job_yaml("j", 1, "0s", "1h",
+                   "  podFailurePolicy:\n    rules:\n    - action: Ignore\n      onExitCodes: {operator: In, values: [0]}\n"),
+          "0 cannot be used with operator In");
+  std::string always = job_yaml("j", 1, "0s", "1h", "");
+  always.replace(always.find("restartPolicy: Never"), 20, "restartPolicy: Always");
+  refused(always, "spec.template.spec.restartPolicy: 'Always': a Job's pods use Never or OnFailure");
+}
+
+// OnFailure is read and said not to be modelled (stderr and summary.json).
+TEST_F(K8sJobSpec, OnFailureIsNoted) {
+  write("nodes.yaml", node_yaml(1));
+  std::string job = job_yaml("j", 1, "0s", "1h", "");
+  job.replace(job.find("restartPolicy: Never"), 20, "restartPolicy: OnFailure");
+  write("pods.yaml", job);
+  run();
+  EXPECT_NE(err_.find("restartPolicy OnFailure not modelled"), std::string::npos) << err_;
+  EXPECT_NE(summary_.find("restartPolicy OnFailure not modelled"), std::string::npos);
+}
+
+// The taint manager takes, for each NoExecute taint, the first toleration that matches it, and
+// the least tolerationSeconds over those (Kubernetes' GetMatchingTolerations and
+// getMinTolerationTime). The node is lost at 100 s and tainted unreachable at 150 s (grace 50 s).
+class K8sTolerations : public K8sJobSpec {
+ protected:
+  std::map<std::string, std::map<std::string, std::string>> lost_node(const std::string& taint,
+                                                                       const std::string& tolerations) {
+    write("nodes.yaml", node_yaml(1, taint));
+    write("kube.yaml", "nodeEvents:\n- {at: 100s, node: n1, event: lost}\n");
+    write("pods.yaml", pod_yaml("p", 1, "0s", "1h", "  tolerations:\n" + tolerations));
+    return run();
+  }
+};
+
+// Two tolerations match the unreachable taint: the first (600 s) decides, not the smaller (60 s):
+// evicted at 150 + 600 = 750 s.
+TEST_F(K8sTolerations, TheFirstMatchingTolerationDecides) {
+  auto pods = lost_node("", "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 600}\n"
+                            "  - {operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n");
+  EXPECT_EQ(pods["p"]["reason"], "Evicted");
+  EXPECT_EQ(pods["p"]["end_s"], "750.000000");
+}
+
+// The node's own NoExecute taint is tolerated for 1000 s, counted from the binding at 0 s (the
+// taint manager schedules that eviction then). When the unreachable taint comes at 150 s, the least
+// toleration over both taints goes on from that start: 600 s gives 0 + 600 = 600 s; 60 s gives
+// 60 s, already past, so the pod goes at 150 s (not at 150 + 60 = 210 s).
+TEST_F(K8sTolerations, TheLeastOverTheNodesTaintsCountsFromTheBinding) {
+  const std::string own = "{key: dedicated, value: gpu, effect: NoExecute}";
+  const std::string tolerate_own =
+      "  - {key: dedicated, operator: Equal, value: gpu, effect: NoExecute, tolerationSeconds: 1000}\n";
+  auto pods = lost_node(own, tolerate_own +
+                                 "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
+                                 "tolerationSeconds: 600}\n");
+  EXPECT_EQ(pods["p"]["reason"], "Evicted");
+  EXPECT_EQ(pods["p"]["end_s"], "600.000000");
+  fs::remove_all(dir_ / "out");
+  pods = lost_node(own, tolerate_own +
+                            "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
+                            "tolerationSeconds: 60}\n");
+  EXPECT_EQ(pods["p"]["end_s"], "150.000000");
+}
+
+// On a healthy node, a NoExecute taint tolerated for 1000 s evicts the pod 1000 s after its
+// binding; as a bare Pod it is not recreated.
+TEST_F(K8sTolerations, AHealthyNodesTaintEvictsWhenItsTolerationRunsOut) {
+  write("nodes.yaml", node_yaml(1, "{key: dedicated, value: gpu, effect: NoExecute}"));
+  write("pods.yaml", pod_yaml("p", 1, "0s", "1h",
+                              "  tolerations:\n  - {key: dedicated, operator: Equal, value: gpu, effect: NoExecute, "
+                              "tolerationSeconds: 1000}\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["p"]["reason"], "Evicted");
+  EXPECT_EQ(pods["p"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["p"]["end_s"], "1000.000000");
+  EXPECT_EQ(pods["p"]["attempts"], "1");
+}
+
+// A pod with no toleration of its own gets the admission plugin's 300 s: evicted at 450 s.
+TEST_F(K8sTolerations, DefaultTolerationSeconds) {
+  auto pods = lost_node("", "  - {key: other, operator: Exists, effect: NoSchedule}\n");
+  EXPECT_EQ(pods["p"]["end_s"], "450.000000");
+}
+
+// status.allocatable.pods is enforced: with `pods: "2"`, three 1-GPU pods arriving at 0 s for
+// 100 s on 4 GPUs run two at a time: the third waits until 100 s ("too many pods"), ends at 200 s.
+// (Before, all three ran at 0 s.) A node without the figure gets the kubelet's 110, noted.
+TEST_F(K8sJobSpec, NodePodCountIsEnforced) {
+  write("nodes.yaml", node_yaml(4, "", "n1", "2"));
+  write("pods.yaml", pod_yaml("a", 1, "0s", "100s") + pod_yaml("b", 1, "0s", "100s") + pod_yaml("c", 1, "0s", "100s"));
+  auto pods = run();
+  EXPECT_EQ(pods["a"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["b"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["c"]["start_s"], "100.000000");
+  EXPECT_EQ(pods["c"]["end_s"], "200.000000");
+  EXPECT_EQ(err_.find("without status.allocatable.pods"), std::string::npos) << err_;
+
+  write("nodes.yaml", node_yaml(4));
+  fs::remove_all(dir_ / "out");
+  pods = run();
+  EXPECT_EQ(pods["c"]["start_s"], "0.000000");
+  EXPECT_NE(err_.find("1 node without status.allocatable.pods: 110 pods at most (the kubelet's default maxPods)"),
+            std::string::npos)
+      << err_;
+}
+
+// A node lost at 100 s that never recovers, and a pod on it that tolerates the unreachable taint
+// for ever: it is still held when the run ends at 1000 s (the end of `other` on n2). Outcome
+// held-at-end, no end, counted, and its GPU time 0..1000 s: 1000/3600 = 0.277778 GPU-hours, out of
+// 2000/3600 = 0.555556 in all with `other`'s. (Before: outcome `scheduled`, end 0, not counted.)
+TEST_F(K8sJobSpec, PodsHeldAtTheEndAreCounted) {
+  write("nodes.yaml", node_yaml(1, "", "n1") + node_yaml(1, "", "n2"));
+  write("kube.yaml", "nodeEvents:\n- {at: 100s, node: n1, event: lost}\n");
+  write("pods.yaml", pod_yaml("stuck", 1, "0s", "1h",
+                              "  nodeSelector: {pool: n1}\n  tolerations:\n  - {key: node.kubernetes.io/unreachable, "
+                              "operator: Exists, effect: NoExecute}\n") +
+                         pod_yaml("other", 1, "0s", "1000s", "  nodeSelector: {pool: n2}\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["stuck"]["outcome"], "held-at-end");
+  EXPECT_EQ(pods["stuck"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["stuck"]["end_s"], "");
+  EXPECT_EQ(pods["stuck"]["node"], "n1");
+  EXPECT_EQ(metric("held_at_end_pods"), 1);
+  EXPECT_NEAR(metric("held_at_end_gpu_hours"), 1000.0 / 3600.0, 1e-6);
+  EXPECT_NEAR(metric("gpu_hours"), 2000.0 / 3600.0, 1e-6);
+}
+
+// Under strict FIFO, a 4-GPU pod on a 2-GPU cluster is marked unschedulable when it arrives and
+// blocks nothing: `small` (1 GPU, 10 s, 100 s) runs 10..110 s. (Before, `small` waited for ever
+// behind it and both ended `pending` without a word.)
+TEST_F(K8sJobSpec, APodLargerThanAnyNodeBlocksNothing) {
+  write("nodes.yaml", node_yaml(2));
+  write("pods.yaml", pod_yaml("big", 4, "0s", "100s") + pod_yaml("small", 1, "10s", "100s"));
+  auto pods = run("fifo");
+  EXPECT_EQ(pods["big"]["outcome"], "unschedulable");
+  EXPECT_EQ(pods["big"]["reason"], "Unschedulable");
+  EXPECT_EQ(pods["big"]["start_s"], "");
+  EXPECT_EQ(pods["small"]["start_s"], "10.000000");
+  EXPECT_EQ(pods["small"]["end_s"], "110.000000");
+  EXPECT_EQ(metric("unschedulable_pods"), 1);
+  EXPECT_EQ(metric("unscheduled_pods"), 0);
+}
+
+}  // namespace
+}  // namespace gpusim::testing
