@@ -33,6 +33,7 @@ class JobPriority {
   JobPriority(const sched::Profile& profile, const std::vector<cluster::PodSpec>& pods, const JobLedger& ledger);
 
   PriorityKey key(std::uint32_t row, core::Time now) const;
+  sched::Preemption kind() const { return kind_; }
   static bool may_preempt(PriorityKey preemptor, PriorityKey victim) { return victim.rank > preemptor.rank; }
   // False when no job can rank below `key` (Tiresias' last queue), so there is nothing to preempt.
   bool may_outrank_any(PriorityKey key) const {

@@ -92,6 +92,104 @@ bool Preemptor::quota_allows(const Candidate& c) const {
   return quotas_->may_take_from(c.queue, queue_taken_[c.queue] + queue_tentative_[c.queue], c.job_gpu_milli);
 }
 
+bool Preemptor::reclaim_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec) {
+  const auto fits = [&] { return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib; };
+  // Least work lost first, then the lowest priority, then the oldest pod object.
+  std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.lost_gpu_us, b.key, a.pod) < std::tie(b.lost_gpu_us, a.key, b.pod);
+  });
+  // A candidate is skipped once its queue would no longer hold more than it deserves.
+  std::size_t used = 0;
+  for (std::size_t k = 0; k < candidates_.size() && !fits(); ++k) {
+    const Candidate& c = candidates_[k];
+    if (!quota_allows(c)) continue;
+    queue_tentative_[c.queue] += c.job_gpu_milli;
+    gpus += c.gpus;
+    cpu += c.cpu_milli;
+    memory += c.memory_mib;
+    candidates_[used++] = c;
+  }
+  std::fill(queue_tentative_.begin(), queue_tentative_.end(), 0);
+  if (!fits()) return false;
+  candidates_.resize(used);
+  // Reprieve: a victim the worker fits without stays, the one that would lose the most work first.
+  for (std::size_t k = candidates_.size(); k-- > 0;) {
+    const Candidate& c = candidates_[k];
+    gpus -= c.gpus;
+    cpu -= c.cpu_milli;
+    memory -= c.memory_mib;
+    if (fits()) {
+      candidates_.erase(candidates_.begin() + static_cast<std::ptrdiff_t>(k));
+    } else {
+      gpus += c.gpus;
+      cpu += c.cpu_milli;
+      memory += c.memory_mib;
+    }
+  }
+  return true;
+}
+
+bool Preemptor::priority_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec) {
+  const auto fits = [&] { return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib; };
+  // kube-scheduler's selectVictimsOnNode: every lower-priority pod removed, the node is a candidate
+  // only if the pod then fits; then, most important first (higher priority, then the earlier
+  // start), each is put back if the pod still fits without it. What is left are the victims: the
+  // lowest-priority pods that make room.
+  for (const Candidate& c : candidates_) {
+    gpus += c.gpus;
+    cpu += c.cpu_milli;
+    memory += c.memory_mib;
+  }
+  if (!fits()) return false;
+  // Among equals Kubernetes keeps the pod that started first; the deep-learning ranks order their
+  // jobs themselves (FIFO within a rank).
+  const bool by_start = priority_.kind() == sched::Preemption::kPriority;
+  std::sort(candidates_.begin(), candidates_.end(), [by_start](const Candidate& a, const Candidate& b) {
+    const std::int64_t a2 = by_start ? a.started_us : a.key.order, b2 = by_start ? b.started_us : b.key.order;
+    return std::tie(a.key.rank, a2, a.pod) < std::tie(b.key.rank, b2, b.pod);
+  });
+  std::size_t kept = 0;
+  for (const Candidate& c : candidates_) {
+    gpus -= c.gpus;
+    cpu -= c.cpu_milli;
+    memory -= c.memory_mib;
+    if (fits()) continue;  // reprieved
+    gpus += c.gpus;
+    cpu += c.cpu_milli;
+    memory += c.memory_mib;
+    candidates_[kept++] = c;
+  }
+  candidates_.resize(kept);
+  return true;
+}
+
+Preemptor::NodeChoice Preemptor::node_choice(cluster::NodeIndex n, core::Time) const {
+  NodeChoice choice;
+  choice.node = n;
+  choice.victims = candidates_.size();
+  if (candidates_.empty()) return choice;  // a node that needs no eviction wins outright
+  choice.needs_eviction = 1;
+  for (const Candidate& c : candidates_) choice.lost_gpu_us += c.lost_gpu_us;
+  if (quotas_ != nullptr) return choice;  // reclaim: least work lost, fewest victims, lowest index
+  // kube-scheduler's pickOneNodeForPreemption, in order: the node whose most important victim is
+  // least important; the least sum of priorities (PriorityClass values; for the deep-learning
+  // ranks, which do not add up, the least work lost instead); the fewest victims; the node whose
+  // most important victims started last; the lowest index (Kubernetes takes the first of a map).
+  std::int64_t top_rank = INT64_MAX;
+  for (const Candidate& c : candidates_) top_rank = std::min(top_rank, c.key.rank);
+  choice.neg_top_rank = -top_rank;
+  std::int64_t earliest = INT64_MAX;
+  for (const Candidate& c : candidates_) {
+    if (c.key.rank == top_rank) earliest = std::min(earliest, c.started_us);
+    // PriorityClass value + 2^31, as Kubernetes sums them (rank is -value).
+    if (priority_.kind() == sched::Preemption::kPriority) choice.priority_sum += -c.key.rank + (std::int64_t{1} << 31);
+  }
+  if (priority_.kind() != sched::Preemption::kPriority) choice.priority_sum = choice.lost_gpu_us;
+  choice.neg_earliest_start = -earliest;
+  choice.lost_gpu_us = 0;  // counted in priority_sum where it decides
+  return choice;
+}
+
 bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims) {
   victims.clear();
   if (workers.empty()) return false;
@@ -110,8 +208,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
       ok = false;
       break;
     }
-    // The best node so far: (lost work, victims, index).
-    std::tuple<std::int64_t, std::size_t, cluster::NodeIndex> best{INT64_MAX, 0, 0};
+    NodeChoice best{};
     bool found = false;
     for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
       if (!preemptible_node(n) || !may_take_node(spec, cache_, n)) continue;
@@ -143,7 +240,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
             gang_seen_[victim.gang] = scan_;
           }
           if (!job_pods(pod, now, job_)) continue;
-          Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0};
+          Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros()};
           for (const PodId member : job_) {
             c.lost_gpu_us += lost_gpu_us(member, now);
             c.job_gpu_milli += pods_[api_.pod(member).source].total_gpu_milli();
@@ -155,45 +252,13 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
           }
           candidates_.push_back(c);
         }
-        // Least work lost first, then the lowest priority, then the oldest pod object.
-        std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
-          return std::tie(a.lost_gpu_us, b.key, a.pod) < std::tie(b.lost_gpu_us, a.key, b.pod);
-        });
-        // Reclaim: a candidate is skipped once its queue would no longer hold more than it deserves.
-        std::size_t used = 0;
-        for (std::size_t k = 0; k < candidates_.size() && !fits(); ++k) {
-          const Candidate& c = candidates_[k];
-          if (quotas_ != nullptr) {
-            if (!quota_allows(c)) continue;
-            queue_tentative_[c.queue] += c.job_gpu_milli;
-          }
-          gpus += c.gpus;
-          cpu += c.cpu_milli;
-          memory += c.memory_mib;
-          candidates_[used++] = c;
-        }
-        if (quotas_ != nullptr) std::fill(queue_tentative_.begin(), queue_tentative_.end(), 0);
-        if (!fits()) continue;
-        candidates_.resize(used);
-        // Reprieve (as kube-scheduler's): a victim the worker fits without stays, the one that
-        // would lose the most work first.
-        for (std::size_t k = candidates_.size(); k-- > 0;) {
-          const Candidate& c = candidates_[k];
-          gpus -= c.gpus;
-          cpu -= c.cpu_milli;
-          memory -= c.memory_mib;
-          if (fits()) {
-            candidates_.erase(candidates_.begin() + static_cast<std::ptrdiff_t>(k));
-          } else {
-            gpus += c.gpus;
-            cpu += c.cpu_milli;
-            memory += c.memory_mib;
-          }
+        if (quotas_ != nullptr) {
+          if (!reclaim_victims(gpus, cpu, memory, spec)) continue;
+        } else if (!priority_victims(gpus, cpu, memory, spec)) {
+          continue;
         }
       }
-      std::int64_t lost = 0;
-      for (const Candidate& c : candidates_) lost += c.lost_gpu_us;
-      const std::tuple<std::int64_t, std::size_t, cluster::NodeIndex> here{lost, candidates_.size(), n};
+      const NodeChoice here = node_choice(n, now);
       if (!found || here < best) {
         best = here;
         best_ = candidates_;
@@ -206,7 +271,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     }
     // This worker takes the node: its victims (with their gangs' workers elsewhere) are gone, its
     // own asks are used.
-    const cluster::NodeIndex n = std::get<2>(best);
+    const cluster::NodeIndex n = best.node;
     for (const Candidate& c : best_) {
       if (quotas_ != nullptr) queue_taken_[c.queue] += c.job_gpu_milli;
       job_pods(c.pod, now, job_);

@@ -1,10 +1,14 @@
 #pragma once
-// The scheduler's PostFilter for preempting profiles (kube-scheduler's DefaultPreemption, with
-// gpusim's choice of victims). When a pod, or a gang, does not fit, it looks for running pods of a
-// lower priority (JobPriority) whose eviction would let it fit, each worker on one node. On each
-// node it takes the victims that lose the least work first (GPUs x run time since their last
-// checkpoint, then the lowest priority, then the oldest pod object), and of all nodes the one that
-// loses the least, then needs the fewest victims, then the lowest index.
+// The scheduler's PostFilter for preempting profiles (kube-scheduler's DefaultPreemption). When a
+// pod, or a gang, does not fit, it looks for running pods of a lower priority (JobPriority) whose
+// eviction would let it fit, each worker on one node. On each node, as selectVictimsOnNode does, it
+// removes every lower-priority pod (the node is a candidate only if the pod then fits) and puts
+// them back most important first (higher priority, then the earlier start) while the pod still
+// fits: the victims are the lowest-priority pods that make room. Of all candidate nodes it takes, as
+// pickOneNodeForPreemption does: one that needs no victim; else the one whose most important victim
+// is least important; the least sum of PriorityClass values (for SRTF's and Tiresias' ranks, which
+// do not add up, the least work lost: GPUs x run time since the last checkpoint); the fewest
+// victims; the one whose most important victims started last; the lowest index.
 //
 // With `wait_for_checkpoint` (the deep-learning policies) a pod is a victim only once it has run a
 // checkpoint interval since it started, so that every run keeps some work: otherwise two jobs that
@@ -59,7 +63,24 @@ class Preemptor {
     std::int64_t cpu_milli, memory_mib;
     std::uint32_t queue;       // reclaim: its queue, and the GPUs its job holds (all workers)
     std::int64_t job_gpu_milli;
+    std::int64_t started_us;   // when the pod started running
   };
+  // How good a node is to preempt on; smaller is better (fields compared in order).
+  struct NodeChoice {
+    std::uint8_t needs_eviction = 0;
+    std::int64_t neg_top_rank = 0;        // minus the rank of its most important victim
+    std::int64_t priority_sum = 0;        // PriorityClass values + 2^31 summed, or the work lost
+    std::int64_t lost_gpu_us = 0;         // reclaim only
+    std::size_t victims = 0;
+    std::int64_t neg_earliest_start = 0;  // minus the earliest start of its most important victims
+    cluster::NodeIndex node = 0;
+    friend auto operator<=>(const NodeChoice&, const NodeChoice&) = default;
+  };
+  // The victims among candidates_ (left there) that make room for `spec` given what the node has
+  // free; false if none do.
+  bool priority_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec);
+  bool reclaim_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec);
+  NodeChoice node_choice(cluster::NodeIndex n, core::Time now) const;
   // Reclaim: whether candidate c may still be taken, given what this call took from its queue.
   bool quota_allows(const Candidate& c) const;
   bool preemptible_node(cluster::NodeIndex n) const;

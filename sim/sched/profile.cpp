@@ -175,8 +175,8 @@ Profile builtin_profile(const std::string& asked) {
       profile.time_share = name.ends_with("maxmin") ? TimeSharePolicy::kMaxMin : TimeSharePolicy::kFinishTimeFair;
       profile.heterogeneity_aware = name.starts_with("gavel-");
     } else {
-      // kube-scheduler's priority queue and DefaultPreemption (pods of lower priority make room),
-      // with the victims that lose the fewest GPU-hours since their last checkpoint.
+      // kube-scheduler's priority queue and DefaultPreemption (pods of lower priority make room,
+      // the victims and the node chosen as selectVictimsOnNode and pickOneNodeForPreemption do).
       profile.preemption = Preemption::kPriority;
     }
     return profile;

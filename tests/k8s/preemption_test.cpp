@@ -51,11 +51,13 @@ TEST(Preemption, SrtfLeavesAJobWithLessTimeLeft) {
   EXPECT_EQ(metric(result, "preemptions"), 0);
 }
 
-TEST(Preemption, TheVictimIsTheOneThatLosesTheLeastWork) {
+TEST(Preemption, TheVictimIsTheLowestPriorityJob) {
   // Two 1-GPU nodes; checkpoints every 16 s. A (1000 s) at 0 on n0, B (1000 s) at 30 on n1. C (10 s)
-  // at 60 may preempt either (940 and 970 s left; both have passed a checkpoint). A would lose 12 s
-  // (since its checkpoint at 48), B 14 s (since 16): A goes, although B has more time left. C runs on
-  // n0 60-70; A, recreated at 70, resumes with 952 s left: 70-1022.
+  // at 60 may preempt either: A has 940 s left, B 970 s, both past a checkpoint. B ranks lower (more
+  // time left), so n1, whose most important victim is least important, is chosen, although B loses
+  // more work (14 s since its checkpoint at 16 s of its run, against A's 12 s). C runs on n1 60-70;
+  // B, recreated at 70, resumes with 1000 - 16 = 984 s left: 70-1054. A runs on, 0-1000. (Before,
+  // the least work lost came first: A was evicted.)
   K8sScenario s;
   s.policy = "srtf";
   s.kube.checkpoint_interval = s_(16);
@@ -65,13 +67,85 @@ TEST(Preemption, TheVictimIsTheOneThatLosesTheLeastWork) {
   s.pod("b", 1, 30, 1000);
   s.pod("c", 1, 60, 10);
   const auto result = s.run();
-  EXPECT_EQ(record(result, 2).node, 0);
+  EXPECT_EQ(record(result, 2).node, 1);
   EXPECT_EQ(seconds(record(result, 2).start_us), 60);
+  EXPECT_EQ(record(result, 0).attempts, 1u);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 1000);
+  EXPECT_EQ(seconds(record(result, 1).start_us), 70);
+  EXPECT_NEAR(seconds(record(result, 1).end_us), 1054, kUs);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 14.0 / 3600, 1e-12);
+}
+
+TEST(Preemption, SrtfEvictsTheLowestPriorityJobOnce) {
+  // Issue 28's example: one 2-GPU node, checkpoints every 600 s. J1 (5000 s) at 0, J2 (1000 s) at 50,
+  // J3 (50 s) at 700. At 700 J1 has 4300 s left, J2 350 s: both rank below J3. Removing both, then
+  // putting back the most important first, J2 stays and J1 goes (700 s run, 600 kept: 100 GPU-s
+  // lost). J3 runs 700-750; J1, recreated at 710, waits for J3 and resumes at 750 with 4400 s left:
+  // 750-5150. J2 runs 50-1050. Mean JCT (5150 + 1000 + 50) / 3 = 2066.67 s, one preemption. (Before,
+  // J2, losing less, went first and then evicted J1: 2 preemptions, 160 GPU-s, 2086.7 s.)
+  K8sScenario s;
+  s.policy = "srtf";
+  s.kube.checkpoint_interval = s_(600);
+  s.node("n0", 2);
+  s.pod("j1", 1, 0, 5000);
+  s.pod("j2", 1, 50, 1000);
+  s.pod("j3", 1, 700, 50);
+  const auto result = s.run();
+  EXPECT_EQ(metric(result, "preemptions"), 1);
+  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 100.0 / 3600, 1e-12);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 700);
+  EXPECT_EQ(seconds(record(result, 2).end_us), 750);
   EXPECT_EQ(record(result, 1).attempts, 1u);
-  EXPECT_EQ(seconds(record(result, 1).end_us), 1030);
-  EXPECT_EQ(seconds(record(result, 0).start_us), 70);
-  EXPECT_NEAR(seconds(record(result, 0).end_us), 1022, kUs);
-  EXPECT_NEAR(metric(result, "gpu_hours_lost_to_preemption"), 12.0 / 3600, 1e-12);
+  EXPECT_EQ(seconds(record(result, 1).end_us), 1050);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 750);
+  EXPECT_NEAR(seconds(record(result, 0).end_us), 5150, kUs);
+  EXPECT_NEAR(metric(result, "mean_jct_s"), 6200.0 / 3, 1e-6);
+}
+
+TEST(Preemption, KubernetesPicksTheNodeAsPickOneNodeForPreemption) {
+  // The `preemption` profile on two 2-GPU nodes, every pod 1 GPU. n0 runs p (priority 10, from 0) and
+  // q (10, from 1); n1 runs r (20, from 2) and s (0, from 3). H (priority 100, 2 GPUs) at 100 needs
+  // both GPUs of a node: victims {p, q} on n0 (most important: 10) or {r, s} on n1 (most important:
+  // 20). The node whose most important victim is least important wins: n0, although n1's priorities
+  // sum to less (20 + 0 < 10 + 10). H runs on n0 100-200.
+  K8sScenario s;
+  s.policy = "preemption";
+  s.node("n0", 2);
+  s.node("n1", 2);
+  s.pod("p", 1, 0, 1000).priority = 10;
+  s.pod("q", 1, 1, 1000).priority = 10;
+  s.pod("r", 1, 2, 1000).priority = 20;
+  s.pod("s", 1, 3, 1000).priority = 0;
+  s.pod("h", 2, 100, 100).priority = 100;
+  const auto result = s.run();
+  // Best fit with node-index ties fills n0 with p, q, then n1 with r, s. After H, p and q come back
+  // (10 s later) and p, outranking s, takes s's GPU on n1: p, q and s are each evicted once.
+  EXPECT_EQ(record(result, 4).node, 0);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 100);
+  EXPECT_EQ(record(result, 0).attempts, 2u);
+  EXPECT_EQ(record(result, 1).attempts, 2u);
+  EXPECT_EQ(record(result, 2).attempts, 1u);
+}
+
+TEST(Preemption, KubernetesThenTheLeastSumOfPriorities) {
+  // As above (p, q, r, s from 0, 1, 2, 3 s) with r at priority 10: both nodes' most important victims are at 10; n1's sum (10 + 0)
+  // is less than n0's (10 + 10), so H takes n1.
+  K8sScenario s;
+  s.policy = "preemption";
+  s.node("n0", 2);
+  s.node("n1", 2);
+  s.pod("p", 1, 0, 1000).priority = 10;
+  s.pod("q", 1, 1, 1000).priority = 10;
+  s.pod("r", 1, 2, 1000).priority = 10;
+  s.pod("s", 1, 3, 1000).priority = 0;
+  s.pod("h", 2, 100, 100).priority = 100;
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 4).node, 1);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 100);
+  EXPECT_EQ(record(result, 0).attempts, 1u);
+  EXPECT_EQ(record(result, 1).attempts, 1u);
+  EXPECT_EQ(record(result, 2).attempts, 2u);
+  EXPECT_EQ(record(result, 3).attempts, 2u);
 }
 
 TEST(Preemption, AJobIsNotPreemptedBeforeItsFirstCheckpoint) {
@@ -114,9 +188,10 @@ TEST(Preemption, APodBehindThePreemptorDoesNotTakeItsRoom) {
 
 TEST(Preemption, VictimsTheWorkerDoesNotNeedAreGivenBack) {
   // One 8-GPU node; checkpoints every 110 s. A (1 GPU, 10000 s) at 0, B (7 GPUs, 10000 s) at 100. C (7
-  // GPUs, 100 s) at 600: A would lose 50 s (since 550), B 60 s (since 540), so A is taken first, then B;
-  // C fits without A, so A is given back. Only B goes (60 s x 7 GPUs lost); C runs 600-700 and B,
-  // recreated at 610 with 9560 s left, 700-10260. A runs on, 0-10000.
+  // GPUs, 100 s) at 600: A has 9400 s left, B 9500 s; both rank below C and are removed; put back
+  // most important first, A still leaves C room and stays; B does not and goes (60 s since its
+  // checkpoint at 440 s of its run, x 7 GPUs lost). C runs 600-700 and B, recreated at 610 with 9560 s
+  // left, 700-10260. A runs on, 0-10000.
   K8sScenario s;
   s.policy = "srtf";
   s.kube.checkpoint_interval = s_(110);
