@@ -16,7 +16,7 @@ void JobLedger::on_message(const Message& message, core::Time now) {
   r.running = 0;
   r.last_stop = now;
   if (message.reason == Reason::kPreempted || message.reason == Reason::kDescheduled) {
-    r.remaining_share = static_cast<double>(message.value) / kRemainingShareScale;
+    r.remaining_us = message.value;
   }
 }
 

@@ -2,8 +2,8 @@
 // What each trace row has run so far, across its pod objects (a preempted pod's owner recreates
 // it): the status a deep-learning job operator keeps and a priority scheduler reads (Tiresias'
 // attained service, SRTF's remaining time). It learns everything from the bus: when pods start
-// running and when they end, and, for preempted pods, the share of their work still to do that the
-// kubelet kept from their last checkpoint.
+// running and when they end, and, for preempted pods, the work still to do that the kubelet kept
+// from their last checkpoint.
 #include <cstdint>
 #include <vector>
 
@@ -26,15 +26,18 @@ class JobLedger final : public Component {
   core::Time running_since(std::uint32_t row) const { return rows_[row].running_since; }
   // When its last run ended (zero if it never ran).
   core::Time last_stop(std::uint32_t row) const { return rows_[row].last_stop; }
-  // The share of its trace run time still to do when its current (or next) run started.
-  double remaining_share(std::uint32_t row) const { return rows_[row].remaining_share; }
+  // Its work still to do when its current (or next) run started, in microseconds of its trace run
+  // time `whole` (all of it until a suspension says otherwise).
+  core::Time remaining_work(std::uint32_t row, core::Time whole) const {
+    return rows_[row].remaining_us < 0 ? whole : core::Time::from_micros(rows_[row].remaining_us);
+  }
 
  private:
   struct Row {
     core::Time executed = core::Time::zero();  // ended runs only
     core::Time running_since = core::Time::zero();
     core::Time last_stop = core::Time::zero();
-    double remaining_share = 1;
+    std::int64_t remaining_us = -1;  // -1: all of it
     std::uint8_t running = 0;
   };
   std::vector<Row> rows_;

@@ -47,7 +47,7 @@ PriorityKey JobPriority::key(std::uint32_t row, core::Time now) const {
       return {-std::int64_t{pod.priority}, created};
     case sched::Preemption::kSrtf: {
       if (!pod.duration) return {INT64_MAX, created};
-      auto left = static_cast<std::int64_t>(std::ceil(static_cast<double>(pod.duration->micros()) * ledger_.remaining_share(row)));
+      std::int64_t left = ledger_.remaining_work(row, *pod.duration).micros();
       if (ledger_.running(row)) left -= (now - ledger_.running_since(row)).micros();
       return {std::max<std::int64_t>(0, left), created};
     }

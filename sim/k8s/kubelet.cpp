@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "sim/core/check.hpp"
+#include "sim/core/muldiv.hpp"
 #include "sim/core/status.hpp"
 
 namespace gpusim::k8s {
@@ -124,7 +125,8 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   first_arrival_ = times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end());
   gpu_memory_.assign(physical_offset_.back(), 0);
   always_overruns_.assign(pods.size(), 0);
-  remaining_.assign(pods.size(), 1.0);
+  remaining_work_.reserve(pods.size());
+  for (const cluster::PodSpec& pod : pods) remaining_work_.push_back(pod.duration ? pod.duration->micros() : 0);
   for (const std::string& name : settings.overrun_pods) {
     const auto it = std::find_if(pods.begin(), pods.end(), [&](const cluster::PodSpec& p) { return p.name == name; });
     if (it == pods.end()) throw core::InputError(fmt::format("--kube gpuMemory.overrunPods: no pod named '{}' in the workload", name));
@@ -461,10 +463,13 @@ void KubeletFleet::start(PodId id, core::Time now) {
   running.gpus = r.gpus;
   bus_.publish(running, now);
   core::Time duration = run_time(id, now);
-  // A replacement of an evicted pod resumes from its last checkpoint.
-  const double remaining = remaining_[running.source];
-  if (remaining < 1 && pods_[running.source].phase != cluster::TracePhase::kPending) {
-    duration = core::Time::from_micros(static_cast<std::int64_t>(std::ceil(static_cast<double>(duration.micros()) * remaining)));
+  r.full_run = duration;
+  // A replacement of an evicted pod resumes from its last checkpoint: its run takes the remaining
+  // work's share of the whole run here, rounded up (integers, so that nothing is lost or gained).
+  const cluster::PodSpec& spec = pods_[running.source];
+  const std::int64_t remaining = remaining_work_[running.source];
+  if (spec.phase != cluster::TracePhase::kPending && spec.duration && remaining < spec.duration->micros()) {
+    duration = core::Time::from_micros(core::mul_div_ceil(duration.micros(), remaining, spec.duration->micros()));
   }
   r.run_for = duration;
   r.started = now;
@@ -535,8 +540,15 @@ void KubeletFleet::evict(PodId id, bool preemption, bool at_checkpoint, core::Ti
     const std::int64_t elapsed = (now - object.running).micros();
     const std::int64_t period = settings_.checkpoint_interval.micros();
     const std::int64_t kept = at_checkpoint ? elapsed : elapsed / period * period;
-    const double done = std::min(1.0, static_cast<double>(kept) / static_cast<double>(r.run_for.micros()));
-    remaining_[object.source] *= 1.0 - done;
+    // Work done, in microseconds of the trace run time: the kept time's share of the whole run
+    // here, rounded down; all that was left if it ran its whole run.
+    std::int64_t& remaining = remaining_work_[object.source];
+    if (kept >= r.run_for.micros()) {
+      remaining = 0;
+    } else if (pod.duration && r.full_run > core::Time::zero()) {
+      const std::int64_t done = core::mul_div_floor(kept, pod.duration->micros(), r.full_run.micros());
+      remaining -= std::min(remaining, done);
+    }
     lost_gpu_s = static_cast<double>(elapsed - kept) / 1e6 * static_cast<double>(pod.total_gpu_milli()) / 1000.0;
   }
   cancel_finish(id);
@@ -552,7 +564,7 @@ void KubeletFleet::evict(PodId id, bool preemption, bool at_checkpoint, core::Ti
   const cluster::GpuSet gpus = r.gpus;
   release(id, now);
   Message ended = pod_terminated(id, object.source, n, preemption ? Reason::kPreempted : Reason::kDescheduled, gpus);
-  ended.value = static_cast<std::int64_t>(std::llround(remaining_[object.source] * kRemainingShareScale));
+  ended.value = remaining_work_[object.source];
   bus_.publish(ended, now);
 }
 

@@ -67,7 +67,8 @@ class KubeletFleet final : public Component {
     core::EventId finish_timer = kNoTimer;
     cluster::GpuSet ghost;  // accelerators-1.6: GPUs still held after it ended
     bool holds = false;  // admitted and not yet ended
-    core::Time run_for;  // how long this run takes (its remaining work), set at start
+    core::Time run_for;   // how long this run takes (its remaining work), set at start
+    core::Time full_run;  // how long all of its work would take here
     core::Time started;  // when its containers started
     double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
     bool overruns = false;
@@ -145,7 +146,8 @@ class KubeletFleet final : public Component {
   std::vector<double> gpu_memory_;  // per physical GPU: memory in use, as a share
   core::Rng oom_rng_;
   std::vector<std::uint8_t> always_overruns_;  // per trace row: named in gpuMemory.overrunPods
-  std::vector<double> remaining_;  // per trace row: share of its work still to do (evictions)
+  // Per trace row: its work still to do (evictions), in microseconds of its trace run time.
+  std::vector<std::int64_t> remaining_work_;
   EvictionReport evictions_;
   SharingReport sharing_;
   std::vector<std::int8_t> slot_shape_;  // per device (MIG nodes): its instance's shape

@@ -73,9 +73,9 @@ enum NodeTaint : std::uint32_t {
 
 const char* to_string(Reason reason);
 
-// kPodTerminated with Reason::kPreempted or kDescheduled carries in `value` the share of the pod's
-// work still to do (what its last checkpoint left), in units of 1 / kRemainingShareScale.
-inline constexpr double kRemainingShareScale = 1e15;
+// kPodTerminated with Reason::kPreempted or kDescheduled carries in `value` the pod's work still to
+// do (what its last checkpoint left), in microseconds of its trace run time: an integer, so that
+// work is conserved exactly over any number of suspensions.
 
 struct Message {
   Topic topic = Topic::kPodCreated;

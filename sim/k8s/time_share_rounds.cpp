@@ -114,7 +114,7 @@ double TimeShareRounds::speed(std::uint32_t job, std::size_t type) const {
 double TimeShareRounds::remaining_s(std::uint32_t job, core::Time now) const {
   const cluster::PodSpec& pod = pods_[job];
   if (!pod.duration) return 0;
-  double left = static_cast<double>(pod.duration->micros()) / 1e6 * ledger_.remaining_share(job);
+  double left = ledger_.remaining_work(job, *pod.duration).seconds();
   const Job& j = jobs_[job];
   if (ledger_.running(job) && j.running != kNone) {
     left -= static_cast<double>((now - ledger_.running_since(job)).micros()) / 1e6 * speed(job, static_cast<std::size_t>(j.running));

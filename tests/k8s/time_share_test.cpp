@@ -38,6 +38,49 @@ TEST(TimeShare, MaxMinAlternatesTwoJobsOnOneGpuRoundByRound) {
   EXPECT_EQ(metric(result, "rounds"), 4);  // 0, 360, 720, 1080 (none after: no job left)
 }
 
+TEST(TimeShare, AJobEndingOnARoundsEdgePaysNoExtraRound) {
+  // Issue 28's example: maxmin with rounds of 100 s, A and B (1000 s each) on one GPU. They take
+  // turns, a round each (a suspended pod is recreated 10 s later, before the next round): A runs
+  // 0-100, 200-300, ..., 1800-1900: its tenth round ends its work exactly at 1900; B's tenth,
+  // 1900-2000. Work is kept in microseconds of run time, so nothing is left over (with a share
+  // multiplied at each suspension and rounded up, they ended at 2000.000002 and 2100.000002).
+  K8sScenario s;
+  s.policy = "maxmin";
+  s.kube.round_length = s_(100);
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 1000);
+  s.pod("b", 1, 0, 1000);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).end_us, 1'900'000'000);
+  EXPECT_EQ(record(result, 1).end_us, 2'000'000'000);
+  EXPECT_EQ(record(result, 0).attempts, 10u);
+  EXPECT_EQ(record(result, 0).run_us, 1'000'000'000);
+  EXPECT_EQ(record(result, 1).run_us, 1'000'000'000);
+}
+
+TEST(TimeShare, WorkIsConservedOverManySuspensions) {
+  // Three jobs of awkward lengths share one GPU in rounds of 7 s: each is suspended tens of times at a
+  // round's end (a checkpoint: nothing lost). Every microsecond of each job's work runs exactly
+  // once: its run time summed over all its pods equals its trace run time.
+  K8sScenario s;
+  s.policy = "maxmin";
+  s.kube.round_length = s_(7);
+  s.node("n0", 1);
+  const std::int64_t lengths[] = {777'777'777, 123'456'789, 500'000'001};
+  for (const std::int64_t us : lengths) {
+    cluster::PodSpec& p = s.pod("job", 1, 0, 1);
+    p.name = "job-" + std::to_string(us);
+    p.duration = core::Time::from_micros(us);
+    p.deletion_time = *p.creation_time + *p.duration;
+  }
+  const auto result = s.run();
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(record(result, i).run_us, lengths[i]) << i;
+    EXPECT_GT(record(result, i).attempts, 10u) << i;
+  }
+  EXPECT_EQ(metric(result, "gpu_hours_lost_to_preemption"), 0);
+}
+
 TEST(TimeShare, ALoneJobRunsThroughItsRounds) {
   // A job planned again on the type it runs on keeps running: one start, no suspension.
   K8sScenario s;
