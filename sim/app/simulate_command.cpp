@@ -97,9 +97,15 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "replay: jobs checkpoint every this many seconds of run time; a preempted or evicted job restarts "
                      "from its last checkpoint (default 600; overrides --kube's descheduler.checkpointInterval)")
           ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  o.free_preemption_option = cmd.add_flag(
+      "--free-preemption", o.free_preemption,
+      "replay, preempting policies: a preempted job keeps all its work and may be preempted again at once, as in "
+      "Tiresias' own simulator (default: it loses the work since its last checkpoint, and srtf and tiresias preempt "
+      "a job only once it ran a checkpoint interval)");
   o.tiresias_options[0] = cmd.add_option("--tiresias-thresholds", o.tiresias_thresholds,
                                          "replay, policy tiresias: attained service (GPU-seconds) at which a job moves "
-                                         "down a queue, increasing, comma-separated (default 3600: two queues)");
+                                         "down a queue, increasing, comma-separated (default 3250,7200: three queues, as Tiresias' "
+                                         "simulator for dlas-gpu)");
   o.tiresias_options[1] =
       cmd.add_option("--tiresias-starvation", o.tiresias_starvation,
                      "replay, policy tiresias: a waiting job returns to queue 0 after waiting this many times as long as "
@@ -175,7 +181,7 @@ void check_mode_options(const SimulateOptions& o) {
   }
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
-                                      o.checkpoint_option, o.tiresias_options[0], o.tiresias_options[1],
+                                      o.checkpoint_option, o.free_preemption_option, o.tiresias_options[0], o.tiresias_options[1],
                                       o.throughputs_option, o.colocation_option, o.round_option, o.gang_timeout_option,
                                       o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option,
                                       o.themis_fairness_option, o.queue_quotas_option}) {
@@ -537,6 +543,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
 
   Loaded loaded = load(o, paths);
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
+  loaded.kube.free_preemption = o.free_preemption;
   loaded.kube.round_length = core::Time::from_seconds(o.round_length_s);
   loaded.kube.gang_timeout = core::Time::from_seconds(o.gang_timeout_s);
   loaded.kube.scatter_slowdown = o.scatter_slowdown;
@@ -554,7 +561,10 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
   for (const sched::Profile& profile : profiles) {
     if (profile.preemption == sched::Preemption::kNone || o.mode != "replay") continue;
-    if (context.preemption.is_null()) context.preemption["checkpoint_interval_s"] = loaded.kube.checkpoint_interval.seconds();
+    if (context.preemption.is_null()) {
+      context.preemption["checkpoint_interval_s"] = loaded.kube.checkpoint_interval.seconds();
+      context.preemption["free_preemption"] = loaded.kube.free_preemption;
+    }
     if (profile.preemption == sched::Preemption::kTiresias) {
       context.preemption["tiresias_thresholds_gpu_s"] = profile.tiresias.thresholds_gpu_s;
       context.preemption["tiresias_starvation"] = profile.tiresias.starvation_knob;

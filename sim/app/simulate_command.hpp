@@ -38,6 +38,8 @@ struct SimulateOptions {
   std::int64_t checkpoint_interval_s = 0;
   std::string tiresias_thresholds;
   std::int64_t tiresias_starvation = 0;
+  bool free_preemption = false;
+  CLI::Option* free_preemption_option = nullptr;
   // replay: Gavel's throughput table ("gavel" or a path; empty: none) and the time-sharing
   // policies' round length in seconds.
   std::string throughputs;

@@ -266,7 +266,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   const bool preempts = profile.preemption != sched::Preemption::kNone || time_shares || quotas;
   std::optional<k8s::JobLedger> ledger;
   if (preempts) ledger.emplace(pods.size());
-  if (profile.preemption != sched::Preemption::kNone) scheduler.enable_preemption(*ledger, settings.checkpoint_interval);
+  if (profile.preemption != sched::Preemption::kNone) {
+    scheduler.enable_preemption(*ledger, settings.checkpoint_interval, settings.free_preemption);
+  }
   if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, settings.round_length, config.seed);
   if (profile.gang_permit) scheduler.enable_gang_permit(settings.gang_timeout, settings.gang_denied_backoff);
   if (quotas) {

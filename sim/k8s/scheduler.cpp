@@ -307,11 +307,13 @@ void Scheduler::request_cycle(core::Time now) {
   cycle_queued_ = true;
 }
 
-void Scheduler::enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval) {
+void Scheduler::enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval, bool free) {
   GPUSIM_CHECK(pending_.empty(), "preemption enabled after pods were queued");
   priority_.emplace(framework_.profile(), pods_, ledger);
-  // Deep-learning jobs checkpoint: they are preempted only past their first checkpoint of a run.
-  wait_for_checkpoint_ = preemption_ == sched::Preemption::kSrtf || preemption_ == sched::Preemption::kTiresias;
+  // Deep-learning jobs checkpoint: they are preempted only past their first checkpoint of a run,
+  // unless preemption is free (it then keeps all their work: kEvictRequest's checkpoint-first kind).
+  wait_for_checkpoint_ = !free && (preemption_ == sched::Preemption::kSrtf || preemption_ == sched::Preemption::kTiresias);
+  eviction_kind_ = free ? 2 : 1;
   checkpoint_interval_ = checkpoint_interval;
   preemptor_.emplace(cache_, api_, pods_, setup_, assumed_, on_node_, evicting_, *priority_, checkpoint_interval,
                      wait_for_checkpoint_);
@@ -359,7 +361,7 @@ bool Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time n
     if (plain) preemption_failed_ = {cycle_, spec.gpu_count, spec.cpu_milli, spec.memory_mib, spec.allowed_models.bits};
     return false;
   }
-  for (const PodId victim : victims_) request_eviction(victim, 1, now);
+  for (const PodId victim : victims_) request_eviction(victim, eviction_kind_, now);
   return true;
 }
 

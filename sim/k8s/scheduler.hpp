@@ -35,8 +35,9 @@ class Scheduler final : public Component {
 
   // Preempting profiles (Profile::preemption): the queue follows the jobs' priorities, which the
   // job ledger's record of what they ran decides; victims lose their work since their last
-  // checkpoint (every checkpoint_interval of run time). Must be called before the run.
-  void enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval);
+  // checkpoint (every checkpoint_interval of run time), or nothing when `free`. Must be called
+  // before the run.
+  void enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval, bool free = false);
 
   // Time-sharing profiles (Profile::time_share): Gavel's rounds of `round_length` (sim/k8s/
   // time_share_rounds.hpp); `speeds`: the jobs' speeds per GPU type, or null. Must be called
@@ -172,6 +173,7 @@ class Scheduler final : public Component {
   std::vector<PodId> one_worker_;     // reused by try_preempt
   std::int64_t preemption_requests_ = 0;
   bool wait_for_checkpoint_ = false;  // victims must have passed their first checkpoint (srtf, tiresias)
+  std::int64_t eviction_kind_ = 1;  // kEvictRequest's value for a preemption: 1, or 2 (keeps all work)
   core::Time checkpoint_interval_ = core::Time::zero();
   // The smallest ask that found no victims in this cycle: pods queued after it rank no higher, so
   // they have no more victims to choose from, and one that asks at least as much (with no

@@ -258,6 +258,10 @@ struct KubeSettings {
   core::Time descheduler_interval = core::Time::from_seconds(60);
   int descheduler_evictions_per_cycle = 1;
   core::Time checkpoint_interval = core::Time::from_seconds(600);
+  // Preemption costs nothing (--free-preemption): a preempted job keeps all its work and may be
+  // preempted again at once, as in Tiresias' own simulator. Otherwise it loses the work since its
+  // last checkpoint, and srtf and tiresias take a victim only once it ran a checkpoint interval.
+  bool free_preemption = false;
   // Time-sharing policies (Gavel): the length of a round (CLI --round-length; Gavel's default).
   core::Time round_length = core::Time::from_seconds(360);
   // Gang scheduling through Permit (policy gang, coscheduling's defaults): how long reserved workers

@@ -54,8 +54,11 @@ enum class Preemption : std::uint8_t {
 // (GPUs x run time, in GPU-seconds) passes the next threshold; with starvation_knob k > 0, a waiting
 // job goes back to queue 0, its service counted from zero, once it has waited (since its last run
 // ended) k times as long as it has run since it was last put there.
+// Tiresias' discretised 2D-LAS. The defaults are its simulator's for dlas-gpu: 3 queues, demoted at
+// 3,250 and 7,200 GPU-seconds of attained service (SymbioticLab/Tiresias, simulator/jobs.py,
+// num_queue and queue_limit; its README's example has one threshold at 3,600).
 struct TiresiasSettings {
-  std::vector<std::int64_t> thresholds_gpu_s{3600};
+  std::vector<std::int64_t> thresholds_gpu_s{3250, 7200};
   std::int64_t starvation_knob = 0;
 };
 

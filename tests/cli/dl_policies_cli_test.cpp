@@ -65,6 +65,37 @@ TEST_F(DlPolicies, SrtfPreemptsTheLowestPriorityJobOnce) {
   EXPECT_EQ(ends, (std::vector<std::string>{"1050.000000", "5150.000000", "750.000000"}));
 }
 
+// The same with --free-preemption (Tiresias' simulator's setting): J1 keeps its 700 s, resumes at
+// 750 with 4300 s left and ends at 5050; nothing is lost. Mean JCT (5050 + 1000 + 50) / 3.
+TEST_F(DlPolicies, FreePreemptionKeepsAllWork) {
+  log({{0, 5000}, {50, 1000}, {700, 50}});
+  auto pods = run("--policy srtf --checkpoint-interval 600 --free-preemption");
+  EXPECT_EQ(metric("preemptions"), 1);
+  EXPECT_EQ(metric("gpu_hours_lost_to_preemption"), 0);
+  EXPECT_NEAR(metric("mean_jct_s"), 6100.0 / 3, 1e-3);
+  EXPECT_NE(summary_.find("\"free_preemption\": true"), std::string::npos);
+  const CliResult fill = run_gpusim(dir_, "run --mode fill --cluster nodes.csv --workload jobs.csv --out fill --free-preemption");
+  EXPECT_NE(fill.exit_code, 0);
+  EXPECT_NE(fill.err.find("--free-preemption applies to --mode replay only"), std::string::npos) << fill.err;
+}
+
+// Tiresias' simulator's queues by default (3250 and 7200 GPU-s). One GPU; A (5000 s) at 0, B
+// (100 s) at 3000. A, with 3000 GPU-s, shares queue 0 with B, so B waits; at 3250 A is demoted and
+// B preempts it (A past its first checkpoint; 250 s since its checkpoint at 3000 lost). B runs
+// 3250-3350; A, recreated at 3260, resumes at 3350 with 2000 s left: 3350-5350. (With the old
+// default, one threshold at 3600, B started at 3600.)
+TEST_F(DlPolicies, TiresiasDefaultThresholdsAreItsSimulators) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,1,v100-sxm2-16gb\n";
+  log({{0, 5000}, {3000, 100}});
+  auto pods = run("--policy tiresias");
+  std::vector<std::string> starts;
+  for (auto& [name, row] : pods) starts.push_back(row["start_s"] + "-" + row["end_s"]);
+  std::sort(starts.begin(), starts.end());
+  EXPECT_EQ(starts, (std::vector<std::string>{"3250.000000-3350.000000", "3350.000000-5350.000000"}));
+  EXPECT_NEAR(metric("gpu_hours_lost_to_preemption"), 250.0 / 3600, 1e-6);
+  EXPECT_NE(summary_.find("\"tiresias_thresholds_gpu_s\": [\n"), std::string::npos);
+}
+
 // Issue 28's time-sharing example: maxmin, rounds of 100 s, two 1000 s jobs on one GPU: they take
 // turns and end at 1900 and 2000 s exactly (before: 2000.000002 and 2100.000002, a whole extra round
 // for 2 us of work left by rounding).
