@@ -3,6 +3,7 @@
 #include <ClpSimplex.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 #include "sim/core/check.hpp"
@@ -49,6 +50,16 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
   std::vector<double> weight(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = jobs[j].scale;
   const double agnostic = max_min(jobs, gpus_of_type, weight, false, shares);
+  // Where speed cannot tell the types apart — one type, or every job as fast on every type it can
+  // run on as on the reference GPU — the aware max-min objective is the agnostic one times a
+  // positive constant (1 / z), so its optima are the same; solving it again would only let the
+  // solver pick another of the same optima (a different schedule from the same allocation problem).
+  const bool alike = types == 1 || std::all_of(jobs.begin(), jobs.end(), [&](const TimeShareJob& job) {
+                       for (std::size_t t = 0; t < types; ++t) {
+                         if (coefficient(job, t, true) != coefficient(job, t, false)) return false;
+                       }
+                       return true;
+                     });
   if (objective == TimeShareObjective::kMaxMin && !aware) {
     clean(shares);
     return agnostic;
@@ -74,6 +85,17 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
     // gives a k-GPU job 1/k of the time, that would count its GPUs twice (and make the aware
     // policy differ from the agnostic one on a cluster where every GPU is alike).
     for (std::size_t j = 0; j < jobs.size(); ++j) weight[j] = 1.0 / isolated[j];
+    if (alike) {
+      // The agnostic allocation in `shares` is optimal here too: its aware objective.
+      clean(shares);
+      double z = std::numeric_limits<double>::infinity();
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        double throughput = 0;
+        for (std::size_t t = 0; t < types; ++t) throughput += coefficient(jobs[j], t, true) * shares[j * types + t];
+        z = std::min(z, weight[j] * throughput);
+      }
+      return z;
+    }
     const double z = max_min(jobs, gpus_of_type, weight, true, shares);
     clean(shares);
     return z;
