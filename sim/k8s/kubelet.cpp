@@ -571,6 +571,9 @@ void KubeletFleet::evict(PodId id, bool preemption, bool at_checkpoint, core::Ti
 void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   Resident& r = residents_[id];
   physical_gpus(r, scratch_gpus_);
+  // Several replicas of one GPU are still one container on one device: one process in the time
+  // share, not one per replica (the list is in GPU order, so repeats are adjacent).
+  scratch_gpus_.erase(std::unique(scratch_gpus_.begin(), scratch_gpus_.end()), scratch_gpus_.end());
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
   // A trace-Pending pod runs until its owner deletes it, whatever its speed.

@@ -19,7 +19,8 @@
 //     function knows their pair (Gavel's co-location table: both jobs of known types at one scale),
 //     each runs at its measured speed beside the other instead (at most its HAMi gpucores or MPS
 //     active-thread cap), with no separate context-switch cost: the measurement includes it.
-// A pod with processes on several GPUs (or several replicas of one) runs at its slowest process.
+// A pod with processes on several GPUs runs at its slowest process; several replicas of one GPU
+// are one process there.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -54,7 +55,8 @@ class SharedProgress {
   void set_present(std::uint32_t first, std::uint32_t count, bool present, core::Time now);
 
   // Pod `pod` starts with `work_us` of solo run time and one process of demand `demand` on each
-  // GPU listed (a GPU listed twice holds two of its processes). `fixed_end`: it ends at a set
+  // GPU listed (a GPU listed twice would hold two of its processes; the kubelet lists each GPU
+  // once, however many of its replicas the pod holds). `fixed_end`: it ends at a set
   // time whatever its speed (a trace-Pending pod deleted at its deadline); it still takes its
   // share of the GPU.
   // `core_cap`: the share of the GPU's compute it may use at most (HAMi's gpucores; 1: none).

@@ -152,6 +152,25 @@ TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
   EXPECT_FALSE(fs::exists(dir_ / "out4"));
 }
 
+// A pod holding 2 of the 4 time-slicing replicas of one GPU (packed) is one container on one
+// device: one share of the GPU's time. With `b` (1 replica) beside it from 0 s, each runs at half
+// speed: both 100 s pods end at 200 s. (Counted as 2 processes, `a` had 2 shares of 3 and ran at its
+// slowest, 1/3, as did `b`: both ended at 300 s.)
+TEST_F(K8sExamples, TimeSlicedReplicasOfOneGpuAreOneShare) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nts-0,32000,262144,1,V100M32\n";
+  std::ofstream(dir_ / "pods.csv")
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+         "a,1000,1024,2,1000,,,Succeeded,0,100,0\nb,1000,1024,1,1000,,,Succeeded,0,100,0\n";
+  std::ofstream(dir_ / "kube.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed}\n";
+  const CliResult ok = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml "
+                                        "--policy binpack --out out");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  auto pods = pods_by_name(dir_ / "out" / "pods.csv");
+  EXPECT_EQ(pods["a"]["gpus"], "0-1");  // two replicas of GPU 0
+  EXPECT_EQ(pods["a"]["end_s"], "200.000000");
+  EXPECT_EQ(pods["b"]["end_s"], "200.000000");
+}
+
 // traces/examples/k8s-sharing-asks: the notebooks' 6 and 10 GiB fill GPU 0 of the T4 node (16 GiB
 // each, binpacked); the vGPUs (8000 MiB of 24576 = 325 milli; 50 % = 500) share GPU 0 of the A10
 // node under HAMi's binpack; the plain nvidia.com/gpu trainer can only use the HAMi node, GPU 1.
