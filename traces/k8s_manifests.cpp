@@ -51,6 +51,13 @@ constexpr std::string_view kGpusimPrefix = "gpusim.io/";
 constexpr std::int64_t kMaxPods = 1'000'000;
 // How many skipped objects a note lists by line before it only counts them.
 constexpr std::size_t kListedSkips = 10;
+// How many nodes a note names one by one (GPU memory other than the catalog's).
+constexpr int kListedNodes = 10;
+
+// A value quoted in a message, cut to its first 40 characters.
+std::string truncated(std::string_view text) {
+  return text.size() <= 40 ? std::string(text) : std::string(text.substr(0, 40)) + "...";
+}
 
 // ---------------------------------------------------------------- where errors point
 
@@ -550,6 +557,10 @@ struct NodeTally {
   std::map<std::string, int> unmodelled;  // resource name -> nodes
   std::vector<std::string> cordoned;      // spec.unschedulable nodes, tainted as Kubernetes does
   int default_max_pods = 0;               // nodes without status.allocatable.pods (or capacity)
+  // GPU nodes whose GPU memory came from aliyun.com/gpu-mem, HAMi's registration, GFD's label, the
+  // catalog; and how many notes name a node's own figure.
+  std::array<int, 4> memory_sources{};
+  int memory_notes = 0;
   std::vector<std::string> count_notes;   // advertised count differs from GFD's
 };
 
@@ -815,20 +826,98 @@ void tally_unmodelled(const NodeResources& r, NodeTally& tally) {
   for (const auto& n : names) ++tally.unmodelled[n];
 }
 
-// gpushare registers each GPU's memory in whole GiB; gpusim takes the size from the catalog, and
-// says so when the node's aliyun.com/gpu-mem implies another.
-void note_gpushare_memory(const NodeResources& r, const cluster::NodeSpec& node, const GpuCatalog& catalog,
-                          NodeTally& tally) {
-  const Fields* holder = r.holder(kAliyunGpuMem);
-  if (holder == nullptr || node.gpu_resource != GpuResource::kAliyunGpuMem) return;
-  const std::int64_t total = must(holder->where(), holder->get(kAliyunGpuMem), holder->path(kAliyunGpuMem),
-                                  whole_count(quantity_text(*holder, kAliyunGpuMem), kMaxQuantity));
-  const std::int64_t per_gpu = k8s::gpushare_gib(catalog.at(node.gpu_model).memory_mib);
-  // A model without a memory size in the catalog: a pod's ask is refused at replay, which says why.
-  if (per_gpu > 0 && total != per_gpu * node.gpu_count) {
-    tally.count_notes.push_back(fmt::format(
-        "node {} advertises {} {} over {}; gpusim counts the catalog's {} GiB per GPU ({} in all)", node.name, total,
-        kAliyunGpuMem, plural(node.gpu_count, "GPU", "GPUs"), per_gpu, per_gpu * node.gpu_count));
+constexpr const char* kHamiRegister = "hami.io/node-nvidia-register";
+
+// The memory of each GPU in HAMi's registration annotation: devices separated by ':', each
+// "uuid,split count,memory MiB,cores,type,numa,healthy", or a JSON list of objects with `devmem`.
+// The smallest, as gpusim gives a node's GPUs one size.
+std::int64_t hami_registered_memory(const Where& where, const Entry& e, const std::string& node, NodeTally& tally) {
+  std::vector<std::int64_t> sizes;
+  const auto bad = [&](const std::string& why) {
+    where.fail(e.node, e.path, fmt::format("{} (expected devices \"uuid,count,memory MiB,cores,type,numa,healthy\" "
+                                           "separated by ':', or a JSON list with devmem)", why));
+  };
+  if (!e.value.empty() && e.value.front() == '[') {
+    Node list;
+    try {
+      list = YAML::Load(e.value);
+    } catch (const YAML::Exception& ex) {
+      bad(fmt::format("not valid JSON: {}", ex.msg));
+    }
+    if (!list.IsSequence()) bad("not a list");
+    for (const Node& device : list) {
+      if (!device.IsMap() || !device["devmem"] || !device["devmem"].IsScalar()) bad("a device without devmem");
+      const auto mib = whole_count(device["devmem"].Scalar(), kMaxQuantity);
+      if (!mib.value) bad(fmt::format("devmem '{}' is not a whole number of MiB", device["devmem"].Scalar()));
+      sizes.push_back(*mib.value);
+    }
+  } else {
+    std::string_view rest = e.value;
+    while (!rest.empty()) {
+      const std::size_t colon = rest.find(':');
+      const std::string_view device = rest.substr(0, colon);
+      rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+      if (device.empty()) continue;
+      std::vector<std::string_view> fields;
+      for (std::size_t from = 0;;) {
+        const std::size_t comma = device.find(',', from);
+        fields.push_back(device.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from));
+        if (comma == std::string_view::npos) break;
+        from = comma + 1;
+      }
+      if (fields.size() < 3) bad(fmt::format("device '{}' has {} fields", truncated(device), fields.size()));
+      const auto mib = whole_count(fields[2], kMaxQuantity);
+      if (!mib.value) bad(fmt::format("memory '{}' of device '{}' is not a whole number of MiB", truncated(fields[2]), truncated(fields[0])));
+      sizes.push_back(*mib.value);
+    }
+  }
+  if (sizes.empty()) bad("no device");
+  const auto [low, high] = std::minmax_element(sizes.begin(), sizes.end());
+  if (*low == 0) bad("a device with 0 MiB");
+  if (*low != *high) {
+    tally.count_notes.push_back(fmt::format("node {}: {} registers GPUs of {} to {} MiB; gpusim gives each the smallest",
+                                            node, kHamiRegister, *low, *high));
+  }
+  return *low;
+}
+
+// Each GPU's memory as the node reports it: gpushare's aliyun.com/gpu-mem over its GPU count (the
+// extender's own division, whole GiB), HAMi's registration, or GFD's nvidia.com/gpu.memory; else
+// the catalog's. Which one was used is counted for a note, and a figure other than the catalog's
+// is named.
+void read_gpu_memory(const NodeResources& r, const Where& where, const Meta& meta, cluster::NodeSpec& node,
+                     const GpuCatalog& catalog, NodeTally& tally) {
+  const std::int64_t nominal = catalog.at(node.gpu_model).memory_mib;
+  std::string from;
+  if (const Fields* holder = r.holder(kAliyunGpuMem); holder != nullptr && node.gpu_resource == GpuResource::kAliyunGpuMem) {
+    const std::int64_t total = must(holder->where(), holder->get(kAliyunGpuMem), holder->path(kAliyunGpuMem),
+                                    whole_count(quantity_text(*holder, kAliyunGpuMem), kMaxQuantity));
+    const std::int64_t per_gpu = total / node.gpu_count;
+    if (per_gpu == 0) {
+      holder->fail(kAliyunGpuMem, fmt::format("{} GiB over {}: less than 1 GiB per GPU", total,
+                                              plural(node.gpu_count, "GPU", "GPUs")));
+    }
+    node.gpu_memory_mib = per_gpu * 1024;
+    from = fmt::format("{} / {}", kAliyunGpuMem, kAliyunGpuCount);
+    ++tally.memory_sources[0];
+  } else if (const Entry* e = find(meta.annotations, kHamiRegister)) {
+    node.gpu_memory_mib = hami_registered_memory(where, *e, node.name, tally);
+    node.gpu_memory_registered = true;
+    from = kHamiRegister;
+    ++tally.memory_sources[1];
+  } else if (const Entry* label = find(meta.labels, kGfdMemory)) {
+    node.gpu_memory_mib = must(where, label->node, label->path, whole_count(label->value, kMaxQuantity));
+    if (node.gpu_memory_mib == 0) where.fail(label->node, label->path, "0 MiB");
+    from = kGfdMemory;
+    ++tally.memory_sources[2];
+  } else {
+    ++tally.memory_sources[3];
+    return;
+  }
+  if (node.gpu_memory_mib != nominal && tally.memory_notes < kListedNodes) {
+    ++tally.memory_notes;
+    tally.count_notes.push_back(fmt::format("node {}: {} MiB per GPU from {} (the catalog's {} has {} MiB)", node.name,
+                                            node.gpu_memory_mib, from, catalog.at(node.gpu_model).id, nominal));
   }
 }
 
@@ -879,7 +968,7 @@ std::pair<cluster::NodeSpec, NodeKube> read_node(const Object& object, const Gpu
   node.gpu_resource = node_gpu_resource(gpus, kube);
   if (node.gpu_count > 0) {
     node.gpu_model = node_gpu_model(where, meta, metadata, catalog);
-    note_gpushare_memory(r, node, catalog, tally);
+    read_gpu_memory(r, where, meta, node, catalog, tally);
   } else if (const Entry* e = find(meta.annotations, "gpusim.io/gpu-model")) {
     where.fail(e->node, e->path, "given for a node without GPUs");
   }
@@ -900,6 +989,12 @@ void node_notes(const NodeTally& tally, ClusterSpec& spec) {
        "they have only GPU feature discovery labels (nvidia.com/gpu.count)"},
       {"gpushare", "it advertises aliyun.com/gpu-count", "they advertise aliyun.com/gpu-count"},
   }};
+  if (tally.memory_sources[0] + tally.memory_sources[1] + tally.memory_sources[2] > 0) {
+    spec.notes.push_back(fmt::format("GPU memory per device: {} from {} / {}, {} from {}, {} from {}, {} from the catalog",
+                                     plural(tally.memory_sources[0], "node", "nodes"), kAliyunGpuMem, kAliyunGpuCount,
+                                     tally.memory_sources[1], kHamiRegister, tally.memory_sources[2], kGfdMemory,
+                                     tally.memory_sources[3]));
+  }
   if (tally.default_max_pods > 0) {
     spec.notes.push_back(fmt::format("{} without status.allocatable.pods: {} pods at most (the kubelet's default maxPods)",
                                      plural(tally.default_max_pods, "node", "nodes"), cluster::kDefaultMaxPods));

@@ -50,6 +50,12 @@ struct NodeSpec {
   // status.allocatable.pods: at most this many pods bound at once (NodeResourcesFit's "Too many
   // pods"); node lists that give no figure get the kubelet's default maxPods, 110; 0: no limit.
   std::int32_t max_pods = kDefaultMaxPods;
+  // Each GPU's memory as the node itself reports it (MiB; 0: the catalog's nominal size). From a
+  // Node object: gpushare's aliyun.com/gpu-mem over aliyun.com/gpu-count, HAMi's registration
+  // annotation, or GPU feature discovery's nvidia.com/gpu.memory label, in that order.
+  std::int64_t gpu_memory_mib = 0;
+  // gpu_memory_mib is what HAMi registered (its deviceMemoryScaling already applied).
+  bool gpu_memory_registered = false;
 };
 
 // A set of GPU indices on one node.

@@ -83,7 +83,7 @@ void resolve_device_shares(std::vector<cluster::PodSpec>& pods, const std::strin
         if (!gpushare_gib) {
           gpushare_gib = common_size(setup, nodes, catalog, k8s::DevicePluginModel::kGpushare, "GiB",
                                      "aliyun.com/gpu-mem", [&](std::size_t n) {
-                                       return k8s::gpushare_gib(catalog.at(nodes[n].gpu_model).memory_mib);
+                                       return k8s::gpushare_gib(nodes[n], catalog);
                                      });
         }
         // At least 1: a GPU registers at most 1000 GiB.
@@ -101,8 +101,7 @@ void resolve_device_shares(std::vector<cluster::PodSpec>& pods, const std::strin
           if (!hami_mib) {
             hami_mib = common_size(setup, nodes, catalog, k8s::DevicePluginModel::kHamiVgpu, "MiB",
                                    "nvidia.com/gpumem", [&](std::size_t n) {
-                                     return k8s::hami_registered_mib(catalog.at(nodes[n].gpu_model).memory_mib,
-                                                                     setup[n].hami.device_memory_scaling);
+                                     return k8s::hami_registered_mib(nodes[n], catalog, setup[n].hami.device_memory_scaling);
                                    });
           }
           pod.gpu_milli = share_of(a.memory_mib, (*hami_mib)->size);

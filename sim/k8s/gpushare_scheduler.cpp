@@ -15,7 +15,7 @@ GpushareScheduler::GpushareScheduler(std::span<const NodeSetup> setup, std::span
   offset_.assign(nodes.size() + 1, 0);
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (setup[n].model == DevicePluginModel::kGpushare && nodes[n].gpu_count > 0) {
-      gib_per_gpu_[n] = gpushare_gib(catalog.at(nodes[n].gpu_model).memory_mib);
+      gib_per_gpu_[n] = gpushare_gib(nodes[n], catalog);
     }
     offset_[n + 1] = offset_[n] + static_cast<std::size_t>(nodes[n].gpu_count);
   }

@@ -23,7 +23,7 @@ HamiScheduler::HamiScheduler(std::span<const NodeSetup> setup, std::span<const t
     if (setup[n].model == DevicePluginModel::kHamiVgpu) {
       config_of_[n] = &setup[n].hami;
       if (nodes[n].gpu_count > 0) {
-        registered_mib_[n] = hami_registered_mib(catalog.at(nodes[n].gpu_model).memory_mib, setup[n].hami.device_memory_scaling);
+        registered_mib_[n] = hami_registered_mib(nodes[n], catalog, setup[n].hami.device_memory_scaling);
       }
     }
     offset_[n + 1] = offset_[n] + static_cast<std::size_t>(nodes[n].gpu_count);

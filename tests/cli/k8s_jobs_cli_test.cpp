@@ -406,5 +406,27 @@ TEST_F(K8sJobSpec, APodLargerThanAnyNodeBlocksNothing) {
   EXPECT_EQ(metric("unscheduled_pods"), 0);
 }
 
+// GPU memory per device from the node: a gpushare node advertising 28 GiB over 2 T4s has 14 GiB
+// per GPU, as gpushare's extender divides it. Two pods asking 8 GiB each cannot share a GPU (16 >
+// 14): the second goes to GPU 1. (With the catalog's 16 GiB per T4, both went to GPU 0.)
+TEST_F(K8sJobSpec, GpushareSizesGpusFromTheNode) {
+  write("nodes.yaml", "kind: Node\nmetadata:\n  name: share-0\n  labels: {nvidia.com/gpu.product: Tesla-T4}\nstatus:\n"
+                      "  capacity: {cpu: \"32\", memory: 128Gi, aliyun.com/gpu-count: \"2\", aliyun.com/gpu-mem: \"28\"}\n");
+  std::string pods;
+  for (const char* name : {"a", "b"}) {
+    pods += fmt::format("---\nkind: Pod\nmetadata:\n  name: {}\n  annotations: {{gpusim.io/arrival: 0s, gpusim.io/duration: 1h}}\n"
+                        "spec:\n  containers:\n  - name: main\n    resources:\n      limits: {{aliyun.com/gpu-mem: \"8\"}}\n",
+                        name);
+  }
+  write("pods.yaml", pods);
+  auto rows = run();
+  EXPECT_EQ(rows["a"]["gpus"], "0");
+  EXPECT_EQ(rows["b"]["gpus"], "1");
+  EXPECT_NE(err_.find("node share-0: 14336 MiB per GPU from aliyun.com/gpu-mem / aliyun.com/gpu-count (the catalog's t4 "
+                      "has 16384 MiB)"),
+            std::string::npos)
+      << err_;
+}
+
 }  // namespace
 }  // namespace gpusim::testing

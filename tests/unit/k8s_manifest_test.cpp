@@ -479,7 +479,8 @@ TEST_F(K8sManifestTest, ResolvesGpuProductNames) {
 }
 
 // gpushare's nodes advertise aliyun.com/gpu-count (and GiB over all GPUs): gpushare by default,
-// with a note where the GiB differ from the catalog's (a T4 is 16 GiB there; NVML says 15).
+// each GPU sized as gpushare's extender does, GiB over GPU count (60 / 4 = 15 GiB, where the
+// catalog's T4 has 16), with a note.
 TEST_F(K8sManifestTest, GpushareNodes) {
   const ClusterSpec spec = nodes(R"(kind: Node
 metadata:
@@ -494,9 +495,55 @@ status:
   EXPECT_EQ(spec.kube[0].device_plugin, "gpushare");
   EXPECT_TRUE(has_note(spec.notes, "1 node without gpusim.io/device-plugin: gpushare (it advertises aliyun.com/gpu-count)"))
       << joined(spec.notes);
-  EXPECT_TRUE(has_note(spec.notes, "node share advertises 60 aliyun.com/gpu-mem over 4 GPUs; gpusim counts the "
-                                   "catalog's 16 GiB per GPU (64 in all)"))
+  EXPECT_EQ(spec.nodes[0].gpu_memory_mib, 15 * 1024);
+  EXPECT_TRUE(has_note(spec.notes, "node share: 15360 MiB per GPU from aliyun.com/gpu-mem / aliyun.com/gpu-count (the "
+                                   "catalog's t4 has 16384 MiB)"))
       << joined(spec.notes);
+  EXPECT_TRUE(has_note(spec.notes, "GPU memory per device: 1 node from aliyun.com/gpu-mem / aliyun.com/gpu-count, 0 from "
+                                   "hami.io/node-nvidia-register, 0 from nvidia.com/gpu.memory, 0 from the catalog"))
+      << joined(spec.notes);
+  // HAMi's registration and GFD's label give the node's own size; HAMi's is taken as registered.
+  const ClusterSpec hami = nodes(R"(kind: Node
+metadata:
+  name: h
+  labels: {nvidia.com/gpu.product: Tesla-T4, nvidia.com/gpu.memory: "15360"}
+  annotations:
+    hami.io/node-nvidia-register: "GPU-a,10,15109,100,NVIDIA-Tesla T4,0,true:GPU-b,10,15100,100,NVIDIA-Tesla T4,0,true"
+status:
+  capacity: {cpu: "32", memory: 128Gi, nvidia.com/gpu: "2"}
+---
+kind: Node
+metadata:
+  name: g
+  labels: {nvidia.com/gpu.product: Tesla-T4, nvidia.com/gpu.memory: "15360"}
+status:
+  capacity: {cpu: "32", memory: 128Gi, nvidia.com/gpu: "2"}
+---
+kind: Node
+metadata:
+  name: j
+  labels: {nvidia.com/gpu.product: Tesla-T4}
+  annotations:
+    hami.io/node-nvidia-register: '[{"id": "GPU-a", "devmem": 15000}, {"id": "GPU-b", "devmem": 15000}]'
+status:
+  capacity: {cpu: "32", memory: 128Gi, nvidia.com/gpu: "2"}
+)");
+  ASSERT_EQ(hami.nodes.size(), 3U);
+  EXPECT_EQ(hami.nodes[0].gpu_memory_mib, 15100);
+  EXPECT_TRUE(hami.nodes[0].gpu_memory_registered);
+  EXPECT_EQ(hami.nodes[1].gpu_memory_mib, 15360);
+  EXPECT_FALSE(hami.nodes[1].gpu_memory_registered);
+  EXPECT_EQ(hami.nodes[2].gpu_memory_mib, 15000);
+  EXPECT_TRUE(has_note(hami.notes, "node h: hami.io/node-nvidia-register registers GPUs of 15100 to 15109 MiB; gpusim "
+                                   "gives each the smallest"))
+      << joined(hami.notes);
+  EXPECT_TRUE(has_note(hami.notes, "GPU memory per device: 0 nodes from aliyun.com/gpu-mem / aliyun.com/gpu-count, 2 from "
+                                   "hami.io/node-nvidia-register, 1 from nvidia.com/gpu.memory, 0 from the catalog"))
+      << joined(hami.notes);
+  EXPECT_ERROR_AT(node_error("kind: Node\nmetadata:\n  name: n\n  labels: {nvidia.com/gpu.product: Tesla-T4}\n  annotations:\n"
+                             "    hami.io/node-nvidia-register: GPU-a,10\nstatus:\n  capacity: {cpu: '1', memory: 1Gi, "
+                             "nvidia.com/gpu: '1'}\n"),
+                  "nodes.yaml:6: metadata.annotations.hami.io/node-nvidia-register: device 'GPU-a,10' has 2 fields");
   EXPECT_ERROR_AT(node_error("kind: Node\nmetadata:\n  name: n\n  annotations: {gpusim.io/device-plugin: device-plugin}\n"
                              "status:\n  capacity: {cpu: 1, memory: 1Gi, aliyun.com/gpu-count: 1}\n"),
                   "nodes.yaml:4: metadata.annotations.gpusim.io/device-plugin: device-plugin, but the node advertises "
