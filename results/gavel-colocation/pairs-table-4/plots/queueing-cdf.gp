@@ -1,7 +1,7 @@
 set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
 set output 'queueing-cdf.svg'
 set title 'Queueing delay CDF (completed jobs, all seeds)'
-set xlabel 'start - arrival (days)'
+set xlabel 'start - arrival (minutes)'
 set ylabel 'fraction of jobs'
 set key right bottom
 set grid

@@ -1,7 +1,7 @@
 set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
 set output 'allocation-time.svg'
 set title 'GPUs allocated over time (first seed)'
-set xlabel 'simulated time (days)'
+set xlabel 'simulated time (hours)'
 set ylabel 'GPUs allocated'
 set key right top
 set grid

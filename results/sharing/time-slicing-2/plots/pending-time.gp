@@ -1,7 +1,7 @@
 set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
 set output 'pending-time.svg'
 set title 'Pending pods over time (first seed)'
-set xlabel 'simulated time (days)'
+set xlabel 'simulated time (hours)'
 set ylabel 'pending pods'
 set key right top
 set grid
