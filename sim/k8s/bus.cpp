@@ -29,6 +29,7 @@ const char* to_string(Reason reason) {
     case Reason::kOomKilled: return "OOMKilled";
     case Reason::kDescheduled: return "Descheduled";
     case Reason::kPreempted: return "Preempted";
+    case Reason::kSuspended: return "Suspended";
     case Reason::kBackoffLimitExceeded: return "BackoffLimitExceeded";
     case Reason::kDeadlineExceeded: return "DeadlineExceeded";
     case Reason::kPodFailurePolicy: return "PodFailurePolicy";

@@ -6,6 +6,7 @@ namespace gpusim::k8s {
 namespace {
 
 enum Tag : std::uint32_t { kRecreate, kDeadline };
+constexpr core::EventId kNoDeadline = UINT64_MAX;
 
 // Failures the Job controller replaces (restartPolicy Never): the pod ended for a reason outside
 // the trace's own account of it.
@@ -19,6 +20,7 @@ bool replaceable(Reason reason) {
     case Reason::kOomKilled:
     case Reason::kDescheduled:
     case Reason::kPreempted:
+    case Reason::kSuspended:
       return true;
     default:
       return false;
@@ -83,7 +85,8 @@ Controller::Controller(Bus& bus, const ApiServer& api, const KubeSettings& setti
       first_of_job_(workload.jobs.size(), 0),
       succeeded_(workload.jobs.size(), 0),
       job_started_(workload.jobs.size(), 0),
-      job_ended_(workload.jobs.size(), 0) {
+      job_ended_(workload.jobs.size(), 0),
+      deadline_timer_(workload.jobs.size(), kNoDeadline) {
   std::vector<std::uint8_t> seen(workload.jobs.size(), 0);
   for (std::uint32_t i = 0; i < workload.pods.size(); ++i) {
     const std::int32_t job = job_of(i);
@@ -115,7 +118,7 @@ void Controller::on_message(const Message& message, core::Time now) {
     if (job < 0 || job_started_[static_cast<std::size_t>(job)]) return;
     job_started_[static_cast<std::size_t>(job)] = 1;
     if (const auto& deadline = workload_.jobs[static_cast<std::size_t>(job)].active_deadline) {
-      bus_.set_timer(*this, kDeadline, static_cast<std::uint64_t>(job), now + *deadline);
+      deadline_timer_[static_cast<std::size_t>(job)] = bus_.set_timer(*this, kDeadline, static_cast<std::uint64_t>(job), now + *deadline);
     }
     return;
   }
@@ -127,6 +130,7 @@ void Controller::on_message(const Message& message, core::Time now) {
       if (++succeeded_[j] == workload_.jobs[j].completions && !job_ended_[j]) {
         job_ended_[j] = 1;
         ++jobs_succeeded_;
+        if (deadline_timer_[j] != kNoDeadline) bus_.cancel_timer(deadline_timer_[j]);
       }
     }
     return;
@@ -136,6 +140,13 @@ void Controller::on_message(const Message& message, core::Time now) {
 
 void Controller::pod_failed(const Message& message, core::Time now) {
   const cluster::PodSpec& pod = workload_.pods[message.source];
+  if (message.reason == Reason::kSuspended) {
+    // A time-sharing round's suspension is the scheduler's own lease ending, as Gavel's job
+    // launcher suspends and relaunches jobs (a suspended Job, not a failure): every owner's pod,
+    // even a bare Pod's, comes back after the base backoff, counted against nothing.
+    bus_.set_timer(*this, kRecreate, message.source, now + settings_.backoff_base, core::Phase::kArrival);
+    return;
+  }
   if (pod.constraints != nullptr && pod.constraints->ownerless) return;  // a bare Pod stays Failed
   const std::int32_t job = job_of(message.source);
   const std::size_t owner = owner_of(message.source);

@@ -53,6 +53,7 @@ class Controller final : public Component {
   std::vector<std::int32_t> succeeded_;       // per Job: pods that succeeded
   std::vector<std::uint8_t> job_started_;     // per Job: its first pod was created
   std::vector<std::uint8_t> job_ended_;       // per Job: it failed or completed
+  std::vector<core::EventId> deadline_timer_; // per Job: its activeDeadlineSeconds timer, if set
   std::int64_t given_up_ = 0;
   std::int64_t recreated_ = 0;
   std::array<std::int64_t, 3> jobs_failed_{};

@@ -15,7 +15,7 @@ void JobLedger::on_message(const Message& message, core::Time now) {
   r.executed = r.executed + (now - r.running_since);
   r.running = 0;
   r.last_stop = now;
-  if (message.reason == Reason::kPreempted || message.reason == Reason::kDescheduled) {
+  if (message.reason == Reason::kPreempted || message.reason == Reason::kDescheduled || message.reason == Reason::kSuspended) {
     r.remaining_us = message.value;
   }
 }

@@ -206,7 +206,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
       }
       break;
     case Topic::kEvictRequest:
-      evict(message.pod, message.value >= 1, message.value == 2, now);
+      evict(message.pod, message.value, now);
       break;
     case Topic::kMigReconfigure:
       reconfigure(message.node, static_cast<int>(message.value), static_cast<int>(message.layout), now);
@@ -526,7 +526,9 @@ void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& 
   }
 }
 
-void KubeletFleet::evict(PodId id, bool preemption, bool at_checkpoint, core::Time now) {
+void KubeletFleet::evict(PodId id, std::int64_t kind, core::Time now) {
+  const bool preemption = kind >= 1;   // counted as preemptions (round suspensions too)
+  const bool at_checkpoint = kind >= 2;
   if (id >= residents_.size() || !residents_[id].holds) return;  // it ended meanwhile
   Resident& r = residents_[id];
   const auto n = static_cast<std::uint32_t>(r.node);
@@ -563,7 +565,8 @@ void KubeletFleet::evict(PodId id, bool preemption, bool at_checkpoint, core::Ti
   // checkpoint step.
   const cluster::GpuSet gpus = r.gpus;
   release(id, now);
-  Message ended = pod_terminated(id, object.source, n, preemption ? Reason::kPreempted : Reason::kDescheduled, gpus);
+  const Reason reason = kind == 2 ? Reason::kSuspended : preemption ? Reason::kPreempted : Reason::kDescheduled;
+  Message ended = pod_terminated(id, object.source, n, reason, gpus);
   ended.value = remaining_work_[object.source];
   bus_.publish(ended, now);
 }

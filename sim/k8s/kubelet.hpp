@@ -116,7 +116,8 @@ class KubeletFleet final : public Component {
   void set_gpus_present(std::uint32_t node, bool present, core::Time now);
   // An eviction (the descheduler's, or the scheduler's preemption): the pod stops; its row keeps
   // the work done to its last checkpoint.
-  void evict(PodId pod, bool preemption, bool at_checkpoint, core::Time now);
+  // `kind`: kEvictRequest's value (messages.hpp).
+  void evict(PodId pod, std::int64_t kind, core::Time now);
   bool shared_node(std::uint32_t node) const { return shares_speed(setup_[node].model); }
   Resident& resident(PodId pod);
 

@@ -32,9 +32,10 @@ enum class Topic : std::uint8_t {
   kNodeLost,       // `node` stopped answering (crashed): its pods stop, the API server does not know
   kNodeRecovered,  // a lost `node` is back: its kubelet reports its pods failed
   kNodeTaints,     // the node lifecycle controller set `node`'s lifecycle taints (`value`: NodeTaint bits)
-  kEvictRequest,   // the descheduler (`value` 0) or the scheduler's preemption (`value` 1; 2: at a
-                   // time-sharing round's end, after a checkpoint) asks to evict `pod` (on
-                   // `node`) through the eviction API
+  kEvictRequest,   // the descheduler (`value` 0) or the scheduler asks to evict `pod` (on `node`)
+                   // through the eviction API: 1 a preemption, 2 a suspension at a time-sharing
+                   // round's end (after a checkpoint: nothing lost), 3 a preemption that keeps all
+                   // its work (--free-preemption)
   kMigReconfigure, // the MIG partitioner asks `node`'s kubelet to re-partition GPU `value` to HAMi
                    // template `layout` (ignored unless the GPU is idle)
   kPodKill,        // the Job controller deletes admitted `pod` because its Job failed: its kubelet
@@ -58,6 +59,8 @@ enum class Reason : std::uint8_t {
   kOomKilled,                 // its GPU memory ran out (a co-runner's overrun, or its own past an MPS limit)
   kDescheduled,               // evicted by the descheduler to defragment GPUs
   kPreempted,                 // evicted by the scheduler to make room for a pod it ranks higher
+  kSuspended,                 // suspended at a time-sharing round's end (it comes back, like a
+                              // suspended Job: no failure counted)
   // The Job controller deleted the pod because its Job failed (the Job's condition reason).
   kBackoffLimitExceeded,      // more failed pods than spec.backoffLimit
   kDeadlineExceeded,          // spec.activeDeadlineSeconds passed

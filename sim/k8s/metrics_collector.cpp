@@ -76,6 +76,7 @@ void MetricsCollector::sample_fragmentation(core::Time now) {
 }
 
 void MetricsCollector::on_message(const Message& message, core::Time now) {
+  if (message.topic != Topic::kCycleDone) last_event_ = now;  // a scheduling cycle changes nothing by itself
   switch (message.topic) {
     case Topic::kPodCreated:
       ++pending_;
@@ -292,7 +293,9 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     if (!waiting && record.outcome != PodOutcome::kHeldAtEnd) record.end_us = pod.ended.micros();
     if (record.outcome == PodOutcome::kUnschedulable) record.reason = to_string(Reason::kUnschedulable);
   }
-  const std::int64_t run_end_us = bus_.now().micros();
+  // The run's end for pods still held: the last pod or node change seen (a timer that fires after
+  // it and changes nothing, such as a finished Job's deadline, does not lengthen their hold).
+  const std::int64_t run_end_us = last_event_.micros();
   std::int64_t held = 0, unschedulable_at_arrival = 0;
   double held_gpu_seconds = 0;
   for (experiment::PodRecord& record : records) {

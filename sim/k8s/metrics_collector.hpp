@@ -90,6 +90,7 @@ class MetricsCollector final : public Component {
   std::int64_t pending_ = 0;
   std::int64_t last_allocated_ = 0;
   core::Time last_time_ = core::Time::zero();
+  core::Time last_event_ = core::Time::zero();  // the last pod or node change seen
   double allocation_integral_ = 0;
   struct Checkpoint {
     std::int64_t time_us;

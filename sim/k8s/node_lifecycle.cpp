@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/k8s/workload_times.hpp"
+
 namespace gpusim::k8s {
 namespace {
 
@@ -44,8 +46,8 @@ void NodeLifecycleController::on_message(const Message& message, core::Time now)
       // only for a while, evict it then.
       const auto tolerated = toleration(message.pod, n, false);
       if (!tolerated) return;
-      if (counting_since_us_.size() <= message.pod) counting_since_us_.resize(message.pod + 1, -1);
-      counting_since_us_[message.pod] = now.micros();
+      if (scheduled_.size() <= message.pod) scheduled_.resize(message.pod + 1, 0);
+      scheduled_[message.pod] = 1;
       bus_.set_timer(*this, kEvictFromTaintedNode, message.pod, now + *tolerated);
       break;
     }
@@ -88,19 +90,27 @@ void NodeLifecycleController::on_timer(std::uint32_t tag, std::uint64_t payload,
     // The taint manager: every pod bound there is evicted when its toleration runs out.
     for (PodId pod = 0; pod < api_.pod_count(); ++pod) {
       if (!active_on(pod, n)) continue;
+      // An eviction already scheduled (for the node's own taints) is kept as it is, as Kubernetes'
+      // processPodOnNode does when the earlier start would give an earlier trigger
+      // (kubernetes#108982): the new taint neither moves it nor adds another.
+      if (pod < scheduled_.size() && scheduled_[pod]) continue;
       if (const auto tolerated = toleration(pod, n, true)) {
-        // A count already going on for the node's own taints goes on from where it began.
-        const bool counting = pod < counting_since_us_.size() && counting_since_us_[pod] >= 0;
-        const core::Time since = counting ? core::Time::from_micros(counting_since_us_[pod]) : now;
-        bus_.set_timer(*this, kEvict, (std::uint64_t{epoch} << kEpochShift) | pod, std::max(now, since + *tolerated));
+        bus_.set_timer(*this, kEvict, (std::uint64_t{epoch} << kEpochShift) | pod, now + *tolerated);
       }
     }
     return;
   }
   if (tag == kEvictFromTaintedNode) {
     const PodId pod = id;
+    scheduled_[pod] = 0;
     const auto n = static_cast<std::uint32_t>(api_.pod(pod).node);
-    if (!active_on(pod, n) || lost_[n]) return;  // ended, or the loss's own timer decides
+    if (!active_on(pod, n)) return;  // it ended meanwhile
+    if (lost_[n] || api_.pod(pod).phase == PodPhase::kBound) {
+      // No kubelet holds it (its node is lost, or it is not admitted yet): the API server's
+      // deletion ends it, as for a lost node's pods.
+      bus_.publish(pod_terminated(pod, api_.pod(pod).source, n, Reason::kEvicted), now);
+      return;
+    }
     Message kill;
     kill.topic = Topic::kPodKill;
     kill.reason = Reason::kEvicted;
@@ -127,15 +137,17 @@ std::optional<core::Time> NodeLifecycleController::toleration(PodId pod, std::ui
   static const std::vector<cluster::Toleration> kNone;
   const std::vector<cluster::Toleration>& own = constraints != nullptr ? constraints->tolerations : kNone;
   // getMinTolerationTime over the first toleration that matches each NoExecute taint, in
-  // microseconds (tolerationSeconds past a million years is as good as for ever here).
-  constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 45;
+  // microseconds; tolerationSeconds past the simulated time range is as good as for ever.
+  constexpr auto kMaxSeconds = static_cast<std::int64_t>(kMaxSimulatedMicros / 1e6);
   std::optional<std::int64_t> least_us;
   const auto take = [&](std::int64_t us) {
     if (!least_us || us < *least_us) least_us = us;
   };
   const auto take_toleration = [&](const cluster::Toleration* t) {
     if (t == nullptr) return take(0);  // a taint it does not tolerate: evicted at once
-    if (t->toleration_seconds) take(std::clamp<std::int64_t>(*t->toleration_seconds, 0, kMaxSeconds) * 1'000'000);
+    if (t->toleration_seconds && *t->toleration_seconds <= kMaxSeconds) {
+      take(std::max<std::int64_t>(*t->toleration_seconds, 0) * 1'000'000);
+    }
   };
   for (const cluster::Taint& taint : nodes_[node].taints) {
     if (taint.effect == "NoExecute") take_toleration(first_match(own, taint));

@@ -7,8 +7,9 @@
 // after the least tolerationSeconds among those (none given: never; a taint none tolerates: at
 // once). The DefaultTolerationSeconds admission plugin adds a 300 s unreachable toleration, last,
 // to every pod that names none. A pod bound to a node whose own NoExecute taints it tolerates only
-// for a while is evicted when that runs out, node lost or not. A node that comes back gets its
-// taints removed.
+// for a while is evicted when that runs out, node lost or not; an eviction so scheduled is kept as
+// it is when the node is lost (Kubernetes keeps it too). A node that comes back gets its taints
+// removed.
 #include <optional>
 #include <vector>
 
@@ -39,10 +40,9 @@ class NodeLifecycleController final : public Component {
   const KubeSettings& settings_;
   const std::vector<cluster::NodeSpec>& nodes_;
   std::vector<std::uint8_t> lost_;
-  // Per pod object: when the taint manager began to count its toleration of its node's own
-  // NoExecute taints (its binding), if it tolerates them only for a while; the count goes on
-  // from there when the node is lost.
-  std::vector<std::int64_t> counting_since_us_;
+  // Per pod object: an eviction is scheduled for its node's own NoExecute taints (it tolerates
+  // them only for a while); a later unreachable taint leaves that eviction as it is.
+  std::vector<std::uint8_t> scheduled_;
   std::vector<std::uint16_t> epoch_;  // per node: increases on every loss, so stale timers are ignored
 };
 

@@ -32,7 +32,8 @@ Preemptor::Preemptor(const cluster::ClusterState& cache, const ApiServer& api, c
       wait_for_checkpoint_(wait_for_checkpoint),
       spare_gpus_(cache.node_count(), 0),
       spare_cpu_(cache.node_count(), 0),
-      spare_memory_(cache.node_count(), 0) {}
+      spare_memory_(cache.node_count(), 0),
+      spare_pods_(cache.node_count(), 0) {}
 
 bool Preemptor::preemptible_node(cluster::NodeIndex n) const {
   const DevicePluginModel model = setup_[n].model;
@@ -92,8 +93,8 @@ bool Preemptor::quota_allows(const Candidate& c) const {
   return quotas_->may_take_from(c.queue, queue_taken_[c.queue] + queue_tentative_[c.queue], c.job_gpu_milli);
 }
 
-bool Preemptor::reclaim_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec) {
-  const auto fits = [&] { return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib; };
+bool Preemptor::reclaim_victims(Room room, const cluster::PodSpec& spec) {
+  const auto fits = [&] { return room.fits(spec); };
   // Least work lost first, then the lowest priority, then the oldest pod object.
   std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(a.lost_gpu_us, b.key, a.pod) < std::tie(b.lost_gpu_us, a.key, b.pod);
@@ -104,9 +105,7 @@ bool Preemptor::reclaim_victims(std::int64_t gpus, std::int64_t cpu, std::int64_
     const Candidate& c = candidates_[k];
     if (!quota_allows(c)) continue;
     queue_tentative_[c.queue] += c.job_gpu_milli;
-    gpus += c.gpus;
-    cpu += c.cpu_milli;
-    memory += c.memory_mib;
+    room.add(c, 1);
     candidates_[used++] = c;
   }
   std::fill(queue_tentative_.begin(), queue_tentative_.end(), 0);
@@ -115,31 +114,23 @@ bool Preemptor::reclaim_victims(std::int64_t gpus, std::int64_t cpu, std::int64_
   // Reprieve: a victim the worker fits without stays, the one that would lose the most work first.
   for (std::size_t k = candidates_.size(); k-- > 0;) {
     const Candidate& c = candidates_[k];
-    gpus -= c.gpus;
-    cpu -= c.cpu_milli;
-    memory -= c.memory_mib;
+    room.add(c, -1);
     if (fits()) {
       candidates_.erase(candidates_.begin() + static_cast<std::ptrdiff_t>(k));
     } else {
-      gpus += c.gpus;
-      cpu += c.cpu_milli;
-      memory += c.memory_mib;
+      room.add(c, 1);
     }
   }
   return true;
 }
 
-bool Preemptor::priority_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec) {
-  const auto fits = [&] { return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib; };
+bool Preemptor::priority_victims(Room room, const cluster::PodSpec& spec) {
+  const auto fits = [&] { return room.fits(spec); };
   // kube-scheduler's selectVictimsOnNode: every lower-priority pod removed, the node is a candidate
   // only if the pod then fits; then, most important first (higher priority, then the earlier
   // start), each is put back if the pod still fits without it. What is left are the victims: the
   // lowest-priority pods that make room.
-  for (const Candidate& c : candidates_) {
-    gpus += c.gpus;
-    cpu += c.cpu_milli;
-    memory += c.memory_mib;
-  }
+  for (const Candidate& c : candidates_) room.add(c, 1);
   if (!fits()) return false;
   // Among equals Kubernetes keeps the pod that started first; the deep-learning ranks order their
   // jobs themselves (FIFO within a rank).
@@ -150,13 +141,9 @@ bool Preemptor::priority_victims(std::int64_t gpus, std::int64_t cpu, std::int64
   });
   std::size_t kept = 0;
   for (const Candidate& c : candidates_) {
-    gpus -= c.gpus;
-    cpu -= c.cpu_milli;
-    memory -= c.memory_mib;
+    room.add(c, -1);
     if (fits()) continue;  // reprieved
-    gpus += c.gpus;
-    cpu += c.cpu_milli;
-    memory += c.memory_mib;
+    room.add(c, 1);
     candidates_[kept++] = c;
   }
   candidates_.resize(kept);
@@ -212,10 +199,12 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     bool found = false;
     for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
       if (!preemptible_node(n) || !may_take_node(spec, cache_, n)) continue;
-      std::int64_t gpus = cache_.whole_free_devices(n).size() + spare_gpus_[n];
-      std::int64_t cpu = cache_.cpu_free(n) + spare_cpu_[n];
-      std::int64_t memory = cache_.memory_free(n) + spare_memory_[n];
-      const auto fits = [&] { return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib; };
+      // The node's pod count is a resource too, as NodeResourcesFit checks it in the victim search.
+      const std::int32_t max_pods = cache_.node(n).max_pods;
+      const Room room{cache_.whole_free_devices(n).size() + spare_gpus_[n], cache_.cpu_free(n) + spare_cpu_[n],
+                      cache_.memory_free(n) + spare_memory_[n],
+                      max_pods <= 0 ? INT64_MAX / 2 : max_pods - cache_.pods_on(n) + spare_pods_[n]};
+      const auto fits = [&] { return room.fits(spec); };
       candidates_.clear();
       ++scan_;
       if (!fits()) {
@@ -240,7 +229,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
             gang_seen_[victim.gang] = scan_;
           }
           if (!job_pods(pod, now, job_)) continue;
-          Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros()};
+          Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros(), 0};
           for (const PodId member : job_) {
             c.lost_gpu_us += lost_gpu_us(member, now);
             c.job_gpu_milli += pods_[api_.pod(member).source].total_gpu_milli();
@@ -249,12 +238,13 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
             c.gpus += healthy_gpus(member);
             c.cpu_milli += m.cpu_milli;
             c.memory_mib += m.memory_mib;
+            ++c.pods;
           }
           candidates_.push_back(c);
         }
         if (quotas_ != nullptr) {
-          if (!reclaim_victims(gpus, cpu, memory, spec)) continue;
-        } else if (!priority_victims(gpus, cpu, memory, spec)) {
+          if (!reclaim_victims(room, spec)) continue;
+        } else if (!priority_victims(room, spec)) {
           continue;
         }
       }
@@ -281,6 +271,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
         spare_gpus_[m] += healthy_gpus(member);
         spare_cpu_[m] += spec_m.cpu_milli;
         spare_memory_[m] += spec_m.memory_mib;
+        ++spare_pods_[m];
         touched_.push_back(m);
         take(member);
         victims.push_back(member);
@@ -289,9 +280,10 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     spare_gpus_[n] -= spec.gpu_count;
     spare_cpu_[n] -= spec.cpu_milli;
     spare_memory_[n] -= spec.memory_mib;
+    --spare_pods_[n];
     touched_.push_back(n);
   }
-  for (const cluster::NodeIndex n : touched_) spare_gpus_[n] = spare_cpu_[n] = spare_memory_[n] = 0;
+  for (const cluster::NodeIndex n : touched_) spare_gpus_[n] = spare_cpu_[n] = spare_memory_[n] = spare_pods_[n] = 0;
   touched_.clear();
   for (const PodId pod : taken_list_) taken_[pod] = 0;
   taken_list_.clear();

@@ -64,6 +64,21 @@ class Preemptor {
     std::uint32_t queue;       // reclaim: its queue, and the GPUs its job holds (all workers)
     std::int64_t job_gpu_milli;
     std::int64_t started_us;   // when the pod started running
+    std::int64_t pods;         // its pods (its gang's workers) on the node
+  };
+  // What a node has for the pod being placed: free (or freed) GPUs, CPU, memory and pod slots.
+  struct Room {
+    std::int64_t gpus, cpu, memory, pods;
+    bool fits(const cluster::PodSpec& spec) const {
+      return gpus >= spec.gpu_count && cpu >= spec.cpu_milli && memory >= spec.memory_mib && pods >= 1;
+    }
+    // Adds (sign 1) or takes back (-1) what candidate c frees.
+    void add(const Candidate& c, int sign) {
+      gpus += sign * c.gpus;
+      cpu += sign * c.cpu_milli;
+      memory += sign * c.memory_mib;
+      pods += sign * c.pods;
+    }
   };
   // How good a node is to preempt on; smaller is better (fields compared in order).
   struct NodeChoice {
@@ -78,8 +93,8 @@ class Preemptor {
   };
   // The victims among candidates_ (left there) that make room for `spec` given what the node has
   // free; false if none do.
-  bool priority_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec);
-  bool reclaim_victims(std::int64_t gpus, std::int64_t cpu, std::int64_t memory, const cluster::PodSpec& spec);
+  bool priority_victims(Room room, const cluster::PodSpec& spec);
+  bool reclaim_victims(Room room, const cluster::PodSpec& spec);
   NodeChoice node_choice(cluster::NodeIndex n, core::Time now) const;
   // Reclaim: whether candidate c may still be taken, given what this call took from its queue.
   bool quota_allows(const Candidate& c) const;
@@ -107,7 +122,7 @@ class Preemptor {
   bool evictable(PodId pod, core::Time now) const;
   // Scratch, reset after each call: what earlier workers of this call freed (+) or took (-) per
   // node, the pods chosen so far, and the candidates of the node being looked at.
-  std::vector<std::int64_t> spare_gpus_, spare_cpu_, spare_memory_;
+  std::vector<std::int64_t> spare_gpus_, spare_cpu_, spare_memory_, spare_pods_;
   std::vector<cluster::NodeIndex> touched_;
   std::vector<std::uint8_t> taken_;
   std::vector<PodId> taken_list_;

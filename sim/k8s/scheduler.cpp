@@ -121,6 +121,21 @@ void Scheduler::mark_pods_larger_than_any_node(const std::vector<cluster::NodeSp
     never_fits_[shape] = std::none_of(nodes.begin(), nodes.end(),
                                       [&](const cluster::NodeSpec& node) { return room_when_empty(pod, node); });
   }
+  // A gang needs all its workers placed at once: one asking more GPUs in all than the nodes that
+  // could hold its workers have is larger than the cluster, though each worker fits a node.
+  std::vector<std::int64_t> asked(gang_size_.size(), 0), room(gang_size_.size(), -1);
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    const cluster::PodSpec& pod = pods[i];
+    if (pod.gang == 0 || !pod.wants_gpu()) continue;
+    asked[pod.gang] += pod.gpu_count;
+    if (room[pod.gang] >= 0) continue;
+    room[pod.gang] = 0;
+    for (const cluster::NodeSpec& node : nodes) room[pod.gang] += room_when_empty(pod, node) ? node.gpu_count : 0;
+  }
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    const std::uint32_t gang = pods[i].gang;
+    if (gang != 0 && asked[gang] > room[gang] && room[gang] >= 0) never_fits_[shape_of_source_[i]] = 1;
+  }
 }
 
 // Pods with placement rules need the filters that enforce them; a profile without them would
@@ -313,7 +328,7 @@ void Scheduler::enable_preemption(const JobLedger& ledger, core::Time checkpoint
   // Deep-learning jobs checkpoint: they are preempted only past their first checkpoint of a run,
   // unless preemption is free (it then keeps all their work: kEvictRequest's checkpoint-first kind).
   wait_for_checkpoint_ = !free && (preemption_ == sched::Preemption::kSrtf || preemption_ == sched::Preemption::kTiresias);
-  eviction_kind_ = free ? 2 : 1;
+  eviction_kind_ = free ? 3 : 1;
   checkpoint_interval_ = checkpoint_interval;
   preemptor_.emplace(cache_, api_, pods_, setup_, assumed_, on_node_, evicting_, *priority_, checkpoint_interval,
                      wait_for_checkpoint_);

@@ -104,8 +104,9 @@ class Scheduler final : public Component {
   // only shrink, so once a shape failed its later pods are skipped. Shapes are numbered once per
   // trace row.
   std::vector<std::uint32_t> shape_of_source_;  // per trace row, its shape's number
-  // Per shape: no node, empty, could ever take it (larger than any node). Such a pod is marked
-  // unschedulable at its creation and never queued, so that it blocks no queue (strict FIFO).
+  // Per shape: no node, empty, could ever take it (larger than any node), or, for a gang's worker,
+  // its gang asks more GPUs than all the nodes that could hold its workers have. Such a pod is
+  // marked unschedulable at its creation and never queued, so that it blocks no queue (strict FIFO).
   std::vector<std::uint8_t> never_fits_;
   std::vector<std::uint64_t> failed_in_cycle_;  // per shape, the cycle it last failed in
   std::vector<std::uint32_t> pending_of_shape_;  // per shape, pending pods
@@ -173,7 +174,7 @@ class Scheduler final : public Component {
   std::vector<PodId> one_worker_;     // reused by try_preempt
   std::int64_t preemption_requests_ = 0;
   bool wait_for_checkpoint_ = false;  // victims must have passed their first checkpoint (srtf, tiresias)
-  std::int64_t eviction_kind_ = 1;  // kEvictRequest's value for a preemption: 1, or 2 (keeps all work)
+  std::int64_t eviction_kind_ = 1;  // kEvictRequest's value for a preemption: 1, or 3 (keeps all work)
   core::Time checkpoint_interval_ = core::Time::zero();
   // The smallest ask that found no victims in this cycle: pods queued after it rank no higher, so
   // they have no more victims to choose from, and one that asks at least as much (with no

@@ -45,7 +45,8 @@ void Scheduler::round_pod_ended(PodId id, const Message& message) {
   rounds_->stopped(job);
   // A job suspended by a round comes back (its owner recreates the pod); one that ended, failed
   // for good or was deleted leaves once none of its pods is left.
-  if (message.reason != Reason::kPreempted && live_pods_[job] == 0) rounds_->leave(job);
+  const bool comes_back = message.reason == Reason::kSuspended || message.reason == Reason::kPreempted;
+  if (!comes_back && live_pods_[job] == 0) rounds_->leave(job);
 }
 
 void Scheduler::run_round(core::Time now) {

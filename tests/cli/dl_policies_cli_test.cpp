@@ -96,6 +96,25 @@ TEST_F(DlPolicies, TiresiasDefaultThresholdsAreItsSimulators) {
   EXPECT_NE(summary_.find("\"tiresias_thresholds_gpu_s\": [\n"), std::string::npos);
 }
 
+// A gang larger than the cluster (a 24-GPU job on two 8-GPU nodes: 3 workers of 8, each fitting a
+// node) is marked unschedulable at arrival, so under strict FIFO the 1-GPU job behind it runs at
+// once (before, all waited for ever).
+TEST_F(DlPolicies, AGangLargerThanTheClusterBlocksNothing) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,8,v100-sxm2-16gb\n"
+                                       "n1,64000,262144,8,v100-sxm2-16gb\n";
+  std::ofstream(dir_ / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-01 00:00:00,100.0,24,2400.0,vc\n"
+                                      "2017-10-01 00:00:10,100.0,1,100.0,vc\n";
+  auto pods = run("--policy fifo");
+  ASSERT_EQ(pods.size(), 4U);
+  int unschedulable = 0;
+  for (auto& [name, row] : pods) {
+    if (row["outcome"] == "unschedulable") ++unschedulable;
+    else EXPECT_EQ(row["start_s"], "10.000000") << name;
+  }
+  EXPECT_EQ(unschedulable, 3);
+  EXPECT_EQ(metric("unschedulable_pods"), 3);
+}
+
 // Issue 28's time-sharing example: maxmin, rounds of 100 s, two 1000 s jobs on one GPU: they take
 // turns and end at 1900 and 2000 s exactly (before: 2000.000002 and 2100.000002, a whole extra round
 // for 2 us of work left by rounding).

@@ -307,24 +307,45 @@ TEST_F(K8sTolerations, TheFirstMatchingTolerationDecides) {
   EXPECT_EQ(pods["p"]["end_s"], "750.000000");
 }
 
-// The node's own NoExecute taint is tolerated for 1000 s, counted from the binding at 0 s (the
-// taint manager schedules that eviction then). When the unreachable taint comes at 150 s, the least
-// toleration over both taints goes on from that start: 600 s gives 0 + 600 = 600 s; 60 s gives
-// 60 s, already past, so the pod goes at 150 s (not at 150 + 60 = 210 s).
-TEST_F(K8sTolerations, TheLeastOverTheNodesTaintsCountsFromTheBinding) {
+// The node's own NoExecute taint is tolerated for 1000 s: the taint manager schedules the pod's
+// eviction at its binding, for 0 + 1000 s. When the unreachable taint comes at 150 s, Kubernetes'
+// processPodOnNode keeps that scheduled eviction as it is (the least toleration over both taints,
+// counted from its start, would trigger earlier, and then it returns without a change:
+// kubernetes#108982), whether the unreachable toleration is 600 s or 60 s: evicted at 1000 s.
+TEST_F(K8sTolerations, AnEvictionAlreadyScheduledIsKept) {
   const std::string own = "{key: dedicated, value: gpu, effect: NoExecute}";
   const std::string tolerate_own =
       "  - {key: dedicated, operator: Equal, value: gpu, effect: NoExecute, tolerationSeconds: 1000}\n";
-  auto pods = lost_node(own, tolerate_own +
-                                 "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
-                                 "tolerationSeconds: 600}\n");
+  for (const char* seconds : {"600", "60"}) {
+    fs::remove_all(dir_ / "out");
+    auto pods = lost_node(own, tolerate_own + "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
+                                              "tolerationSeconds: " + seconds + "}\n");
+    EXPECT_EQ(pods["p"]["reason"], "Evicted") << seconds;
+    EXPECT_EQ(pods["p"]["end_s"], "1000.000000") << seconds;
+  }
+}
+
+// Without a taint of the node's own, the unreachable toleration counts from the taint at 150 s;
+// one beyond the simulated time range (10^14 s) is as good as for ever: the pod is still held when
+// the run ends (it used to overflow into an internal error).
+TEST_F(K8sTolerations, AHugeTolerationIsForEver) {
+  auto pods = lost_node("", "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
+                            "tolerationSeconds: 100000000000000}\n");
+  EXPECT_EQ(pods["p"]["outcome"], "held-at-end");
+}
+
+// A NoExecute taint of a healthy node tolerated for 10 s evicts a pod whose binding takes 20 s to
+// reach its kubelet (bindLatency): still bound, not admitted, it ends at 10 s and never runs.
+TEST_F(K8sTolerations, ABoundPodIsEvictedBeforeItsKubeletAdmitsIt) {
+  write("nodes.yaml", node_yaml(1, "{key: dedicated, value: gpu, effect: NoExecute}"));
+  write("kube.yaml", "kubelet: {bindLatency: 20s}\n");
+  write("pods.yaml", pod_yaml("p", 1, "0s", "100s",
+                              "  tolerations:\n  - {key: dedicated, operator: Equal, value: gpu, effect: NoExecute, "
+                              "tolerationSeconds: 10}\n"));
+  auto pods = run();
   EXPECT_EQ(pods["p"]["reason"], "Evicted");
-  EXPECT_EQ(pods["p"]["end_s"], "600.000000");
-  fs::remove_all(dir_ / "out");
-  pods = lost_node(own, tolerate_own +
-                            "  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
-                            "tolerationSeconds: 60}\n");
-  EXPECT_EQ(pods["p"]["end_s"], "150.000000");
+  EXPECT_EQ(pods["p"]["end_s"], "10.000000");
+  EXPECT_EQ(pods["p"]["start_s"], "");
 }
 
 // On a healthy node, a NoExecute taint tolerated for 1000 s evicts the pod 1000 s after its
@@ -370,7 +391,8 @@ TEST_F(K8sJobSpec, NodePodCountIsEnforced) {
 }
 
 // A node lost at 100 s that never recovers, and a pod on it that tolerates the unreachable taint
-// for ever: it is still held when the run ends at 1000 s (the end of `other` on n2). Outcome
+// for ever: it is still held when the run ends at 1000 s (the end of `other` on n2, a Job whose
+// deadline, far later, is dropped when it completes and lengthens nothing). Outcome
 // held-at-end, no end, counted, and its GPU time 0..1000 s: 1000/3600 = 0.277778 GPU-hours, out of
 // 2000/3600 = 0.555556 in all with `other`'s. (Before: outcome `scheduled`, end 0, not counted.)
 TEST_F(K8sJobSpec, PodsHeldAtTheEndAreCounted) {
@@ -379,12 +401,14 @@ TEST_F(K8sJobSpec, PodsHeldAtTheEndAreCounted) {
   write("pods.yaml", pod_yaml("stuck", 1, "0s", "1h",
                               "  nodeSelector: {pool: n1}\n  tolerations:\n  - {key: node.kubernetes.io/unreachable, "
                               "operator: Exists, effect: NoExecute}\n") +
-                         pod_yaml("other", 1, "0s", "1000s", "  nodeSelector: {pool: n2}\n"));
+                         job_yaml("other", 1, "0s", "1000s", "  activeDeadlineSeconds: 100000\n", 1,
+                                  "      nodeSelector: {pool: n2}\n"));
   auto pods = run();
   EXPECT_EQ(pods["stuck"]["outcome"], "held-at-end");
   EXPECT_EQ(pods["stuck"]["start_s"], "0.000000");
   EXPECT_EQ(pods["stuck"]["end_s"], "");
   EXPECT_EQ(pods["stuck"]["node"], "n1");
+  EXPECT_EQ(pods["other-0"]["end_s"], "1000.000000");
   EXPECT_EQ(metric("held_at_end_pods"), 1);
   EXPECT_NEAR(metric("held_at_end_gpu_hours"), 1000.0 / 3600.0, 1e-6);
   EXPECT_NEAR(metric("gpu_hours"), 2000.0 / 3600.0, 1e-6);
@@ -404,6 +428,35 @@ TEST_F(K8sJobSpec, APodLargerThanAnyNodeBlocksNothing) {
   EXPECT_EQ(pods["small"]["end_s"], "110.000000");
   EXPECT_EQ(metric("unschedulable_pods"), 1);
   EXPECT_EQ(metric("unscheduled_pods"), 0);
+}
+
+// Jobs under a time-sharing policy: a round's end suspends a pod (reason Suspended), which is the
+// scheduler's own lease, not a failure: nothing counts against backoffLimit (0 here) and the pod
+// comes back after the base 10 s. maxmin, rounds of 360 s, two 2 h Jobs on one GPU: they take
+// turns, A in rounds 0, 2, ..., 38 (ends 39 x 360 = 14040 s), B in rounds 1, ..., 39 (14400 s).
+// (Counted as preemptions, both Jobs failed with BackoffLimitExceeded.)
+TEST_F(K8sJobSpec, RoundSuspensionsAreNoFailures) {
+  write("nodes.yaml", node_yaml(1));
+  write("pods.yaml", job_yaml("a", 1, "0s", "2h", "  backoffLimit: 0\n") + job_yaml("b", 1, "0s", "2h", "  backoffLimit: 0\n"));
+  auto pods = run("maxmin");
+  EXPECT_EQ(pods["a-0"]["end_s"], "14040.000000");
+  EXPECT_EQ(pods["b-0"]["end_s"], "14400.000000");
+  EXPECT_EQ(pods["a-0"]["attempts"], "20");
+  EXPECT_EQ(metric("jobs_succeeded"), 2);
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 0);
+}
+
+// The node's pod count takes part in the victim search, as NodeResourcesFit does in Kubernetes'
+// selectVictimsOnNode: a node of 2 GPUs allowing 1 pod runs `low` (priority 0); `high` (priority
+// 100, 1 GPU) at 100 s needs its pod slot, so `low` is preempted and `high` runs at 100 s. (The
+// free GPU made the node look as if it needed no victim: `high` waited until 3600 s.)
+TEST_F(K8sJobSpec, PreemptionFreesAPodSlot) {
+  write("nodes.yaml", node_yaml(2, "", "n1", "1"));
+  write("pods.yaml", pod_yaml("low", 1, "0s", "1h", "  priority: 0\n") + pod_yaml("high", 1, "100s", "100s", "  priority: 100\n"));
+  auto pods = run("preemption");
+  EXPECT_EQ(pods["low"]["reason"], "Preempted");
+  EXPECT_EQ(pods["low"]["end_s"], "100.000000");
+  EXPECT_EQ(pods["high"]["start_s"], "100.000000");
 }
 
 // GPU memory per device from the node: a gpushare node advertising 28 GiB over 2 T4s has 14 GiB

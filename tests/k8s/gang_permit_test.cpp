@@ -117,9 +117,10 @@ TEST(GangPermit, AGangInBackoffDoesNotHoldBackAnotherOfItsShape) {
 }
 
 TEST(GangPermit, AGangThatCanNeverBeWholeDoesNotKeepTheRunGoing) {
-  // Three 8-GPU workers on two 8-GPU nodes: two are placed and sent back at 0 (a third of the
-  // gang missing). Its retry at 20 finds nothing freed since, so no cycle runs: the run ends with
-  // the gang unscheduled instead of placing and rejecting it for ever.
+  // Three 8-GPU workers on two 8-GPU nodes: 24 GPUs asked, 16 in the cluster. The gang is larger
+  // than the cluster, so its workers are marked unschedulable when they arrive and never queued:
+  // no Permit rejection, and the run ends at once. (Before issue 28: two were placed and sent back
+  // at 0, and the retry at 20 found nothing freed.)
   K8sScenario s;
   s.policy = "gang";
   s.node("n0", 8);
@@ -127,8 +128,12 @@ TEST(GangPermit, AGangThatCanNeverBeWholeDoesNotKeepTheRunGoing) {
   for (int w = 0; w < 3; ++w) s.pod("g-w" + std::to_string(w), 8, 0, 50).gang = 1;
   s.workload.has_gangs = true;
   const auto result = s.run();
-  for (std::size_t w = 0; w < 3; ++w) EXPECT_EQ(record(result, w).start_us, -1) << w;
-  EXPECT_EQ(metric(result, "gang_permit_rejections"), 1);
+  for (std::size_t w = 0; w < 3; ++w) {
+    EXPECT_EQ(record(result, w).start_us, -1) << w;
+    EXPECT_EQ(record(result, w).outcome, experiment::PodOutcome::kUnschedulable) << w;
+  }
+  EXPECT_EQ(metric(result, "gang_permit_rejections"), 0);
+  EXPECT_EQ(metric(result, "unschedulable_pods"), 3);
 }
 
 TEST(GangPermit, AWorkerDeletedBeforeItsGangStartedBreaksTheGang) {
