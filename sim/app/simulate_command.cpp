@@ -108,8 +108,8 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                                          "simulator for dlas-gpu)");
   o.tiresias_options[1] =
       cmd.add_option("--tiresias-starvation", o.tiresias_starvation,
-                     "replay, policy tiresias: a waiting job returns to queue 0 after waiting this many times as long as "
-                     "it ran since it was last put there (default 0: never)")
+                     "replay, policy tiresias: a job waiting below queue 0 returns there once it has waited (every wait "
+                     "since its first run there) this many times as long as it ran since (default 0: never)")
           ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
   o.themis_fairness_option =
       cmd.add_option("--themis-fairness", o.themis_fairness,

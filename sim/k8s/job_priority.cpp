@@ -16,6 +16,7 @@ JobPriority::JobPriority(const sched::Profile& profile, const std::vector<cluste
   if (kind_ == sched::Preemption::kTiresias) {
     attained_offset_.assign(pods.size() + gang_rows_.size(), 0);
     executed_offset_.assign(pods.size() + gang_rows_.size(), core::Time::zero());
+    first_run_.assign(pods.size() + gang_rows_.size(), kNever);
   }
 }
 
@@ -83,16 +84,28 @@ core::Time JobPriority::promotion_due(std::uint32_t row) const {
     if (ledger_.running(r)) return kNever;
     last_stop = std::max(last_stop, ledger_.last_stop(r));
   }
-  const core::Time ran = executed(row, last_stop) - executed_offset_[job_of(row)];
+  const std::size_t job = job_of(row);
+  if (first_run_[job] == kNever) return kNever;
+  if (queue_of(attained_gpu_us(row, last_stop) - attained_offset_[job]) == 0) return kNever;  // already in queue 0
+  const core::Time ran = executed(row, last_stop) - executed_offset_[job];
   if (ran <= core::Time::zero()) return kNever;
-  const double wait = static_cast<double>(ran.micros()) * static_cast<double>(tiresias_.starvation_knob);
-  return last_stop + core::Time::from_micros(static_cast<std::int64_t>(std::min(wait, 4e18)));
+  // Waited (since the first run) = now - first run - ran; due when that reaches K x ran.
+  const double due = static_cast<double>(first_run_[job].micros()) +
+                     static_cast<double>(ran.micros()) * (1.0 + static_cast<double>(tiresias_.starvation_knob));
+  return std::max(last_stop, core::Time::from_micros(static_cast<std::int64_t>(std::min(due, 4e18))));
 }
 
 void JobPriority::promote(std::uint32_t row, core::Time now) {
   const std::size_t job = job_of(row);
   attained_offset_[job] = attained_gpu_us(row, now);
   executed_offset_[job] = executed(row, now);
+  first_run_[job] = kNever;
+}
+
+void JobPriority::started(std::uint32_t row, core::Time now) {
+  if (kind_ != sched::Preemption::kTiresias) return;
+  core::Time& first = first_run_[job_of(row)];
+  if (first == kNever) first = now;
 }
 
 }  // namespace gpusim::k8s

@@ -43,11 +43,16 @@ class JobPriority {
   // Tiresias: when the job of `row`, running now, passes its next threshold (kNever: no other
   // queue below, or not Tiresias).
   core::Time next_demotion(std::uint32_t row, core::Time now) const;
-  // Tiresias with a starvation knob: when the job of `row`, waiting, is due back in queue 0
-  // (kNever: never, e.g. it never ran or some of its pods run).
+  // Tiresias with a starvation knob K, as its simulator's solve_starvation: the job of `row`,
+  // waiting in a queue below 0, is due back in queue 0 once the time it has waited since it first
+  // ran after entering queue 0 reaches K times the time it ran since then (wall-clock, every wait
+  // counted); kNever: never (queue 0, never ran since, or some of its pods run).
   core::Time promotion_due(std::uint32_t row) const;
   // Puts the job of `row` back in queue 0 with its service counted from now.
   void promote(std::uint32_t row, core::Time now);
+  // The job of `row` started running (a pod of it): the first start since it entered queue 0
+  // starts the count of its waiting.
+  void started(std::uint32_t row, core::Time now);
   // The rows of gang g (PodSpec::gang), in row order.
   const std::vector<std::uint32_t>& gang_rows(std::uint32_t gang) const { return gang_rows_[gang]; }
 
@@ -75,6 +80,8 @@ class JobPriority {
   // Per job (rows, then gangs): its attained service and run time at its last promotion.
   std::vector<std::int64_t> attained_offset_;
   std::vector<core::Time> executed_offset_;
+  // Per job: its first start since it entered queue 0 (kNever: none yet).
+  std::vector<core::Time> first_run_;
 };
 
 }  // namespace gpusim::k8s

@@ -210,6 +210,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
     case Topic::kPodRunning: {
       // Tiresias: the job moves down a queue when its attained service passes a threshold, which
       // may let a waiting job preempt it.
+      if (priority_) priority_->started(message.source, now);
       const core::Time when = priority_ ? priority_->next_demotion(message.source, now) : JobPriority::kNever;
       if (when != JobPriority::kNever) bus_.set_timer(*this, kDemote, message.pod, when);
       // A pod that waits for a victim may find one when this pod reaches its first checkpoint.

@@ -267,6 +267,41 @@ TEST(Preemption, TiresiasPromotesAStarvingJob) {
   }
 }
 
+TEST(Preemption, TiresiasStarvationCountsEveryWaitSinceTheFirstRun) {
+  // Tiresias' simulator's solve_starvation with K = 1, free preemption, one queue threshold at 100
+  // GPU-s, one GPU. A (1000 s) at 0 runs and passes 100 GPU-s (queue 1). B (50 s, queue 0) at 150
+  // preempts it; A waits 150-200 and runs again 200-260 (210 s run in all); C (100 s) at 260
+  // preempts it; D (100 s) at 360 runs after C, 360-460. A has waited 50 s, then from 260: the
+  // simulator promotes it when its waits reach 1 x 210 s, at 260 + 160 = 420 (gpusim counted only
+  // the current wait: 260 + 210 = 470). When D ends at 460, A, back in queue 0 and created before
+  // E (100 s, arriving at 460), runs first; after 100 GPU-s it is demoted again (560) and E preempts
+  // it: E 560-660, then A 660-1350 with its last 690 s (3 preemptions). Promoted only at 470, A
+  // would still be in queue 1 at 460: E would run 460-560, then A 560-1350 (2 preemptions).
+  K8sScenario s;
+  s.policy = "tiresias";
+  s.kube.free_preemption = true;
+  sched::TiresiasSettings t;
+  t.thresholds_gpu_s = {100};
+  t.starvation_knob = 1;
+  s.tiresias = t;
+  s.node("n0", 1);
+  s.pod("a", 1, 0, 1000);
+  s.pod("b", 1, 150, 50);
+  s.pod("c", 1, 260, 100);
+  s.pod("d", 1, 360, 100);
+  s.pod("e", 1, 460, 100);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 1).start_us), 150);
+  EXPECT_EQ(seconds(record(result, 2).start_us), 260);
+  EXPECT_EQ(seconds(record(result, 3).start_us), 360);
+  EXPECT_EQ(seconds(record(result, 4).start_us), 560);
+  EXPECT_EQ(seconds(record(result, 4).end_us), 660);
+  EXPECT_EQ(seconds(record(result, 0).start_us), 660);
+  EXPECT_EQ(seconds(record(result, 0).end_us), 1350);
+  EXPECT_EQ(record(result, 0).attempts, 4u);
+  EXPECT_EQ(metric(result, "preemptions"), 3);
+}
+
 TEST(Preemption, AGangIsPreemptedWhole) {
   // Two 8-GPU nodes; threshold 1600 GPU-s; checkpoints every 150 s. G (16 GPUs, 1000 s) at 0 is a
   // gang of two 8-GPU workers, demoted at 100. X (4 GPUs, 10 s) at 200 preempts one worker, and the
