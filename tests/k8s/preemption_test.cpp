@@ -102,24 +102,28 @@ TEST(Preemption, SrtfEvictsTheLowestPriorityJobOnce) {
   EXPECT_NEAR(metric(result, "mean_jct_s"), 6200.0 / 3, 1e-6);
 }
 
-TEST(Preemption, KubernetesPicksTheNodeAsPickOneNodeForPreemption) {
-  // The `preemption` profile on two 2-GPU nodes, every pod 1 GPU. n0 runs p (priority 10, from 0) and
-  // q (10, from 1); n1 runs r (20, from 2) and s (0, from 3). H (priority 100, 2 GPUs) at 100 needs
-  // both GPUs of a node: victims {p, q} on n0 (most important: 10) or {r, s} on n1 (most important:
-  // 20). The node whose most important victim is least important wins: n0, although n1's priorities
-  // sum to less (20 + 0 < 10 + 10). H runs on n0 100-200.
+// The `preemption` profile on two 2-GPU nodes, every pod 1 GPU: best fit with node-index ties puts p
+// (priority 10, from 0 s) and q (10, from 1 s) on n0, r (`r_priority`, from 2 s) and s (0, from 3 s)
+// on n1. H (priority 100, 2 GPUs) at 100 s needs both GPUs of a node.
+experiment::RunResult kube_preemption(std::int32_t r_priority) {
   K8sScenario s;
   s.policy = "preemption";
   s.node("n0", 2);
   s.node("n1", 2);
   s.pod("p", 1, 0, 1000).priority = 10;
   s.pod("q", 1, 1, 1000).priority = 10;
-  s.pod("r", 1, 2, 1000).priority = 20;
+  s.pod("r", 1, 2, 1000).priority = r_priority;
   s.pod("s", 1, 3, 1000).priority = 0;
   s.pod("h", 2, 100, 100).priority = 100;
-  const auto result = s.run();
-  // Best fit with node-index ties fills n0 with p, q, then n1 with r, s. After H, p and q come back
-  // (10 s later) and p, outranking s, takes s's GPU on n1: p, q and s are each evicted once.
+  return s.run();
+}
+
+TEST(Preemption, KubernetesPicksTheNodeAsPickOneNodeForPreemption) {
+  // r at 20: victims {p, q} on n0 (most important: 10) or {r, s} on n1 (most important: 20). The
+  // node whose most important victim is least important wins: n0, although n1's priorities sum to
+  // less (20 + 0 < 10 + 10). H runs on n0 100-200. p and q come back (10 s later) and p, outranking
+  // s, takes s's GPU on n1: p, q and s are each evicted once, r never.
+  const auto result = kube_preemption(20);
   EXPECT_EQ(record(result, 4).node, 0);
   EXPECT_EQ(seconds(record(result, 4).start_us), 100);
   EXPECT_EQ(record(result, 0).attempts, 2u);
@@ -128,18 +132,9 @@ TEST(Preemption, KubernetesPicksTheNodeAsPickOneNodeForPreemption) {
 }
 
 TEST(Preemption, KubernetesThenTheLeastSumOfPriorities) {
-  // As above (p, q, r, s from 0, 1, 2, 3 s) with r at priority 10: both nodes' most important victims are at 10; n1's sum (10 + 0)
-  // is less than n0's (10 + 10), so H takes n1.
-  K8sScenario s;
-  s.policy = "preemption";
-  s.node("n0", 2);
-  s.node("n1", 2);
-  s.pod("p", 1, 0, 1000).priority = 10;
-  s.pod("q", 1, 1, 1000).priority = 10;
-  s.pod("r", 1, 2, 1000).priority = 10;
-  s.pod("s", 1, 3, 1000).priority = 0;
-  s.pod("h", 2, 100, 100).priority = 100;
-  const auto result = s.run();
+  // r at 10: both nodes' most important victims are at 10; n1's sum (10 + 0) is less than n0's
+  // (10 + 10), so H takes n1 and r and s are evicted.
+  const auto result = kube_preemption(10);
   EXPECT_EQ(record(result, 4).node, 1);
   EXPECT_EQ(seconds(record(result, 4).start_us), 100);
   EXPECT_EQ(record(result, 0).attempts, 1u);
