@@ -17,7 +17,7 @@
 #
 # The profile is the built-in POLICY's with `tieBreak: node-index` (the node list is in the Go run's order: ties go
 # to the smallest prefixed name there). Writes DIR/input (pods.csv, nodes.csv, go.csv, profile.yaml), DIR/gpusim (the
-# gpusim run) and prints the figures. Needs python3 (standard library only) and build/gpusim.
+# gpusim run), DIR/matches.csv (per arrival: same node, same node and GPUs) and prints the figures. Needs python3 (standard library only) and build/gpusim.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 log= names= policy= out= snapshot= table= label= typical=1
@@ -67,11 +67,19 @@ EOF
 extra=()
 # The artifact computes FGD's typical pods once, from the 8152 pods of the trace (before shuffling and copies).
 if [ "$policy" = fgd ] && [ "$typical" = 1 ]; then extra=(--typical-pods openb:default); fi
-# Every arrival of the list is placed: the list already stops where the Go run's tuning stopped.
+# The list stops where the Go run's tuning stopped, within 130% of the GPUs (the compare step refuses a list that
+# gpusim cut short); the target also gives gpusim's headline gpu_allocation_pct, printed below.
 "$gpusim" run --cluster "$out/input/nodes.csv" --workload "$out/input/pods.csv" --policy "$out/input/profile.yaml" \
-  --mode fill --order as-listed --fill-target 10 --seed 42 "${extra[@]}" --out "$out/gpusim" > "$out/gpusim.txt"
+  --mode fill --order as-listed --fill-target 1.3 --seed 42 "${extra[@]}" --out "$out/gpusim" > "$out/gpusim.txt"
+grep gpu_allocation_pct "$out/gpusim.txt" || true
+# The Go run's own figure (allocated milli-GPU at the end), when its log has it.
+grep -o 'MilliGpu: [^\]*' "$log" | tail -1 || true
 if [ -n "$table" ] && [ ! -s "$table" ]; then
-  echo "comparison,pods,same_node,same_node_pct,same_node_and_gpus,same_node_and_gpus_pct,first_node_difference" > "$table"
+  echo "comparison,pods,same_node,same_node_pct,same_node_and_gpus,same_node_and_gpus_pct,go_gpu_milli_allocated,gpusim_gpu_milli_allocated,first_node_difference" > "$table"
 fi
 python3 "$root/scripts/fgd_compare.py" compare --go "$out/input/go.csv" --gpusim "$out/gpusim/pods.csv" \
-  --label "${label:-$policy}" ${table:+--csv-row "$table"}
+  --label "${label:-$policy}" ${table:+--csv-row "$table"} --matches "$out/matches.csv"
+if [ "$policy" = fgd ] && [ -n "$snapshot" ]; then
+  python3 "$root/scripts/fgd_compare.py" explain --input "$out/input" --gpusim "$out/gpusim/pods.csv" \
+    --trace "$root/traces/data/openb/openb_pod_list_default.csv"
+fi
