@@ -76,6 +76,11 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "creation-time (sorted by creation time, then name; otherwise as-listed)")
           ->check(CLI::IsMember({"shuffled", "as-listed", "creation-time"}))
           ->capture_default_str();
+  o.typical_pods_option =
+      cmd.add_option("--typical-pods", o.typical_pods,
+                     "fill, policies with the fgd plugin: the pod list (any --workload form) whose shapes FGD takes as "
+                     "its typical pods (default: the workload itself; e.g. the original trace when the workload lists "
+                     "another simulator's arrivals, copies included)");
   o.time_compression_option =
       cmd.add_option("--time-compression", o.time_compression, "replay: divide arrival times by this factor")
           ->check(finite_range(0.001, 1e6))
@@ -176,7 +181,7 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
 // Options that were given but do not apply to the chosen mode are errors, not silently ignored.
 void check_mode_options(const SimulateOptions& o) {
   const bool replay = o.mode == "replay";
-  for (const CLI::Option* option : {o.fill_target_option, o.order_option}) {
+  for (const CLI::Option* option : {o.fill_target_option, o.order_option, o.typical_pods_option}) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
   }
   if (!replay) {
@@ -292,6 +297,7 @@ struct InputPaths {
   fs::path catalog;
   fs::path cluster;
   fs::path workload;
+  fs::path typical_pods;     // empty: FGD's typical pods come from the workload
   fs::path calibration_dir;  // empty: none (performance model off)
   fs::path kube;             // empty: default Kubernetes-layer settings
   fs::path throughputs;      // empty: no Gavel throughput table
@@ -314,6 +320,7 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
   io::require_file(paths.catalog, "GPU catalog");
   paths.cluster = traces::resolve_cluster(cluster_name(o), paths.root);
   paths.workload = traces::resolve_workload(o.workload, paths.root);
+  if (!o.typical_pods.empty()) paths.typical_pods = traces::resolve_workload(o.typical_pods, paths.root);
   if (!o.kube.empty()) {
     paths.kube = o.kube;
     io::require_file(paths.kube, "--kube settings");
@@ -343,6 +350,7 @@ struct Loaded {
   cluster::GpuCatalog catalog;
   traces::ClusterSpec cluster;
   traces::Workload workload;
+  std::optional<traces::Workload> typical_pods;  // --typical-pods
   sched::Registry registry;
   std::optional<perf::PerformanceModel> performance;
   perf::JobProfile job;
@@ -387,7 +395,7 @@ void note_jobs_larger_than_cluster(const std::string& file, const Loaded& loaded
 }
 
 Loaded load(const SimulateOptions& o, const InputPaths& paths) {
-  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, policy::builtin_registry(), std::nullopt, {}, {},
+  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, std::nullopt, policy::builtin_registry(), std::nullopt, {}, {},
                 std::nullopt};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
@@ -396,6 +404,10 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   loaded.workload.source = o.workload;
   print_notes(paths.cluster.string(), loaded.cluster.notes);
   print_notes(paths.workload.string(), loaded.workload.notes);
+  if (!paths.typical_pods.empty()) {
+    loaded.typical_pods = traces::read_workload(paths.typical_pods, loaded.catalog, loaded.cluster.nodes);
+    loaded.typical_pods->source = o.typical_pods;
+  }
   if (!paths.kube.empty()) loaded.kube = k8s::load_kube_settings(paths.kube, loaded.cluster.nodes);
   if (!paths.queue_quotas.empty()) {
     loaded.kube.queue_quotas = k8s::load_queue_quotas(paths.queue_quotas, loaded.workload.queues);
@@ -496,6 +508,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
   if (!paths.throughputs.empty()) inputs.push_back(paths.throughputs);
   if (!paths.queue_quotas.empty()) inputs.push_back(paths.queue_quotas);
+  if (!paths.typical_pods.empty()) inputs.push_back(paths.typical_pods);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<sched::Profile> profiles = resolve_policies(o.policies);
@@ -542,6 +555,13 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   }
 
   Loaded loaded = load(o, paths);
+  if (loaded.typical_pods && std::none_of(profiles.begin(), profiles.end(), [&](const sched::Profile& profile) {
+        const auto is_fgd = [&](const std::string& name) { return loaded.registry.canonical(name) == "fgd"; };
+        return is_fgd(profile.gpu_selection) ||
+               std::any_of(profile.score.begin(), profile.score.end(), [&](const auto& s) { return is_fgd(s.name); });
+      })) {
+    throw UsageError("--typical-pods applies to policies with the fgd plugin, which this run does not use");
+  }
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
   loaded.kube.free_preemption = o.free_preemption;
   loaded.kube.round_length = core::Time::from_seconds(o.round_length_s);
@@ -551,7 +571,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
                                          loaded.performance ? &*loaded.performance : nullptr, loaded.job,
                                          loaded.job_types ? &*loaded.job_types : nullptr,
-                                         o.mode == "replay" ? &loaded.kube : nullptr};
+                                         o.mode == "replay" ? &loaded.kube : nullptr,
+                                         loaded.typical_pods ? &*loaded.typical_pods : nullptr};
   const auto result = experiment::run_compare(
       run_inputs, profiles, run_config(o),
       experiment::seed_list(static_cast<std::uint64_t>(o.first_seed), o.seed_count), static_cast<unsigned>(o.threads));
@@ -559,6 +580,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
+  if (loaded.typical_pods) {
+    context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};
+  }
   for (const sched::Profile& profile : profiles) {
     if (profile.preemption == sched::Preemption::kNone || o.mode != "replay") continue;
     if (context.preemption.is_null()) {

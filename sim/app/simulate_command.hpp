@@ -23,6 +23,9 @@ struct SimulateOptions {
   std::string mode = "fill";
   double fill_target = 1.3;
   std::string order = "shuffled";
+  // fill, profiles with the fgd plugin: the pod list FGD takes its typical pods from (empty: the workload).
+  std::string typical_pods;
+  CLI::Option* typical_pods_option = nullptr;
   double time_compression = 1.0;
   std::int64_t fragmentation_every_s = 0;
   std::string out;

@@ -236,6 +236,7 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
     inputs["fill_target"] = result.base.fill_target;
     // Only when not the default, so that default outputs stay as they were.
     if (result.base.order != FillOrder::kShuffled) inputs["order"] = to_string(result.base.order);
+    if (!ctx.typical_pods.is_null()) inputs["typical_pods"] = ctx.typical_pods;
   } else {
     inputs["time_compression"] = result.base.time_compression;
     if (result.base.fragmentation_every_s > 0) inputs["fragmentation_every_s"] = result.base.fragmentation_every_s;

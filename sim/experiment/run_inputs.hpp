@@ -27,10 +27,13 @@ struct RunInputs {
   const perf::JobTypeSpeeds* job_types = nullptr;
   // Replay only: how the simulated Kubernetes behaves (null: KubeSettings' defaults).
   const k8s::KubeSettings* kube = nullptr;
+  // Fill only: the pods FGD takes its typical pods from (null: the workload).
+  const traces::Workload* typical_pods = nullptr;
 
-  // What the run's plugins are built with: the catalog, the workload as read, the run's seed.
+  // What the run's plugins are built with: the catalog, the workload as read (or --typical-pods'
+  // pods), the run's seed.
   sched::PluginContext plugin_context(std::uint64_t seed) const {
-    return {catalog, workload->pods, seed, cluster->nodes.size()};
+    return {catalog, (typical_pods != nullptr ? typical_pods : workload)->pods, seed, cluster->nodes.size()};
   }
 };
 

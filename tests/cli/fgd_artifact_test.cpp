@@ -1,0 +1,99 @@
+// Placement as the FGD artifact's Go simulator decides it (results/fgd-placements/), through the binary:
+// integer scores (a score plugin's float expression truncated to int64, then BestFit's integer min-max
+// normalisation) with ties to the lowest node index, and FGD's typical pods from a list of their own
+// (--typical-pods).
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kPodHeader =
+    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
+
+std::string node_and_gpus(const fs::path& pods_csv, const std::string& pod) {
+  const auto rows = pods_by_name(pods_csv);
+  const auto& row = rows.at(pod);
+  return row.at("node") + " " + row.at("gpus") + " " + row.at("outcome");
+}
+
+class FgdArtifact : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
+  void write(const std::string& file, const std::string& text) { std::ofstream(dir_ / file) << text; }
+  CliResult run(const std::string& args) { return run_gpusim(dir_, args); }
+  fs::path dir_;
+};
+
+// BestFit on two nodes, pod p asks 1 core and one whole GPU:
+//   n1 (6 cores, 1 GPU): raw = (6000 - 1000) / 128000 * 0.5 + (1000 - 1000) / 8000 * 0.5 = 0.01953125
+//                        (1 - raw) * 100 = 98.046875 -> int 98
+//   n2 (5 cores, 1 GPU): raw = (5000 - 1000) / 128000 * 0.5 = 0.015625 -> 98.4375 -> int 98
+// Compared as floats n2 would win (98.44 > 98.05). As integers they tie: min-max normalisation with
+// max == min gives both 0, and the tie goes to the lowest node index: n1. Listed the other way round,
+// the tie goes to n2, the first in the list.
+TEST_F(FgdArtifact, BestFitScoresAreTruncatedSoNearlyEqualNodesTieAndTheFirstNodeWins) {
+  write("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,6000,8192,1,V100M32\nn2,5000,8192,1,V100M32\n");
+  write("reversed.csv", "sn,cpu_milli,memory_mib,gpu,model\nn2,5000,8192,1,V100M32\nn1,6000,8192,1,V100M32\n");
+  write("pods.csv", std::string(kPodHeader) + "p,1000,1024,1,1000,,LS,Running,0,10,0\n");
+  write("bestfit.yaml",
+        "name: bestfit-node-index\nfilter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: best-fit, weight: 1000}\n"
+        "gpuSelection: best\ntieBreak: node-index\n");
+  const std::string common = "run --workload pods.csv --policy bestfit.yaml --order as-listed --fill-target 1";
+  ASSERT_EQ(run(common + " --cluster nodes.csv --out a").exit_code, 0);
+  EXPECT_EQ(node_and_gpus(dir_ / "a" / "pods.csv", "p"), "n1 0 scheduled");
+  ASSERT_EQ(run(common + " --cluster reversed.csv --out b").exit_code, 0);
+  EXPECT_EQ(node_and_gpus(dir_ / "b" / "pods.csv", "p"), "n2 0 scheduled");
+}
+
+// FGD: score = int(100 * sigmoid((F(before) - F(after)) / 1000)), F = the node's idle GPU milli that a
+// typical pod could not use, weighted by the typical pods' frequencies. Nodes n1 (8 cores, 2 GPUs) and
+// n2 (8 cores, 1 GPU); the workload is one pod s: 1 core, half a GPU.
+//
+// Typical pods from the workload itself: {s's shape, frequency 1}.
+//   n1: before [1000, 1000]: s fits, no GPU too full -> F = 0; after [500, 1000] (GPU 1 has the same free milli
+//       as GPU 0, so only GPU 0 is tried): s still fits on both -> F = 0; sigmoid(0) = 0.5 -> 50
+//   n2: before [1000] -> 0, after [500] -> 0: 50. A tie: the lowest index, n1, GPU 0.
+// Typical pods from typical.csv: {t: 1 core, 2 whole GPUs, frequency 1}.
+//   n1: before [1000, 1000]: t fits, F = 0; after [500, 1000]: one GPU of 1000 free, t needs two -> every idle
+//       milli is a fragment (Q2): F = 1500; sigmoid(-1.5) = 0.18243 -> 18
+//   n2: before [1000]: t never fits -> F = 1000; after [500] -> F = 500; sigmoid(0.5) = 0.62246 -> 62
+//   -> n2, GPU 0.
+TEST_F(FgdArtifact, TypicalPodsFromAnotherListChangeFgdsChoice) {
+  write("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,8000,8192,2,V100M32\nn2,8000,8192,1,V100M32\n");
+  write("pods.csv", std::string(kPodHeader) + "s,1000,1024,1,500,,LS,Running,0,10,0\n");
+  write("typical.csv", std::string(kPodHeader) + "t,1000,1024,2,1000,,LS,Running,0,10,0\n");
+  write("fgd.yaml",
+        "name: fgd-node-index\nfilter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: fgd, weight: 1000}\n"
+        "gpuSelection: fgd\ntieBreak: node-index\n");
+  const std::string common = "run --cluster nodes.csv --workload pods.csv --policy fgd.yaml --order as-listed";
+  ASSERT_EQ(run(common + " --out own").exit_code, 0);
+  EXPECT_EQ(node_and_gpus(dir_ / "own" / "pods.csv", "s"), "n1 0 scheduled");
+  EXPECT_EQ(slurp(dir_ / "own" / "summary.json").find("typical_pods"), std::string::npos);
+
+  const CliResult other = run(common + " --typical-pods typical.csv --out other");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_EQ(node_and_gpus(dir_ / "other" / "pods.csv", "s"), "n2 0 scheduled");
+  EXPECT_NE(slurp(dir_ / "other" / "summary.json").find("\"typical_pods\": {\n      \"file\": \"typical.csv\""),
+            std::string::npos);
+}
+
+TEST_F(FgdArtifact, TypicalPodsIsAFillOptionForFgdOnly) {
+  write("pods.csv", std::string(kPodHeader) + "s,1000,1024,1,500,,LS,Running,0,10,0\n");
+  const CliResult replay = run("run --workload pods.csv --mode replay --typical-pods pods.csv --out r");
+  EXPECT_EQ(replay.exit_code, 2);
+  EXPECT_NE(replay.err.find("--typical-pods applies to --mode fill only"), std::string::npos) << replay.err;
+  const CliResult bestfit = run("run --workload pods.csv --policy bestfit --typical-pods pods.csv --out b");
+  EXPECT_EQ(bestfit.exit_code, 2);
+  EXPECT_NE(bestfit.err.find("--typical-pods applies to policies with the fgd plugin"), std::string::npos) << bestfit.err;
+  const CliResult missing = run("run --workload pods.csv --typical-pods nowhere.csv --out m");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_FALSE(fs::exists(dir_ / "m"));
+}
+
+}  // namespace
+}  // namespace gpusim::testing
