@@ -1088,7 +1088,6 @@ struct WorkloadTally {
   std::int64_t pod_affinity = 0;
   std::int64_t default_completions = 0;  // Jobs
   std::int64_t default_restart_policy = 0;  // Jobs whose template names no restartPolicy
-  std::int64_t restart_on_failure = 0;      // Jobs with restartPolicy OnFailure
   std::map<std::string, std::int64_t> unmodelled_job_fields;  // spec field -> Jobs
   std::int64_t other_conditions = 0;        // podFailurePolicy rules on conditions gpusim never sets
 };
@@ -1656,6 +1655,7 @@ struct WorkloadBuilder {
     WorkloadTally one;  // the template is read once; its tallies count every pod of the Job
     PodRead read = read_pod_spec(pod_template.required_map("spec"), annotations, classes, one);
     read.constraints.job = static_cast<std::int32_t>(workload.jobs.size());
+    read.constraints.restart_on_failure = job.restart_on_failure;
     scale_tally(one, job.completions);
     const auto constraints = std::make_shared<const cluster::PodConstraints>(std::move(read.constraints));
     for (std::int32_t k = 0; k < job.completions; ++k) {
@@ -1735,7 +1735,6 @@ struct WorkloadBuilder {
         pod_spec.fail("restartPolicy", "spec.podFailurePolicy needs restartPolicy Never (Kubernetes refuses the Job)");
       }
       job.restart_on_failure = true;
-      ++tally.restart_on_failure;
     } else if (*policy != "Never") {
       pod_spec.fail("restartPolicy", fmt::format("'{}': a Job's pods use Never or OnFailure", *policy));
     }
@@ -1772,11 +1771,6 @@ void workload_notes(const WorkloadTally& t, Workload& w) {
     w.notes.push_back(fmt::format("{} without spec.template.spec.restartPolicy: Never (Kubernetes asks for Never or "
                                   "OnFailure)",
                                   plural(t.default_restart_policy, "Job", "Jobs")));
-  }
-  if (t.restart_on_failure > 0) {
-    w.notes.push_back(fmt::format("restartPolicy OnFailure not modelled: a failed container's pod is replaced as with "
-                                  "Never, counted against backoffLimit ({})",
-                                  plural(t.restart_on_failure, "Job", "Jobs")));
   }
   if (!t.unmodelled_job_fields.empty()) {
     std::vector<std::string> parts;

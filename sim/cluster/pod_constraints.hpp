@@ -86,6 +86,9 @@ struct PodConstraints {
   // A bare `kind: Pod` object: no controller owns it, so nothing recreates it when it fails.
   // Trace rows (openb, Philly, DLRM, native) keep an implicit owner that replaces them.
   bool ownerless = false;
+  // Its Job's template says restartPolicy OnFailure: the kubelet restarts a container that failed
+  // (OOM-killed, its GPU lost) in place, in the same pod, after its crash-loop back-off.
+  bool restart_on_failure = false;
 };
 
 struct Taint;

@@ -320,7 +320,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       bus.subscribe(topic, *partitioner);
     }
   }
-  for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted}) bus.subscribe(topic, owners);
+  for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted, Topic::kContainerRestarted}) {
+    bus.subscribe(topic, owners);
+  }
   for (const Topic topic : {Topic::kPodTerminated, Topic::kJobFailed}) bus.subscribe(topic, driver);
   bus.subscribe(Topic::kPodKill, kubelets);
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
@@ -334,7 +336,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   scheduler.cache().check_invariants();
   experiment::RunResult result = metrics.finish(profile.name,
                                                 {scheduler.attempts(), owners.recreated(), owners.given_up(),
-                                                 owners.jobs_succeeded(), owners.jobs_failed()},
+                                                 owners.jobs_succeeded(), owners.jobs_failed(), owners.container_restarts()},
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));

@@ -86,7 +86,8 @@ Controller::Controller(Bus& bus, const ApiServer& api, const KubeSettings& setti
       succeeded_(workload.jobs.size(), 0),
       job_started_(workload.jobs.size(), 0),
       job_ended_(workload.jobs.size(), 0),
-      deadline_timer_(workload.jobs.size(), kNoDeadline) {
+      deadline_timer_(workload.jobs.size(), kNoDeadline),
+      job_restarts_(workload.jobs.size(), 0) {
   std::vector<std::uint8_t> seen(workload.jobs.size(), 0);
   for (std::uint32_t i = 0; i < workload.pods.size(); ++i) {
     const std::int32_t job = job_of(i);
@@ -122,7 +123,17 @@ void Controller::on_message(const Message& message, core::Time now) {
     }
     return;
   }
+  if (message.topic == Topic::kContainerRestarted) {
+    container_restarted(message, now);
+    return;
+  }
   if (message.topic != Topic::kPodTerminated) return;
+  if (job >= 0 && message.pod < pod_restarts_.size()) {
+    // An ended pod's restarts no longer count (pastBackoffLimitOnFailure sums Running and
+    // Pending pods only).
+    job_restarts_[static_cast<std::size_t>(job)] -= pod_restarts_[message.pod];
+    pod_restarts_[message.pod] = 0;
+  }
   if (message.reason == Reason::kSucceeded) {
     since_success_[owner_of(message.source)] = 0;  // failuresAfterLastSuccess
     if (job >= 0) {
@@ -192,6 +203,24 @@ void Controller::pod_failed(const Message& message, core::Time now) {
   for (int i = 1; i < since_success_[owner] && delay < cap; ++i) delay *= 2;
   delay = std::min(delay, cap);
   bus_.set_timer(*this, kRecreate, message.source, now + core::Time::from_micros(delay), core::Phase::kArrival);
+}
+
+void Controller::container_restarted(const Message& message, core::Time now) {
+  ++container_restarts_;
+  const std::int32_t job = job_of(message.source);
+  if (job < 0) return;
+  const auto j = static_cast<std::size_t>(job);
+  if (pod_restarts_.size() <= message.pod) pod_restarts_.resize(std::size_t{message.pod} + 1, 0);
+  ++pod_restarts_[message.pod];
+  ++job_restarts_[j];
+  if (job_ended_[j]) return;
+  // pastBackoffLimitOnFailure: the restarts of the Job's running and pending pods reach the limit
+  // (any restart when the limit is 0).
+  const std::int32_t limit = workload_.jobs[j].backoff_limit.value_or(settings_.backoff_limit);
+  if (limit == 0 ? job_restarts_[j] > 0 : job_restarts_[j] >= limit) {
+    ++given_up_;
+    fail_job(j, Reason::kBackoffLimitExceeded, now);
+  }
 }
 
 void Controller::fail_job(std::size_t job, Reason reason, core::Time now) {

@@ -1,7 +1,7 @@
 #pragma once
 // The pods' owners. Three kinds (sim/k8s/README.md, "Owners"):
 // - a Job from a manifest follows its own spec: backoffLimit, podFailurePolicy,
-//   activeDeadlineSeconds (restartPolicy: see the README);
+//   activeDeadlineSeconds, and with restartPolicy OnFailure its pods' container restarts;
 // - a trace row (openb, Philly, DLRM, native) has an implicit owner, a Job with the --kube
 //   owners' backoffLimit whose disruptions (preemption, descheduling) never count;
 // - a bare `kind: Pod` has none: a failed one stays Failed.
@@ -32,6 +32,8 @@ class Controller final : public Component {
   // DeadlineExceeded, PodFailurePolicy.
   std::array<std::int64_t, 3> jobs_failed() const { return jobs_failed_; }
   std::int64_t jobs_succeeded() const { return jobs_succeeded_; }
+  // Containers the kubelets restarted in place (restartPolicy OnFailure).
+  std::int64_t container_restarts() const { return container_restarts_; }
 
  private:
   // Failures count against the owner: a Job (all its pods together, as Kubernetes counts
@@ -40,6 +42,9 @@ class Controller final : public Component {
   std::int32_t job_of(std::uint32_t source) const;
   void pod_failed(const Message& message, core::Time now);
   void fail_job(std::size_t job, Reason reason, core::Time now);
+  // restartPolicy OnFailure: a Job whose running and pending pods restarted as often as its
+  // backoffLimit fails (the Job controller's pastBackoffLimitOnFailure).
+  void container_restarted(const Message& message, core::Time now);
 
   Bus& bus_;
   const ApiServer& api_;
@@ -54,6 +59,9 @@ class Controller final : public Component {
   std::vector<std::uint8_t> job_started_;     // per Job: its first pod was created
   std::vector<std::uint8_t> job_ended_;       // per Job: it failed or completed
   std::vector<core::EventId> deadline_timer_; // per Job: its activeDeadlineSeconds timer, if set
+  std::vector<std::int32_t> job_restarts_;    // per Job: container restarts of its pods not ended
+  std::vector<std::int32_t> pod_restarts_;    // per pod object: its container restarts
+  std::int64_t container_restarts_ = 0;
   std::int64_t given_up_ = 0;
   std::int64_t recreated_ = 0;
   std::array<std::int64_t, 3> jobs_failed_{};

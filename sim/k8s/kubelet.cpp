@@ -12,7 +12,12 @@
 namespace gpusim::k8s {
 namespace {
 
-enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, kTerminate, kReconfigured };
+enum Tag : std::uint32_t { kAdmit, kStart, kFinish, kPublish, kRegister, kFree, kTerminate, kReconfigured, kRestart };
+
+// The kubelet's container back-off (pkg/kubelet/kubelet.go: backOffPeriod 10 s, MaxContainerBackOff
+// 300 s); an entry not updated for twice the maximum has expired (flowcontrol.Backoff's hasExpired).
+constexpr core::Time kCrashLoopInitial = core::Time::from_micros(10'000'000);
+constexpr core::Time kCrashLoopMax = core::Time::from_micros(300'000'000);
 
 bool listed(const std::vector<int>& xids, int xid) { return std::find(xids.begin(), xids.end(), xid) != xids.end(); }
 
@@ -235,6 +240,7 @@ void KubeletFleet::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time
       break;
     }
     case kStart: start(static_cast<PodId>(payload), now); break;
+    case kRestart: restart(static_cast<PodId>(payload), now); break;
     case kTerminate: {
       // The termination grace period after its node was removed is over.
       const PodId pod = static_cast<PodId>(payload);
@@ -462,12 +468,19 @@ void KubeletFleet::start(PodId id, core::Time now) {
   running.node = static_cast<std::uint32_t>(r.node);
   running.gpus = r.gpus;
   bus_.publish(running, now);
+  launch(id, now);
+}
+
+void KubeletFleet::launch(PodId id, core::Time now) {
+  Resident& r = residents_[id];
+  const std::uint32_t source = api_.pod(id).source;
+  const auto n = static_cast<std::uint32_t>(r.node);
   core::Time duration = run_time(id, now);
   r.full_run = duration;
   // A replacement of an evicted pod resumes from its last checkpoint: its run takes the remaining
   // work's share of the whole run here, rounded up (integers, so that nothing is lost or gained).
-  const cluster::PodSpec& spec = pods_[running.source];
-  const std::int64_t remaining = remaining_work_[running.source];
+  const cluster::PodSpec& spec = pods_[source];
+  const std::int64_t remaining = remaining_work_[source];
   if (spec.phase != cluster::TracePhase::kPending && spec.duration && remaining < spec.duration->micros()) {
     duration = core::Time::from_micros(core::mul_div_ceil(duration.micros(), remaining, spec.duration->micros()));
   }
@@ -476,14 +489,14 @@ void KubeletFleet::start(PodId id, core::Time now) {
   // Starts and durations are each within range, but a long chain of them may not be.
   if (static_cast<double>(now.micros()) + static_cast<double>(duration.micros()) > kMaxSimulatedMicros) {
     throw core::InputError(fmt::format("pod {} would end past the simulated time range ({} us)",
-                                       pods_[running.source].name, kMaxSimulatedMicros));
+                                       pods_[source].name, kMaxSimulatedMicros));
   }
-  if (shared_node(running.node) && pods_[running.source].wants_gpu()) {
+  if (shared_node(n) && pods_[source].wants_gpu()) {
     start_shared(id, duration, now);
     return;
   }
   r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
-  if (settings_.memory_model && setup_[running.node].model == DevicePluginModel::kMig && pods_[running.source].wants_gpu()) {
+  if (settings_.memory_model && setup_[n].model == DevicePluginModel::kMig && pods_[source].wants_gpu()) {
     check_mig_memory(id, now);
   }
 }
@@ -662,8 +675,56 @@ void KubeletFleet::oom_kill(PodId id, bool neighbour, core::Time now) {
   sharing_.oom_neighbours += neighbour;
   // Its containers' start (the API server records Running only when that message is delivered).
   sharing_.oom_run_hours_lost += static_cast<double>((now - r.started).micros()) / 3.6e9;
+  if (restart_in_place(id, Reason::kOomKilled, now)) return;
   cancel_finish(id);
   end(id, Reason::kOomKilled, now);
+}
+
+bool KubeletFleet::restart_in_place(PodId id, Reason reason, core::Time now) {
+  const cluster::PodSpec& pod = pods_[api_.pod(id).source];
+  if (pod.constraints == nullptr || !pod.constraints->restart_on_failure) return false;
+  Resident& r = residents_[id];
+  cancel_finish(id);
+  stop_shared(id, now);
+  r.crashed_for = reason;
+  // kuberuntime's doBackOff with the container's finish time `now`: no live entry, it restarts at
+  // once and the entry starts at 10 s; else it waits out the entry's back-off, and the restart
+  // doubles it (capped at 300 s). An entry lapses when the container ran more than twice the
+  // maximum since it was last updated (a container that ran 10 min starts over at 10 s).
+  const bool live = r.backoff > core::Time::zero() && (now - r.backoff_updated) <= kCrashLoopMax + kCrashLoopMax;
+  const core::Time at = live ? now + r.backoff : now;
+  r.backoff = live ? std::min(r.backoff + r.backoff, kCrashLoopMax) : kCrashLoopInitial;
+  r.backoff_updated = at;
+  r.restart_timer = bus_.set_timer(*this, kRestart, id, at);
+  return true;
+}
+
+void KubeletFleet::restart(PodId id, core::Time now) {
+  Resident& r = residents_[id];
+  r.restart_timer = kNoTimer;
+  if (!r.holds || state_[static_cast<std::size_t>(r.node)] != NodeState::kUp) return;
+  const Reason crashed_for = r.crashed_for;
+  r.crashed_for = Reason::kNone;
+  ++r.restarts;
+  Message restarted;
+  restarted.topic = Topic::kContainerRestarted;
+  restarted.pod = id;
+  restarted.source = api_.pod(id).source;
+  restarted.node = static_cast<std::uint32_t>(r.node);
+  restarted.value = r.restarts;
+  bus_.publish(restarted, now);
+  // A container whose GPU fell off the bus fails again at once: the device is still the pod's,
+  // and CUDA finds no GPU (it crash-loops until the GPU is repaired or its Job gives up).
+  if (crashed_for == Reason::kGpuLost) {
+    const auto n = static_cast<std::uint32_t>(r.node);
+    for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
+      if (r.gpus.contains(d) && !truth_.gpu_healthy(n, d)) {
+        restart_in_place(id, Reason::kGpuLost, now);
+        return;
+      }
+    }
+  }
+  launch(id, now);
 }
 
 void KubeletFleet::set_gpus_present(std::uint32_t n, bool present, core::Time now) {
@@ -721,6 +782,9 @@ void KubeletFleet::end(PodId id, Reason reason, core::Time now) {
 
 void KubeletFleet::release(PodId id, core::Time now) {
   Resident& r = residents_[id];
+  if (r.restart_timer != kNoTimer) bus_.cancel_timer(r.restart_timer);
+  r.restart_timer = kNoTimer;
+  r.crashed_for = Reason::kNone;
   const PodObject& object = api_.pod(id);
   const cluster::PodSpec& pod = pods_[object.source];
   const auto n = static_cast<std::uint32_t>(r.node);
@@ -762,7 +826,11 @@ void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) 
   // The GPU fell off the bus: every container using it dies.
   for (std::size_t i = 0; i < on_node_[n].size();) {
     const PodId id = on_node_[n][i];
-    if ((residents_[id].gpus.bits & devices.bits) != 0) {
+    if ((residents_[id].gpus.bits & devices.bits) != 0 && residents_[id].crashed_for == Reason::kNone) {
+      if (restart_in_place(id, Reason::kGpuLost, now)) {
+        ++i;  // it keeps its devices
+        continue;
+      }
       cancel_finish(id);
       end(id, Reason::kGpuLost, now);  // removes it from the list
     } else {

@@ -74,10 +74,24 @@ class KubeletFleet final : public Component {
     bool overruns = false;
     double mig_slowdown = 0;  // MIG: its run time on its instances over its run time alone
     bool spread = false;      // a gang worker whose gang the scheduler placed on several nodes
+    // restartPolicy OnFailure: its container's restarts and the kubelet's crash-loop back-off
+    // entry (client-go's flowcontrol.Backoff: zero when it has none).
+    std::int32_t restarts = 0;
+    core::Time backoff = core::Time::zero();
+    core::Time backoff_updated = core::Time::zero();
+    core::EventId restart_timer = kNoTimer;
+    Reason crashed_for = Reason::kNone;  // why its container last failed
   };
 
   void admit(PodId pod, core::Time now);
   void start(PodId pod, core::Time now);
+  // Starts (or restarts) the pod's containers: its run from the work it started with.
+  void launch(PodId pod, core::Time now);
+  // restartPolicy OnFailure: the container failed for `reason` (OOM-killed, its GPU lost); the pod
+  // keeps its devices and the container restarts after the crash-loop back-off. False: the pod's
+  // owner does not restart in place (the pod ends).
+  bool restart_in_place(PodId pod, Reason reason, core::Time now);
+  void restart(PodId pod, core::Time now);
   void end(PodId pod, Reason reason, core::Time now);
   // Gives back what the pod holds on its node (and keeps the 1.6 GPUs for the delay).
   void release(PodId pod, core::Time now);

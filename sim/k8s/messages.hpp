@@ -43,6 +43,8 @@ enum class Topic : std::uint8_t {
   kJobFailed,      // Job `value` (an index of Workload::jobs) failed for `reason`: no more pods
   kPodUnschedulable,  // the scheduler found at `pod`'s creation that no node could ever take it (larger
                       // than any node): it stays Pending, out of the queue, and blocks nothing
+  kContainerRestarted,  // the kubelet restarted `pod`'s failed container in place (restartPolicy
+                        // OnFailure): `value` is the pod's restart count now
   kCount,
 };
 

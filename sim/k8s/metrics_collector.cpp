@@ -375,6 +375,7 @@ void MetricsCollector::kubernetes_metrics(experiment::RunResult& result, const C
     result.set("jobs_failed_backoff_limit", static_cast<double>(counts.jobs_failed[0]));
     result.set("jobs_failed_deadline", static_cast<double>(counts.jobs_failed[1]));
     result.set("jobs_failed_pod_failure_policy", static_cast<double>(counts.jobs_failed[2]));
+    result.set("container_restarts", static_cast<double>(counts.container_restarts));
   }
   // Creation to Running, over pods that reached Running: time in the scheduling queue, from
   // binding to admission, waiting for a replacement after admission failures, and from admission

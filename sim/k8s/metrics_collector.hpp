@@ -36,6 +36,7 @@ class MetricsCollector final : public Component {
     // DeadlineExceeded, PodFailurePolicy.
     std::int64_t jobs_succeeded = 0;
     std::array<std::int64_t, 3> jobs_failed{};
+    std::int64_t container_restarts = 0;  // in place, restartPolicy OnFailure
   };
   // The run's records, series and metrics.
   // `containers`: each container's devices of a pod object (empty without container detail).

@@ -273,15 +273,79 @@ TEST_F(K8sJobSpec, SpecMistakes) {
   refused(always, "spec.template.spec.restartPolicy: 'Always': a Job's pods use Never or OnFailure");
 }
 
-// OnFailure is read and said not to be modelled (stderr and summary.json).
-TEST_F(K8sJobSpec, OnFailureIsNoted) {
-  write("nodes.yaml", node_yaml(1));
-  std::string job = job_yaml("j", 1, "0s", "1h", "");
+// restartPolicy OnFailure: the kubelet restarts a failed container in place, in the same pod on the
+// same devices, after its crash-loop back-off (kuberuntime's doBackOff: the first restart at once,
+// then after 10 s, doubling, at most 300 s); the Job fails when its live pods' restarts reach
+// backoffLimit (pastBackoffLimitOnFailure).
+std::string on_failure(std::string job) {
   job.replace(job.find("restartPolicy: Never"), 20, "restartPolicy: OnFailure");
-  write("pods.yaml", job);
-  run();
-  EXPECT_NE(err_.find("restartPolicy OnFailure not modelled"), std::string::npos) << err_;
-  EXPECT_NE(summary_.find("restartPolicy OnFailure not modelled"), std::string::npos);
+  return job;
+}
+
+// GPU 0 falls off the bus at 50 s under the Job's only pod (backoffLimit 3). Its container fails at
+// 50 s and restarts at once (restart 1, back-off entry 10 s); CUDA finds no GPU, so it fails again
+// at 50 s and waits 10 s: restart 2 at 60 s (entry 20 s), fails, restart 3 at 80 s. 3 restarts >= 3:
+// BackoffLimitExceeded at 80 s, in the same pod (1 attempt, nothing recreated).
+TEST_F(K8sJobSpec, OnFailureCrashLoopsOnALostGpu) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "failures:\n- {at: 50s, node: n1, gpu: 0, xid: 79}\n");
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1h", "  backoffLimit: 3\n")));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["outcome"], "failed");
+  EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
+  EXPECT_EQ(pods["j-0"]["attempts"], "1");
+  EXPECT_EQ(pods["j-0"]["start_s"], "0.000000");
+  EXPECT_EQ(pods["j-0"]["end_s"], "80.000000");
+  EXPECT_EQ(metric("container_restarts"), 3);
+  EXPECT_EQ(metric("jobs_failed_backoff_limit"), 1);
+  EXPECT_EQ(metric("pods_recreated"), 0);
+}
+
+// The GPU is repaired at 70 s: the same crash loop restarts at 50 s and 60 s, fails at 60 s (still
+// lost), and restart 3 at 80 s finds it healthy. The container redoes its whole hour from 80 s: it
+// succeeds at 3,680 s in its first pod, after 3 restarts (the default backoffLimit, 6, is not
+// reached).
+TEST_F(K8sJobSpec, OnFailureRestartsOnTheRepairedGpu) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "failures:\n- {at: 50s, node: n1, gpu: 0, xid: 79}\n- {at: 70s, node: n1, gpu: 0, repaired: true}\n");
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1h", "")));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["outcome"], "completed");
+  EXPECT_EQ(pods["j-0"]["attempts"], "1");
+  EXPECT_EQ(pods["j-0"]["end_s"], "3680.000000");
+  EXPECT_EQ(metric("container_restarts"), 3);
+  EXPECT_EQ(metric("jobs_succeeded"), 1);
+}
+
+// An MPS client that always overruns its memory limit (1/2 of the GPU x 1.5) is OOM-killed as each
+// container starts. Restarts at 0, 10, 30, 70, 150, 310 s (back-off 10, 20, 40, 80, 160 s, then
+// capped at 300 s), 610 and 910 s: the 8th restart reaches backoffLimit 8 at 910 s.
+TEST_F(K8sJobSpec, OnFailureBackOffDoublesToFiveMinutes) {
+  write("kube.yaml",
+        "gpuMemory: {overrunFactor: 1.5, overrunPods: [j-0]}\n"
+        "devicePlugin: {model: mps, sharing: {replicas: 2}}\n");
+  std::string node = node_yaml(1);
+  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
+  node.replace(node.find(annotation), annotation.size(), "");
+  write("nodes.yaml", node);
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1h", "  backoffLimit: 8\n")));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
+  EXPECT_EQ(pods["j-0"]["end_s"], "910.000000");
+  EXPECT_EQ(metric("container_restarts"), 8);
+  EXPECT_EQ(metric("oom_kills"), 9);
+}
+
+// With restartPolicy Never the same lost GPU fails the pod; the Job replaces it after 10 s, and the
+// replacement, refused at admission (the stale status still shows the GPU), counts too.
+TEST_F(K8sJobSpec, NeverReplacesThePodInstead) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "failures:\n- {at: 50s, node: n1, gpu: 0, xid: 79}\n");
+  write("pods.yaml", job_yaml("j", 1, "0s", "1h", "  backoffLimit: 0\n"));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["reason"], "GpuLost");
+  EXPECT_EQ(pods["j-0"]["end_s"], "50.000000");
+  EXPECT_EQ(metric("container_restarts"), 0);
 }
 
 // The taint manager takes, for each NoExecute taint, the first toleration that matches it, and
