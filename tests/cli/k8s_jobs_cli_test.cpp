@@ -317,6 +317,21 @@ TEST_F(K8sJobSpec, OnFailureRestartsOnTheRepairedGpu) {
   EXPECT_EQ(metric("jobs_succeeded"), 1);
 }
 
+// The back-off starts over once a container ran more than 600 s (twice MaxContainerBackOff) since
+// its entry was updated: as above until restart 3 at 80 s, then the GPU falls off again at 1,000 s
+// (920 s later). The entry has lapsed, so restart 4 is at once (not after 40 s); it fails on the
+// lost GPU and restart 5 follows 10 s later, at 1,010 s: 5 >= backoffLimit 5 fails the Job there.
+TEST_F(K8sJobSpec, OnFailureBackOffStartsOverAfterALongRun) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "failures:\n- {at: 50s, node: n1, gpu: 0, xid: 79}\n- {at: 70s, node: n1, gpu: 0, repaired: true}\n"
+                     "- {at: 1000s, node: n1, gpu: 0, xid: 79}\n");
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1h", "  backoffLimit: 5\n")));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
+  EXPECT_EQ(pods["j-0"]["end_s"], "1010.000000");
+  EXPECT_EQ(metric("container_restarts"), 5);
+}
+
 // An MPS client that always overruns its memory limit (1/2 of the GPU x 1.5) is OOM-killed as each
 // container starts. Restarts at 0, 10, 30, 70, 150, 310 s (back-off 10, 20, 40, 80, 160 s, then
 // capped at 300 s), 610 and 910 s: the 8th restart reaches backoffLimit 8 at 910 s.
