@@ -116,6 +116,13 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "replay, policy tiresias: a job waiting below queue 0 returns there once it has waited (every wait "
                      "since its first run there) this many times as long as it ran since (default 0: never)")
           ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
+  o.tiresias_options[2] =
+      cmd.add_option("--tiresias-queue-order", o.tiresias_queue_order,
+                     "replay, policy tiresias: the order within a queue: creation (FIFO by creation time; a job never "
+                     "preempts one of its own queue; the default) or simulator (Tiresias' simulator: a job joins the "
+                     "tail of its queue on arrival, demotion and promotion, and running jobs move ahead of waiting "
+                     "ones after each pass)")
+          ->check(CLI::IsMember({"creation", "simulator"}));
   o.themis_fairness_option =
       cmd.add_option("--themis-fairness", o.themis_fairness,
                      "replay, policy themis: the fairness knob f in [0, 1); each lease is offered first to the "
@@ -187,6 +194,7 @@ void check_mode_options(const SimulateOptions& o) {
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
                                       o.checkpoint_option, o.free_preemption_option, o.tiresias_options[0], o.tiresias_options[1],
+                                      o.tiresias_options[2],
                                       o.throughputs_option, o.colocation_option, o.round_option, o.gang_timeout_option,
                                       o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option,
                                       o.themis_fairness_option, o.queue_quotas_option}) {
@@ -258,16 +266,24 @@ std::vector<std::int64_t> parse_thresholds(const std::string& text) {
 
 // Tiresias' knobs from the command line; they must apply to some policy of the run.
 void apply_tiresias_options(const SimulateOptions& o, std::vector<sched::Profile>& profiles) {
-  const bool given = o.tiresias_options[0]->count() > 0 || o.tiresias_options[1]->count() > 0;
+  const bool given = std::any_of(std::begin(o.tiresias_options), std::end(o.tiresias_options),
+                                 [](const CLI::Option* option) { return option->count() > 0; });
   if (!given) return;
   bool applied = false;
   for (sched::Profile& profile : profiles) {
     if (profile.preemption != sched::Preemption::kTiresias) continue;
     if (o.tiresias_options[0]->count() > 0) profile.tiresias.thresholds_gpu_s = parse_thresholds(o.tiresias_thresholds);
     if (o.tiresias_options[1]->count() > 0) profile.tiresias.starvation_knob = o.tiresias_starvation;
+    if (o.tiresias_options[2]->count() > 0) {
+      profile.tiresias.queue_order = o.tiresias_queue_order == "simulator" ? sched::TiresiasQueueOrder::kSimulator
+                                                                           : sched::TiresiasQueueOrder::kCreation;
+    }
     applied = true;
   }
-  if (!applied) throw UsageError("--tiresias-thresholds and --tiresias-starvation apply to the tiresias policy, which this run does not use");
+  if (!applied) {
+    throw UsageError("--tiresias-thresholds, --tiresias-starvation and --tiresias-queue-order apply to the tiresias "
+                     "policy, which this run does not use");
+  }
 }
 
 // The policies, each resolved once; a name given twice (in any spelling) is an error.
@@ -592,6 +608,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     if (profile.preemption == sched::Preemption::kTiresias) {
       context.preemption["tiresias_thresholds_gpu_s"] = profile.tiresias.thresholds_gpu_s;
       context.preemption["tiresias_starvation"] = profile.tiresias.starvation_knob;
+      context.preemption["tiresias_queue_order"] =
+          profile.tiresias.queue_order == sched::TiresiasQueueOrder::kSimulator ? "simulator" : "creation";
     }
   }
   const bool time_shares = std::any_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {

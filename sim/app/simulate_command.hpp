@@ -41,6 +41,7 @@ struct SimulateOptions {
   std::int64_t checkpoint_interval_s = 0;
   std::string tiresias_thresholds;
   std::int64_t tiresias_starvation = 0;
+  std::string tiresias_queue_order;  // creation | simulator
   bool free_preemption = false;
   CLI::Option* free_preemption_option = nullptr;
   // replay: Gavel's throughput table ("gavel" or a path; empty: none) and the time-sharing
@@ -76,7 +77,7 @@ struct SimulateOptions {
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* kube_option = nullptr;
   CLI::Option* checkpoint_option = nullptr;
-  CLI::Option* tiresias_options[2] = {};
+  CLI::Option* tiresias_options[3] = {};
   CLI::Option* throughputs_option = nullptr;
   CLI::Option* colocation_option = nullptr;
   CLI::Option* round_option = nullptr;

@@ -17,7 +17,45 @@ JobPriority::JobPriority(const sched::Profile& profile, const std::vector<cluste
     attained_offset_.assign(pods.size() + gang_rows_.size(), 0);
     executed_offset_.assign(pods.size() + gang_rows_.size(), core::Time::zero());
     first_run_.assign(pods.size() + gang_rows_.size(), kNever);
+    simulator_order_ = tiresias_.queue_order == sched::TiresiasQueueOrder::kSimulator;
   }
+  if (simulator_order_) {
+    lists_.resize(tiresias_.thresholds_gpu_s.size() + 1);
+    demoted_running_.assign(lists_.size(), 0);
+    list_of_.assign(pods.size() + gang_rows_.size(), -1);
+    place_.assign(pods.size() + gang_rows_.size(), 0);
+    rows_ended_.assign(pods.size() + gang_rows_.size(), 0);
+  }
+}
+
+void JobPriority::move_to_tail(std::size_t job, int queue) {
+  if (list_of_[job] >= 0) std::erase(lists_[static_cast<std::size_t>(list_of_[job])], static_cast<std::uint32_t>(job));
+  list_of_[job] = queue;
+  lists_[static_cast<std::size_t>(queue)].push_back(static_cast<std::uint32_t>(job));
+  place_[job] = next_place_++;
+}
+
+void JobPriority::enter(std::uint32_t row, core::Time now) {
+  const std::size_t job = job_of(row);
+  if (!simulator_order_ || list_of_[job] >= 0) return;
+  move_to_tail(job, queue_of(attained_gpu_us(row, now) - attained_offset_[job]));
+}
+
+void JobPriority::demoted(std::uint32_t row, core::Time now) {
+  const std::size_t job = job_of(row);
+  if (!simulator_order_ || list_of_[job] < 0) return;
+  const int queue = queue_of(attained_gpu_us(row, now) - attained_offset_[job]);
+  if (queue == list_of_[job]) return;
+  move_to_tail(job, queue);
+  ++demoted_running_[static_cast<std::size_t>(queue)];
+}
+
+void JobPriority::ended(std::uint32_t row) {
+  const std::size_t job = job_of(row);
+  if (!simulator_order_ || list_of_[job] < 0) return;
+  if (++rows_ended_[job] < rows_of(row).size()) return;
+  std::erase(lists_[static_cast<std::size_t>(list_of_[job])], static_cast<std::uint32_t>(job));
+  list_of_[job] = -1;
 }
 
 std::int64_t JobPriority::attained_gpu_us(std::uint32_t row, core::Time now) const {
@@ -52,8 +90,11 @@ PriorityKey JobPriority::key(std::uint32_t row, core::Time now) const {
       if (ledger_.running(row)) left -= (now - ledger_.running_since(row)).micros();
       return {std::max<std::int64_t>(0, left), created};
     }
-    case sched::Preemption::kTiresias:
-      return {queue_of(attained_gpu_us(row, now) - attained_offset_[job_of(row)]), created};
+    case sched::Preemption::kTiresias: {
+      const std::size_t job = job_of(row);
+      if (simulator_order_ && list_of_[job] >= 0) return {list_of_[job], place_[job]};
+      return {queue_of(attained_gpu_us(row, now) - attained_offset_[job]), created};
+    }
     case sched::Preemption::kNone:
       break;
   }
@@ -100,6 +141,7 @@ void JobPriority::promote(std::uint32_t row, core::Time now) {
   attained_offset_[job] = attained_gpu_us(row, now);
   executed_offset_[job] = executed(row, now);
   first_run_[job] = kNever;
+  if (simulator_order_ && list_of_[job] >= 0) move_to_tail(job, 0);
 }
 
 void JobPriority::started(std::uint32_t row, core::Time now) {

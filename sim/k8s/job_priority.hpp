@@ -7,7 +7,9 @@
 //             less the time run since its current start): an oracle, as in the papers' SRTF
 //   tiresias  rank = the job's queue: how many thresholds its attained service (GPUs x run time,
 //             every run counted, lost work included) has passed since its last promotion
-// Within a rank, jobs go in creation order (FIFO), then pod id.
+// Within a rank, jobs go in creation order (FIFO), then pod id; or, for tiresias with the simulator's
+// queue order (sched::TiresiasQueueOrder::kSimulator), in the order of its queue's list, which the
+// scheduler keeps up to date (enter, demoted, promote, ended, end_of_pass).
 #include <compare>
 #include <span>
 #include <cstdint>
@@ -34,10 +36,15 @@ class JobPriority {
 
   PriorityKey key(std::uint32_t row, core::Time now) const;
   sched::Preemption kind() const { return kind_; }
-  static bool may_preempt(PriorityKey preemptor, PriorityKey victim) { return victim.rank > preemptor.rank; }
+  // A victim of a larger rank; in the simulator's queue order, also one behind the preemptor in its
+  // own queue (a job just demoted while it ran).
+  bool may_preempt(PriorityKey preemptor, PriorityKey victim) const {
+    return simulator_order_ ? victim > preemptor : victim.rank > preemptor.rank;
+  }
   // False when no job can rank below `key` (Tiresias' last queue), so there is nothing to preempt.
   bool may_outrank_any(PriorityKey key) const {
-    return kind_ != sched::Preemption::kTiresias || key.rank < static_cast<std::int64_t>(tiresias_.thresholds_gpu_s.size());
+    return kind_ != sched::Preemption::kTiresias || key.rank < static_cast<std::int64_t>(tiresias_.thresholds_gpu_s.size()) ||
+           (simulator_order_ && demoted_running_[static_cast<std::size_t>(key.rank)] > 0);
   }
 
   // Tiresias: when the job of `row`, running now, passes its next threshold (kNever: no other
@@ -53,6 +60,48 @@ class JobPriority {
   // The job of `row` started running (a pod of it): the first start since it entered queue 0
   // starts the count of its waiting.
   void started(std::uint32_t row, core::Time now);
+  // The simulator's queue order (queue_lists() true): the scheduler tells the lists what happens.
+  bool queue_lists() const { return simulator_order_; }
+  // A pod of the job of `row` was created: a job not yet in a list joins the tail of its queue.
+  void enter(std::uint32_t row, core::Time now);
+  // The job of `row` may have passed a threshold while it ran: it joins the tail of its new queue.
+  void demoted(std::uint32_t row, core::Time now);
+  // A pod of the job of `row` ended for good (it succeeded, or its trace says it ended): the job
+  // leaves its list once all its rows have.
+  void ended(std::uint32_t row);
+  // The end of a scheduling pass: in each queue, the jobs the pass left running (`placed(row)` for
+  // a row of theirs: bound or running, and not being preempted) move ahead of the waiting ones,
+  // each group in its order. The waiting jobs keep their places (so the waiting pods' keys stay
+  // true) and the running ones take new places below every place given so far. Returns whether
+  // a job with a pod placed has another waiting (a gang's replacement worker): its waiting pods'
+  // keys changed.
+  template <typename Placed>
+  bool end_of_pass(const Placed& placed) {
+    if (!simulator_order_) return false;
+    bool moved_waiting = false;
+    for (std::size_t q = 0; q < lists_.size(); ++q) {
+      std::vector<std::uint32_t>& list = lists_[q];
+      demoted_running_[q] = 0;
+      scratch_waiting_.clear();
+      std::size_t kept = 0;
+      for (const std::uint32_t job : list) {
+        const std::uint32_t first = job < pods_.size() ? job : gang_rows_[job - pods_.size()].front();
+        int rows_placed = 0;
+        for (const std::uint32_t r : rows_of(first)) rows_placed += placed(r) ? 1 : 0;
+        if (rows_placed > 0) {
+          list[kept++] = job;
+          moved_waiting = moved_waiting || rows_placed < static_cast<int>(rows_of(first).size());
+        } else {
+          scratch_waiting_.push_back(job);
+        }
+      }
+      // The running jobs, in order, just below every place given so far.
+      lowest_place_ -= static_cast<std::int64_t>(kept);
+      for (std::size_t i = 0; i < kept; ++i) place_[list[i]] = lowest_place_ + static_cast<std::int64_t>(i);
+      std::copy(scratch_waiting_.begin(), scratch_waiting_.end(), list.begin() + static_cast<std::ptrdiff_t>(kept));
+    }
+    return moved_waiting;
+  }
   // The rows of gang g (PodSpec::gang), in row order.
   const std::vector<std::uint32_t>& gang_rows(std::uint32_t gang) const { return gang_rows_[gang]; }
 
@@ -82,6 +131,20 @@ class JobPriority {
   std::vector<core::Time> executed_offset_;
   // Per job: its first start since it entered queue 0 (kNever: none yet).
   std::vector<core::Time> first_run_;
+  // The simulator's queue order: each queue's jobs in order, each job's list (-1: none) and its
+  // place (increasing along a list; renumbered at each pass's end), and rows ended per job.
+  void move_to_tail(std::size_t job, int queue);
+  bool simulator_order_ = false;
+  std::vector<std::vector<std::uint32_t>> lists_;
+  std::vector<std::int32_t> list_of_;
+  std::vector<std::int64_t> place_;
+  std::vector<std::uint32_t> rows_ended_;
+  std::vector<std::uint32_t> scratch_waiting_;
+  std::int64_t next_place_ = 0;    // the next place at a list's tail
+  std::int64_t lowest_place_ = 0;  // the least place given so far
+  // Per queue: jobs moved to its tail while they ran since the last pass (they may be preempted by
+  // the queue's waiting jobs).
+  std::vector<std::int32_t> demoted_running_;
 };
 
 }  // namespace gpusim::k8s

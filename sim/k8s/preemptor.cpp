@@ -220,7 +220,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
           if (quotas_ != nullptr) {
             // Reclaim: only from other queues that hold more than they deserve.
             if (victim.queue == reclaimer_queue || !quotas_->may_take_from(victim.queue, queue_taken_[victim.queue], 0)) continue;
-          } else if (!JobPriority::may_preempt(key, victim_key)) {
+          } else if (!priority_.may_preempt(key, victim_key)) {
             continue;
           }
           if (victim.gang != 0) {

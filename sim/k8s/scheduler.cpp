@@ -182,6 +182,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       }
       if (priority_) {
         if (queue_key_.size() <= message.pod) queue_key_.resize(std::size_t{message.pod} + 1);
+        priority_->enter(message.source, now);
         queue_key_[message.pod] = priority_->key(message.source, now);
         const core::Time due = priority_->promotion_due(message.source);
         if (due != JobPriority::kNever) bus_.set_timer(*this, kPromote, message.pod, std::max(due, now));
@@ -221,6 +222,10 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       ++released_;
       const PodObject& pod = api_.pod(message.pod);
       if (message.pod < evicting_.size()) evicting_[message.pod] = 0;
+      if (priority_ && (message.reason == Reason::kSucceeded || message.reason == Reason::kTraceFailed ||
+                        message.reason == Reason::kDeletedByOwner)) {
+        priority_->ended(message.source);
+      }
       if (!queue_held_.empty()) hold(message.pod, -1);
       framework_.release(pods_[pod.source], assumed_[message.pod]);
       apply_status(assumed_[message.pod].node);
@@ -271,6 +276,7 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
   if (tag == kDemote) {
     const auto id = static_cast<PodId>(payload);
     if (api_.pod(id).phase != PodPhase::kRunning) return;
+    priority_->demoted(api_.pod(id).source, now);
     const core::Time next = priority_->next_demotion(api_.pod(id).source, now);
     if (next != JobPriority::kNever) bus_.set_timer(*this, kDemote, id, next);
     request_cycle(now);
@@ -312,6 +318,7 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
   }
   cycle_queued_ = false;
   run_cycle(now);
+  if (priority_ && priority_->queue_lists()) reorder_by_queue_lists(now);
   Message done;
   done.topic = Topic::kCycleDone;
   bus_.publish(done, now, core::Phase::kMetrics);
@@ -341,6 +348,18 @@ void Scheduler::queue_insert(PodId id) {
   // the replay's main cost.
   pending_.insert(std::upper_bound(pending_.begin(), pending_.end(), id, [&](PodId a, PodId b) { return queued_before(a, b); }),
                   id);
+}
+
+void Scheduler::reorder_by_queue_lists(core::Time now) {
+  const bool keys_changed = priority_->end_of_pass([&](std::uint32_t row) {
+    const PodId pod = api_.latest(row);
+    if (pod == kNoPod || (pod < evicting_.size() && evicting_[pod])) return false;
+    const PodPhase phase = api_.pod(pod).phase;
+    return phase == PodPhase::kBound || phase == PodPhase::kAdmitted || phase == PodPhase::kRunning;
+  });
+  if (!keys_changed) return;
+  for (const PodId id : pending_) queue_key_[id] = priority_->key(api_.pod(id).source, now);
+  std::sort(pending_.begin(), pending_.end(), [&](PodId a, PodId b) { return queued_before(a, b); });
 }
 
 void Scheduler::promote(PodId id, core::Time now) {

@@ -194,6 +194,8 @@ class Scheduler final : public Component {
   // true if it asked.
   bool try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
   // Tiresias: a waiting job due back in queue 0 moves up the queue.
+  // Tiresias in its simulator's queue order: the end of a pass reorders the queue lists.
+  void reorder_by_queue_lists(core::Time now);
   void promote(PodId id, core::Time now);
   // Runs the framework for `id` (or its gang's admission) and binds what it places.
   bool place(PodId id, const cluster::PodSpec& spec, core::Time now);

@@ -52,14 +52,22 @@ enum class Preemption : std::uint8_t {
 
 // Tiresias' knobs: a job starts in queue 0 and moves down one queue each time its attained service
 // (GPUs x run time, in GPU-seconds) passes the next threshold; with starvation_knob k > 0, a waiting
-// job goes back to queue 0, its service counted from zero, once it has waited (since its last run
-// ended) k times as long as it has run since it was last put there.
+// job goes back to queue 0, its service counted from zero, once it has waited (since its first run
+// after it was last put there) k times as long as it has run since.
 // Tiresias' discretised 2D-LAS. The defaults are its simulator's for dlas-gpu: 3 queues, demoted at
 // 3,250 and 7,200 GPU-seconds of attained service (SymbioticLab/Tiresias, simulator/jobs.py,
 // num_queue and queue_limit; its README's example has one threshold at 3,600).
+// The order within a queue: kCreation, FIFO by creation time (a job never preempts one of its own
+// queue); kSimulator, the order of Tiresias' simulator (run_sim.py, dlas_sim_jobs): a job joins
+// the tail of its queue when it arrives, is demoted or promoted, and after each pass the running
+// jobs of a queue move ahead of its waiting ones, so a job just demoted while running sits behind
+// the waiting jobs of its new queue and may be preempted by them.
+enum class TiresiasQueueOrder : std::uint8_t { kCreation, kSimulator };
+
 struct TiresiasSettings {
   std::vector<std::int64_t> thresholds_gpu_s{3250, 7200};
   std::int64_t starvation_knob = 0;
+  TiresiasQueueOrder queue_order = TiresiasQueueOrder::kCreation;
 };
 
 // Gavel's round-based time sharing (replay): a linear program gives each job its share of time

@@ -96,6 +96,35 @@ TEST_F(DlPolicies, TiresiasDefaultThresholdsAreItsSimulators) {
   EXPECT_NE(summary_.find("\"tiresias_thresholds_gpu_s\": [\n"), std::string::npos);
 }
 
+// Tiresias' order within a queue, on one GPU, one threshold at 100 GPU-s, free preemption: A
+// (1000 s) at 0, B (1000 s) at 10. A runs; at 100 s it passes 100 GPU-s and drops to queue 1, and
+// B (queue 0) preempts it (A keeps its 100 s). B runs from 100 s and drops to queue 1 at 200 s.
+// - creation (FIFO, the default): A and B are both in queue 1, and a job never preempts one of
+//   its own queue, so B runs on to 1100 s; A resumes with 900 s left, 1100-2000 s. 1 preemption.
+// - simulator: B joins the tail of queue 1 behind A, which waits there, so A preempts B at 200 s
+//   and runs its 900 s left, 200-1100 s; after that pass A runs ahead of B, which resumes at
+//   1100 s with 900 s left, 1100-2000 s. 2 preemptions. (Tiresias' dlas_sim_jobs gives the same:
+//   the pass at 200 s walks queue 1 as [A, B], A takes the GPU and B is preempted.)
+TEST_F(DlPolicies, TiresiasQueueOrder) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,1,v100-sxm2-16gb\n";
+  log({{0, 1000}, {10, 1000}});
+  const std::string tiresias = "--policy tiresias --tiresias-thresholds 100 --free-preemption";
+  auto ends = [](auto& pods) {
+    std::vector<std::string> out;
+    for (auto& [name, row] : pods) out.push_back(row["end_s"]);
+    return out;
+  };
+  auto creation = run(tiresias);
+  EXPECT_EQ(ends(creation), (std::vector<std::string>{"2000.000000", "1100.000000"}));
+  EXPECT_EQ(metric("preemptions"), 1);
+  EXPECT_NE(summary_.find("\"tiresias_queue_order\": \"creation\""), std::string::npos);
+  fs::remove_all(dir_ / "out");
+  auto simulator = run(tiresias + " --tiresias-queue-order simulator");
+  EXPECT_EQ(ends(simulator), (std::vector<std::string>{"1100.000000", "2000.000000"}));
+  EXPECT_EQ(metric("preemptions"), 2);
+  EXPECT_NE(summary_.find("\"tiresias_queue_order\": \"simulator\""), std::string::npos);
+}
+
 // A gang larger than the cluster (a 24-GPU job on two 8-GPU nodes: 3 workers of 8, each fitting a
 // node) is marked unschedulable at arrival, so under strict FIFO the 1-GPU job behind it runs at
 // once (before, all waited for ever).
