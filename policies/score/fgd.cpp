@@ -99,7 +99,7 @@ class Fgd final : public sched::ScorePlugin, public sched::GpuSelector {
     if (entry.version_plus_one == c.version(n) + 1) return entry;
     const double before = node_frag(n, c);
     const auto free = c.gpu_milli_free(n);
-    GpuFree after{};
+    GpuFree after;  // its first free.size() are set below
     std::copy(free.begin(), free.end(), after.begin());
     const std::span<const std::int32_t> after_span(after.data(), free.size());
     const std::int64_t cpu_after = c.cpu_free(n) - pod.cpu_milli;

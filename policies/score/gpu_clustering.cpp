@@ -12,7 +12,7 @@
 namespace gpusim::policy {
 namespace {
 
-// Class 0 is "share-gpu"; class k (1..64) is "k-gpu".
+// Class 0 is "share-gpu"; class k (1..kMaxGpusPerNode) is "k-gpu".
 constexpr int kClasses = cluster::kMaxGpusPerNode + 1;
 
 int gpu_class(const sched::PodSpec& pod) { return pod.shares_gpu() ? 0 : pod.gpu_count; }

@@ -87,7 +87,8 @@ class TopologyAware final : public sched::ScorePlugin, public sched::GpuSelector
   const Choice& choose(const topology::Topology& t, cluster::GpuSet free, int count) {
     Table& table = table_for(t);
     const auto gpus = static_cast<std::size_t>(t.gpu_count());
-    Choice& choice = table.choices[free.bits * (gpus + 1) + static_cast<std::size_t>(std::min(count, t.gpu_count()))];
+    // A topology template has a few GPUs (its table has 2^gpus rows): they are all in the first word.
+    Choice& choice = table.choices[free.words[0] * (gpus + 1) + static_cast<std::size_t>(std::min(count, t.gpu_count()))];
     if (choice.score >= 0) return choice;
     if (count > t.gpu_count()) {
       choice = {{}, 0};

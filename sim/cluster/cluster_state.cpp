@@ -19,7 +19,7 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   app_pods_.resize(n);
   node_gpu_free_.resize(n);
   version_.assign(n, 0);
-  unhealthy_.assign(n, 0);
+  unhealthy_.assign(n, GpuSet{});
   present_.assign(n, 1);
   taints_.reserve(n);
   for (const NodeSpec& node : nodes_) {
@@ -49,14 +49,14 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   gpu_offset_[n] = gpu_free_.size();
   gpu_view_ = gpu_free_;
   gpu_pods_.assign(gpu_free_.size(), 0);
-  whole_free_.assign(n, 0);
-  class_devices_.assign(n * kDeviceClasses, 0);
+  whole_free_.assign(n, GpuSet{});
+  class_devices_.assign(n * kDeviceClasses, GpuSet{});
   for (std::size_t i = 0; i < n; ++i) {
     const NodeSpec& node = nodes_[i];
-    whole_free_[i] = node.gpu_count >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << node.gpu_count) - 1;
+    whole_free_[i] = GpuSet::first(node.gpu_count);
     for (std::size_t d = 0; d < node.device_class.size() && d < static_cast<std::size_t>(node.gpu_count); ++d) {
       GPUSIM_CHECK(node.device_class[d] < kDeviceClasses, "a device class out of range");
-      class_devices_[i * kDeviceClasses + node.device_class[d]] |= std::uint64_t{1} << d;
+      class_devices_[i * kDeviceClasses + node.device_class[d]].add(static_cast<int>(d));
     }
   }
   node_words_ = (n + 63) / 64;
@@ -65,15 +65,15 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   free_buckets_.assign(free_bucket_count_ * node_words_, 0);
   free_bucket_of_.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto bucket = static_cast<std::uint8_t>(free_bucket(node_gpu_free_[i]));
+    const auto bucket = static_cast<std::uint16_t>(free_bucket(node_gpu_free_[i]));
     free_bucket_of_[i] = bucket;
     free_buckets_[bucket * node_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
   }
 }
 
 void ClusterState::move_to_free_bucket(NodeIndex n) {
-  const auto bucket = static_cast<std::uint8_t>(free_bucket(node_gpu_free_[n]));
-  const std::uint8_t old = free_bucket_of_[n];
+  const auto bucket = static_cast<std::uint16_t>(free_bucket(node_gpu_free_[n]));
+  const std::uint16_t old = free_bucket_of_[n];
   if (bucket == old) return;
   const std::uint64_t bit = std::uint64_t{1} << (n % 64);
   free_buckets_[old * node_words_ + n / 64] &= ~bit;
@@ -105,8 +105,11 @@ void ClusterState::refresh_view(NodeIndex n, int gpu) {
   node_gpu_free_[n] += view - gpu_view_[i];
   gpu_view_[i] = view;
   move_to_free_bucket(n);
-  const std::uint64_t bit = std::uint64_t{1} << gpu;
-  whole_free_[n] = view == kMilliPerGpu ? whole_free_[n] | bit : whole_free_[n] & ~bit;
+  if (view == kMilliPerGpu) {
+    whole_free_[n].add(gpu);
+  } else {
+    whole_free_[n].remove(gpu);
+  }
 }
 
 bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
@@ -118,8 +121,7 @@ bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
   const NodeSpec& node = nodes_[n];
   if (pod.gpu_count == 0) return true;
   if (!pod.allowed_models.allows(node.gpu_model)) return false;
-  // An index beyond the node (a shift by 64 would be undefined: a 64-GPU node has no such index).
-  if (node.gpu_count < kMaxGpusPerNode && (placement.gpus.bits >> node.gpu_count) != 0) return false;
+  if (placement.gpus.any_from(node.gpu_count)) return false;  // an index beyond the node
   const auto free = gpu_milli_free(n);
   for (int g = 0; g < node.gpu_count; ++g) {
     // An unhealthy GPU reads 0 free, so it never fits.
@@ -130,9 +132,9 @@ bool ClusterState::fits(const PodSpec& pod, const Placement& placement) const {
 
 void ClusterState::allocate(const PodSpec& pod, const Placement& placement, bool counts_as_pod) {
   GPUSIM_CHECK(fits(pod, placement) && (!counts_as_pod || has_pod_room(placement.node)),
-               fmt::format("pod {} does not fit on node {} GPUs {:#x}", pod.name,
+               fmt::format("pod {} does not fit on node {} GPUs {}", pod.name,
                            placement.node < nodes_.size() ? nodes_[placement.node].name : "?",
-                           placement.gpus.bits));
+                           placement.gpus.lowest()));
   const NodeIndex n = placement.node;
   pods_[n] += counts_as_pod ? 1 : 0;
   cpu_free_[n] -= pod.cpu_milli;
@@ -219,9 +221,8 @@ void ClusterState::set_taints(NodeIndex n, std::vector<Taint> taints) {
 void ClusterState::set_device_class(NodeIndex n, int device, std::uint8_t device_class) {
   GPUSIM_CHECK(device_class < kDeviceClasses, "a device class out of range");
   std::uint8_t& current = nodes_.at(n).device_class.at(static_cast<std::size_t>(device));
-  const std::uint64_t bit = std::uint64_t{1} << device;
-  class_devices_[n * kDeviceClasses + current] &= ~bit;
-  class_devices_[n * kDeviceClasses + device_class] |= bit;
+  class_devices_[n * kDeviceClasses + current].remove(device);
+  class_devices_[n * kDeviceClasses + device_class].add(device);
   current = device_class;
   ++version_[n];
 }
@@ -236,9 +237,9 @@ void ClusterState::set_gpu_healthy(NodeIndex n, int gpu, bool healthy) {
                "health change of an unknown GPU");
   if (gpu_healthy(n, gpu) == healthy) return;
   if (healthy) {
-    unhealthy_[n] &= ~(std::uint64_t{1} << gpu);
+    unhealthy_[n].remove(gpu);
   } else {
-    unhealthy_[n] |= std::uint64_t{1} << gpu;
+    unhealthy_[n].add(gpu);
   }
   refresh_view(n, gpu);
   ++version_[n];
@@ -262,7 +263,7 @@ void ClusterState::check_invariants() const {
       GPUSIM_CHECK(free >= 0 && free <= kMilliPerGpu, "GPU milli out of range");
       GPUSIM_CHECK(gpu_pods_[i] >= 0 && (free == kMilliPerGpu || gpu_pods_[i] > 0), "pods-per-GPU count out of step");
       GPUSIM_CHECK(gpu_view_[i] == view_of(static_cast<NodeIndex>(n), g), "scheduler view of a GPU out of step");
-      GPUSIM_CHECK(((whole_free_[n] >> g) & 1U) == (gpu_view_[i] == kMilliPerGpu ? 1U : 0U),
+      GPUSIM_CHECK(whole_free_[n].contains(g) == (gpu_view_[i] == kMilliPerGpu),
                    "whole-free devices out of step");
       node_free += gpu_view_[i];
       allocated_gpu += kMilliPerGpu - free;

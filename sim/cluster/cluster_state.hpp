@@ -65,14 +65,14 @@ class ClusterState {
   void nodes_with_gpu_free(std::int64_t milli, std::span<std::uint64_t> nodes) const;
   std::size_t node_words() const { return node_words_; }
   // The devices of node n whose whole share is free for scheduling (gpu_milli_free == 1000).
-  GpuSet whole_free_devices(NodeIndex n) const { return {whole_free_[n]}; }
+  const GpuSet& whole_free_devices(NodeIndex n) const { return whole_free_[n]; }
   // The devices of node n advertised under `device_class` (NodeSpec::device_class; MIG mixed).
   GpuSet devices_of_class(NodeIndex n, std::uint8_t device_class) const {
-    return {device_class < kDeviceClasses ? class_devices_[n * kDeviceClasses + device_class] : 0};
+    return device_class < kDeviceClasses ? class_devices_[n * kDeviceClasses + device_class] : GpuSet{};
   }
   // Device classes a node may use: 0 and 1 + each MIG shape.
   static constexpr std::size_t kDeviceClasses = 8;
-  bool gpu_healthy(NodeIndex n, int gpu) const { return ((unhealthy_[n] >> gpu) & 1U) == 0; }
+  bool gpu_healthy(NodeIndex n, int gpu) const { return !unhealthy_[n].contains(gpu); }
   // Marks a GPU healthy or not (device-plugin health). Pods already on it keep their share.
   void set_gpu_healthy(NodeIndex n, int gpu, bool healthy);
   // The node's taints now (its spec's, then as the node lifecycle changes them).
@@ -131,7 +131,7 @@ class ClusterState {
   // nodes (node_words_ words each) whose free share is in (b - 1, b] GPUs.
   std::size_t node_words_ = 0;
   std::vector<std::uint64_t> free_buckets_;
-  std::vector<std::uint8_t> free_bucket_of_;  // per node, its bucket
+  std::vector<std::uint16_t> free_bucket_of_;  // per node, its bucket
   std::size_t free_bucket_count_ = 0;         // 1 + the most GPUs on a node
   static std::int64_t free_bucket(std::int64_t milli) { return (milli + kMilliPerGpu - 1) / kMilliPerGpu; }
   void move_to_free_bucket(NodeIndex n);
@@ -144,9 +144,9 @@ class ClusterState {
   std::int32_t view_of(NodeIndex n, int gpu) const;
   // Sets GPU i's (of node n) view from its state and keeps the node's total in step.
   void refresh_view(NodeIndex n, int gpu);
-  std::vector<std::uint64_t> unhealthy_;  // per node, a bit per GPU
-  std::vector<std::uint64_t> whole_free_;  // per node, a bit per GPU whose view is a whole GPU
-  std::vector<std::uint64_t> class_devices_;  // per node and device class, a bit per GPU of it
+  std::vector<GpuSet> unhealthy_;      // per node
+  std::vector<GpuSet> whole_free_;     // per node: the GPUs whose view is a whole GPU
+  std::vector<GpuSet> class_devices_;  // per node and device class: its GPUs
   std::vector<std::vector<Taint>> taints_;
   std::vector<std::uint8_t> present_;
   std::size_t tainted_nodes_ = 0;

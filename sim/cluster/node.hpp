@@ -7,12 +7,10 @@
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/gpu_set.hpp"
 #include "sim/cluster/pod_constraints.hpp"
 
 namespace gpusim::cluster {
-
-// Up to 64 GPUs per node so that a set of GPU indices fits one 64-bit mask.
-inline constexpr int kMaxGpusPerNode = 64;
 
 struct Taint {
   std::string key;
@@ -56,16 +54,6 @@ struct NodeSpec {
   std::int64_t gpu_memory_mib = 0;
   // gpu_memory_mib is what HAMi registered (its deviceMemoryScaling already applied).
   bool gpu_memory_registered = false;
-};
-
-// A set of GPU indices on one node.
-struct GpuSet {
-  std::uint64_t bits = 0;
-  void add(int index) { bits |= std::uint64_t{1} << index; }
-  bool contains(int index) const { return ((bits >> index) & 1U) != 0; }
-  int size() const { return __builtin_popcountll(bits); }
-  bool empty() const { return bits == 0; }
-  friend bool operator==(GpuSet, GpuSet) = default;
 };
 
 }  // namespace gpusim::cluster

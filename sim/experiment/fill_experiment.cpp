@@ -130,7 +130,7 @@ class FillRun final : public core::EventHandler {
     if (const auto placement = framework_.schedule(pod)) {
       record.start_us = event.time.micros();
       record.node = static_cast<std::int32_t>(placement->node);
-      record.gpus = placement->gpus.bits;
+      record.gpus = placement->gpus;
       record.outcome = PodOutcome::kScheduled;
       ++running_;
     } else {

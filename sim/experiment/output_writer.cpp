@@ -37,7 +37,7 @@ struct Seconds {
 
 // GPU indices joined by '-' ("0-1-3").
 struct GpuList {
-  std::uint64_t bits;
+  const cluster::GpuSet& gpus;
 };
 
 // A pod's name, with "-tuned-K" for the K-th copy fill mode added.
@@ -48,7 +48,7 @@ struct PodName {
 
 // Each container's GPU list, joined by '|'.
 struct ContainerGpus {
-  const std::vector<std::uint64_t>* containers;
+  const std::vector<cluster::GpuSet>* containers;
 };
 
 // The formatters below take no format spec.
@@ -80,12 +80,12 @@ struct fmt::formatter<gpusim::experiment::GpuList> : gpusim::experiment::NoSpec 
   auto format(const gpusim::experiment::GpuList& list, Context& ctx) const {
     auto out = ctx.out();
     bool first = true;
-    for (std::uint64_t bits = list.bits; bits != 0; bits &= bits - 1) {
+    list.gpus.for_each([&](int g) {
       if (!first) *out++ = '-';
       first = false;
-      const fmt::format_int index(std::countr_zero(bits));
+      const fmt::format_int index(g);
       out = std::copy(index.data(), index.data() + index.size(), out);
-    }
+    });
     return out;
   }
 };

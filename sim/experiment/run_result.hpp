@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/cluster/gpu_set.hpp"
 #include "sim/experiment/run_config.hpp"
 
 namespace gpusim::experiment {
@@ -28,7 +29,7 @@ struct PodRecord {
   std::int64_t start_us = -1;
   std::int64_t end_us = -1;
   std::int32_t node = -1;
-  std::uint64_t gpus = 0;          // GPU index bit set
+  cluster::GpuSet gpus;            // its GPU (device) indices
   PodOutcome outcome = PodOutcome::kPending;
   // Replay: pod objects created for the row (its owner's replacements included), why the last
   // one ended when not by itself ("" otherwise), and each container's GPUs (pods with container
@@ -41,7 +42,7 @@ struct PodRecord {
   std::int64_t run_us = 0;
   std::int64_t admitted_us = -1;
   const char* reason = "";
-  std::vector<std::uint64_t> container_gpus;
+  std::vector<cluster::GpuSet> container_gpus;
   // The share of each GPU replay gave a pod that asked a sharing plugin's own resource (gpumem,
   // aliyun.com/gpu-mem, a MIG profile: 1000 per instance); -1: the workload's gpu_milli.
   std::int32_t gpu_milli = -1;

@@ -32,8 +32,7 @@ const char* to_string(DeviceChoice choice) {
 
 Advertisement advertise(DevicePluginModel model, int gpu_count, cluster::GpuSet unhealthy, bool registered) {
   Advertisement ad;
-  cluster::GpuSet all;
-  for (int g = 0; g < gpu_count; ++g) all.add(g);
+  const cluster::GpuSet all = cluster::GpuSet::first(gpu_count);
   if (!registered || gpu_count == 0) {
     ad.unadvertised = all;
     return ad;
@@ -43,7 +42,7 @@ Advertisement advertise(DevicePluginModel model, int gpu_count, cluster::GpuSet 
     ad.unadvertised = all;
     if (!unhealthy.contains(0)) {
       ad.allocatable = 1;
-      ad.unadvertised.bits &= ~std::uint64_t{1};
+      ad.unadvertised.remove(0);
     }
     return ad;
   }
@@ -64,9 +63,13 @@ std::optional<cluster::GpuSet> DeviceChooser::choose(std::uint32_t n, int count,
   }
   // First fit: the lowest free indices (the device manager's order without a preference).
   cluster::GpuSet chosen;
-  for (int g = 0; g < 64 && chosen.size() < count; ++g) {
-    if (available.contains(g)) chosen.add(g);
-  }
+  int left = count;
+  available.for_each([&](int g) {
+    if (left > 0) {
+      chosen.add(g);
+      --left;
+    }
+  });
   return chosen;
 }
 
@@ -78,25 +81,23 @@ cluster::GpuSet DeviceChooser::choose_replicas(const NodeSetup& node, int count,
   const int replicas = node.sharing.replicas;
   // Per GPU: its replicas not available (a GPU past the node's devices has none available and
   // is never chosen). Whole words and set bits only: this runs at every admission.
-  std::array<int, cluster::kMaxGpusPerNode> taken{};
-  const std::uint64_t gpu_mask = replicas >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << replicas) - 1;
-  for (int g = 0; g * replicas < cluster::kMaxGpusPerNode; ++g) {
-    taken[static_cast<std::size_t>(g)] = replicas - __builtin_popcountll(available.bits & (gpu_mask << (g * replicas)));
-  }
+  std::array<int, cluster::kMaxGpusPerNode> taken;
+  const int gpus = cluster::kMaxGpusPerNode / replicas;
+  std::fill_n(taken.begin(), gpus, replicas);
+  available.for_each([&](int d) { --taken[static_cast<std::size_t>(d / replicas)]; });
   const bool fewest = node.sharing.policy == ReplicaPolicy::kDistributed;
   cluster::GpuSet chosen;
   for (int picked = 0; picked < count; ++picked) {
     // The first device (lowest index) of the GPU with the fewest (most) replicas taken.
     int best = -1;
     int best_taken = 0;
-    for (std::uint64_t left = available.bits & ~chosen.bits; left != 0; left &= left - 1) {
-      const int d = __builtin_ctzll(left);
+    (available - chosen).for_each([&](int d) {
       const int mine = taken[static_cast<std::size_t>(d / replicas)];
       if (best < 0 || (fewest ? mine < best_taken : mine > best_taken)) {
         best = d;
         best_taken = mine;
       }
-    }
+    });
     chosen.add(best);
     ++taken[static_cast<std::size_t>(best / replicas)];
   }
@@ -109,11 +110,12 @@ std::vector<cluster::GpuSet> split_by_container(const cluster::PodSpec& pod, clu
       pod.constraints->gpu_resource == cluster::GpuResource::kAliyunGpuMem) {
     return split;
   }
-  int g = 0;
   for (const cluster::Container& container : pod.constraints->containers) {
     cluster::GpuSet mine;
-    for (; g < 64 && mine.size() < container.gpus; ++g) {
-      if (all.contains(g)) mine.add(g);
+    for (int k = 0; k < container.gpus && !all.empty(); ++k) {
+      const int g = all.lowest();
+      mine.add(g);
+      all.remove(g);
     }
     split.push_back(mine);
   }
@@ -139,24 +141,23 @@ std::optional<PodDevices> DeviceChooser::allocate(std::uint32_t n, const cluster
     if (!chosen) return std::nullopt;
     reusable = *chosen;
     devices.all = reusable;
-    available.bits &= ~reusable.bits;
+    available -= reusable;
   }
   for (const cluster::Container& container : pod.constraints->containers) {
     cluster::GpuSet mine;
     // Reuse init containers' devices first, lowest index first.
-    for (int g = 0; g < 64 && mine.size() < container.gpus; ++g) {
-      if (reusable.contains(g)) {
-        mine.add(g);
-        reusable.bits &= ~(std::uint64_t{1} << g);
-      }
+    for (int k = 0; k < container.gpus && !reusable.empty(); ++k) {
+      const int g = reusable.lowest();
+      mine.add(g);
+      reusable.remove(g);
     }
     if (mine.size() < container.gpus) {
       const auto more = choose(n, container.gpus - mine.size(), available);
       if (!more) return std::nullopt;
-      mine.bits |= more->bits;
-      available.bits &= ~more->bits;
+      mine |= *more;
+      available -= *more;
     }
-    devices.all.bits |= mine.bits;
+    devices.all |= mine;
     devices.containers.push_back(mine);
   }
   return devices;

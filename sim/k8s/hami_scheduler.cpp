@@ -170,7 +170,7 @@ cluster::GpuSet HamiScheduler::select(const sched::PodSpec& pod, sched::NodeInde
     return chosen;
   }
   // Every combination of k candidates in order; the first with the highest sum of pair scores.
-  std::array<std::size_t, cluster::kMaxGpusPerNode> pick{};
+  std::array<std::size_t, cluster::kMaxGpusPerNode> pick;  // its first k are set below
   std::iota(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(k), std::size_t{0});
   int best_sum = -1;
   const std::size_t m = order_.size();

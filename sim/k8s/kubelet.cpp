@@ -164,7 +164,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
     case Topic::kPodBound:
       resident(message.pod).spread = message.value != 0;
       // Dynamic MIG: instances named for a pod on its way are not idle (no re-partition).
-      if (setup_[message.node].mig_dynamic) incoming_[message.node].bits |= message.gpus.bits;
+      if (setup_[message.node].mig_dynamic) incoming_[message.node] |= message.gpus;
       if (state_[message.node] == NodeState::kLost) {
         waiting_[message.node].push_back(message.pod);  // no kubelet answers until it is back
       } else if (settings_.bind_latency > core::Time::zero()) {
@@ -174,9 +174,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
       }
       break;
     case Topic::kGpuEvent:
-      for (int g = 0; g < 64; ++g) {
-        if (message.gpus.contains(g)) gpu_event(message.node, g, static_cast<int>(message.value), now);
-      }
+      message.gpus.for_each([&](int g) { gpu_event(message.node, g, static_cast<int>(message.value), now); });
       break;
     case Topic::kNodeJoined:
     case Topic::kNodeRemoved:
@@ -193,7 +191,7 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
         auto& waiting = waiting_[message.node];
         if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) {
           waiting.erase(it);
-          incoming_[message.node].bits &= ~api_.pod(message.pod).gpus.bits;
+          incoming_[message.node] -= api_.pod(message.pod).gpus;
         }
       }
       if (message.reason == Reason::kEvicted && message.pod < residents_.size() && residents_[message.pod].holds) {
@@ -326,7 +324,7 @@ void KubeletFleet::node_event(const Message& message, core::Time now) {
         }
       }
       for (const PodId pod : waiting_[n]) {
-        incoming_[n].bits &= ~api_.pod(pod).gpus.bits;
+        incoming_[n] -= api_.pod(pod).gpus;
         bus_.publish(pod_terminated(pod, api_.pod(pod).source, n, Reason::kNodeRemoved), now);
       }
       waiting_[n].clear();
@@ -367,7 +365,7 @@ void KubeletFleet::cancel_finish(PodId id) {
 void KubeletFleet::admit(PodId id, core::Time now) {
   const PodObject& object = api_.pod(id);
   if (object.node >= 0 && setup_[static_cast<std::size_t>(object.node)].mig_dynamic) {
-    incoming_[static_cast<std::size_t>(object.node)].bits &= ~object.gpus.bits;
+    incoming_[static_cast<std::size_t>(object.node)] -= object.gpus;
   }
   if (object.phase != PodPhase::kBound) return;  // evicted or deleted meanwhile
   const auto bound_to = static_cast<std::uint32_t>(object.node);
@@ -397,7 +395,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
       // Allocate honours the annotation, if those devices are advertised and have room (dynamic
       // MIG: HAMi's scheduler names the instances, which must still be of the pod's profile).
       placement.gpus = object.gpus;
-      ok = (placement.gpus.bits & ad.unadvertised.bits) == 0 && truth_.fits(pod, placement);
+      ok = !placement.gpus.intersects(ad.unadvertised) && truth_.fits(pod, placement);
       for (int d = 0; d < node.gpu_count && ok && setup.mig_dynamic; ++d) {
         ok = !placement.gpus.contains(d) || 1 + shape_of(n, d) == pod.device_class;
       }
@@ -507,9 +505,9 @@ void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
   const NodeSetup& setup = setup_[static_cast<std::size_t>(r.node)];
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   double limit = 1;
-  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-    if (r.gpus.contains(d)) limit = std::min(limit, setup.mig_geometry->memory_share(shape_of(static_cast<std::uint32_t>(r.node), d)));
-  }
+  r.gpus.for_each([&](int d) {
+    limit = std::min(limit, setup.mig_geometry->memory_share(shape_of(static_cast<std::uint32_t>(r.node), d)));
+  });
   r.overruns = draws_overrun(id);
   sharing_.overrunning_pods += r.overruns;
   // Its request: its fraction of a GPU (mixed: it asked a profile that has that much memory), or
@@ -534,9 +532,9 @@ void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& 
   const auto n = static_cast<std::uint32_t>(r.node);
   const int replicas = setup_[n].replicas();
   out.clear();
-  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-    if (r.gpus.contains(d)) out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
-  }
+  r.gpus.for_each([&](int d) {
+    out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
+  });
 }
 
 void KubeletFleet::evict(PodId id, std::int64_t kind, core::Time now) {
@@ -655,7 +653,7 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   // No isolation: an allocation fails in whichever process asks when the GPU is full, so pods on
   // it die at random (the newcomer or a neighbour) until the rest fit.
   physical_gpus(r, scratch_memory_gpus_);
-  std::array<std::uint32_t, cluster::kMaxGpusPerNode> gpus{};
+  std::array<std::uint32_t, cluster::kMaxGpusPerNode> gpus;
   const std::size_t count = scratch_memory_gpus_.size();
   std::copy(scratch_memory_gpus_.begin(), scratch_memory_gpus_.end(), gpus.begin());
   for (std::size_t i = 0; i < count; ++i) {
@@ -755,9 +753,7 @@ void KubeletFleet::retime() {
 void KubeletFleet::count_replica_spread(cluster::GpuSet devices, int replicas) {
   if (devices.size() < 2) return;
   cluster::GpuSet physical;
-  for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-    if (devices.contains(d)) physical.add(d / replicas);
-  }
+  devices.for_each([&](int d) { physical.add(d / replicas); });
   sharing_.split_across_gpus += physical.size() > 1;
   sharing_.stacked_on_one_gpu += physical.size() < devices.size();
 }
@@ -799,9 +795,9 @@ void KubeletFleet::release(PodId id, core::Time now) {
   if (setup_[n].model == DevicePluginModel::kAccelerators16 && settings_.gpu_free_delay > core::Time::zero()) {
     // The GPU manager still counts the pod as active: its GPUs stay taken for the delay. A GPU
     // that failed meanwhile is not advertised anyway, so only the healthy ones are held.
-    for (int g = 0; g < 64; ++g) {
-      if (r.gpus.contains(g) && truth_.gpu_healthy(n, g)) r.ghost.add(g);
-    }
+    r.gpus.for_each([&](int g) {
+      if (truth_.gpu_healthy(n, g)) r.ghost.add(g);
+    });
     if (!r.ghost.empty()) {
       truth_.allocate(ghost_spec(r.ghost), {n, r.ghost}, false);
       bus_.set_timer(*this, kFree, id, now + settings_.gpu_free_delay);
@@ -826,7 +822,7 @@ void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) 
   // The GPU fell off the bus: every container using it dies.
   for (std::size_t i = 0; i < on_node_[n].size();) {
     const PodId id = on_node_[n][i];
-    if ((residents_[id].gpus.bits & devices.bits) != 0 && residents_[id].crashed_for == Reason::kNone) {
+    if (residents_[id].gpus.intersects(devices) && residents_[id].crashed_for == Reason::kNone) {
       if (restart_in_place(id, Reason::kGpuLost, now)) {
         ++i;  // it keeps its devices
         continue;
@@ -928,9 +924,7 @@ void KubeletFleet::mig_account(std::uint32_t n, cluster::GpuSet devices, int sig
 }
 
 void KubeletFleet::count_pods(std::uint32_t n, cluster::GpuSet gpus, int delta) {
-  for (int g = 0; g < 64; ++g) {
-    if (gpus.contains(g)) pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)] += delta;
-  }
+  gpus.for_each([&](int g) { pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)] += delta; });
 }
 
 // The trace duration, or with a performance model: scaled to the GPU the pod landed on and by the
@@ -955,9 +949,7 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) {
   double mig_factor = 1;
   if (setup_[n].model == DevicePluginModel::kMig && pod.wants_gpu()) {
     double share = 1;
-    for (int d = 0; d < cluster::kMaxGpusPerNode; ++d) {
-      if (r.gpus.contains(d)) share = std::min(share, setup_[n].mig_geometry->compute_share(shape_of(n, d)));
-    }
+    r.gpus.for_each([&](int d) { share = std::min(share, setup_[n].mig_geometry->compute_share(shape_of(n, d))); });
     mig_factor = std::max(1.0, std::clamp(pod.gpu_demand(), 1e-3, 1.0) / share);
     residents_[id].mig_slowdown = mig_factor;
   }
@@ -977,8 +969,8 @@ core::Time KubeletFleet::run_time(PodId id, core::Time now) {
   }
   int sharing = 1;
   // Sharing nodes: the shared-GPU model sets the speed as co-runners come and go.
-  for (int g = 0; g < 64 && !shared_node(n); ++g) {
-    if (r.gpus.contains(g)) sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)]);
+  if (!shared_node(n)) {
+    r.gpus.for_each([&](int g) { sharing = std::max(sharing, pods_on_gpu_[gpu_offset_[n] + static_cast<std::size_t>(g)]); });
   }
   const double factor = run_time_.performance->time_factor(run_time_.job, model) *
                         run_time_.performance->time_slice_factor(model, sharing) * link_factor * mig_factor;

@@ -158,8 +158,7 @@ void MetricsCollector::gpu_event(const Message& message, core::Time now) {
   const auto xid = static_cast<int>(message.value);
   const auto listed = [](const std::vector<int>& xids, int x) { return std::find(xids.begin(), xids.end(), x) != xids.end(); };
   if (xid != 0 && listed(settings_.ignored_xids, xid)) return;
-  for (int g = 0; g < 64; ++g) {
-    if (!message.gpus.contains(g)) continue;
+  message.gpus.for_each([&](int g) {
     std::int64_t& since = unhealthy_since_[gpu_offset_[message.node] + static_cast<std::size_t>(g)];
     if (xid == 0 && since >= 0) {
       unhealthy_gpu_seconds_ += static_cast<double>(now.micros() - since) / 1e6;
@@ -168,7 +167,7 @@ void MetricsCollector::gpu_event(const Message& message, core::Time now) {
       ++gpu_failures_;
       since = now.micros();
     }
-  }
+  });
 }
 
 // The allocation integral from time 0 to `end`: samples after the makespan's end (GPUs a 1.6 kubelet
@@ -263,7 +262,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     if (pod.was_admitted) records[s].admitted_us = pod.admitted.micros();
     const Reason reason = pod.reason;
     if (reason != Reason::kSucceeded && reason != Reason::kNone) records[s].reason = to_string(reason);
-    for (const cluster::GpuSet gpus : containers(latest)) records[s].container_gpus.push_back(gpus.bits);
+    for (const cluster::GpuSet gpus : containers(latest)) records[s].container_gpus.push_back(gpus);
   }
   for (std::uint32_t s = 0; s < sources; ++s) {
     experiment::PodRecord& record = records[s];
@@ -287,7 +286,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
       // A pod refused at admission or killed before its containers ran has no start.
       if (started) record.start_us = pod.running.micros();
       record.node = pod.node;
-      record.gpus = pod.gpus.bits;
+      record.gpus = pod.gpus;
     }
     // Held at the end: no end (it never ended); its GPU time counts until the run's last event.
     if (!waiting && record.outcome != PodOutcome::kHeldAtEnd) record.end_us = pod.ended.micros();

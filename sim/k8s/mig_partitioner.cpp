@@ -141,7 +141,7 @@ void MigPartitioner::partition(core::Time now) {
     bound_memory_[n] = 0;
   }
   for (const Binding& b : binding_) {
-    bound_[b.node].bits |= b.gpus.bits;
+    bound_[b.node] |= b.gpus;
     const cluster::PodSpec& pod = pods_[api_.pod(b.pod).source];
     bound_cpu_[b.node] += pod.cpu_milli;
     bound_memory_[b.node] += pod.memory_mib;

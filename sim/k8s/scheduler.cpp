@@ -731,9 +731,9 @@ void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
   for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
     if (!may_take_node(head, cache_, n)) continue;
     const cluster::NodeSpec& node = cache_.node(n);
-    std::uint64_t healthy = 0;
+    cluster::GpuSet healthy;
     for (int g = 0; g < node.gpu_count; ++g) {
-      if (cache_.gpu_healthy(n, g)) healthy |= std::uint64_t{1} << g;
+      if (cache_.gpu_healthy(n, g)) healthy.add(g);
     }
     int free = cache_.whole_free_devices(n).size();  // unhealthy GPUs never read free
     core::Time when = now;
@@ -741,7 +741,7 @@ void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
       releases_.clear();
       for (const PodId pod : on_node_[n]) {
         const int gpus = pods_[api_.pod(pod).source].gpu_milli >= cluster::kMilliPerGpu
-                             ? cluster::GpuSet{assumed_[pod].gpus.bits & healthy}.size()
+                             ? (assumed_[pod].gpus & healthy).size()
                              : 0;
         if (gpus > 0) releases_.emplace_back(std::max(expected_end_[pod], now), gpus);
       }
@@ -792,7 +792,7 @@ bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time 
 
 // Dynamic MIG: the devices of node n's GPUs this scheduler asked to re-partition, while the
 // status does not show the new layout yet.
-std::uint64_t Scheduler::being_repartitioned(cluster::NodeIndex n) {
+cluster::GpuSet Scheduler::being_repartitioned(cluster::NodeIndex n) {
   const NodeStatus& status = api_.node_status(n);
   const core::Time now = bus_.now();
   std::erase_if(mig_pending_, [&](const PendingLayout& p) {
@@ -802,13 +802,13 @@ std::uint64_t Scheduler::being_repartitioned(cluster::NodeIndex n) {
                        !status.unadvertised.contains(p.gpu * slots);
     return shown || p.until <= now;
   });
-  std::uint64_t bits = 0;
+  cluster::GpuSet slots_hidden;
   for (const PendingLayout& p : mig_pending_) {
     if (p.node != n) continue;
     const int slots = setup_[n].replicas();
-    for (int i = 0; i < slots; ++i) bits |= std::uint64_t{1} << (p.gpu * slots + i);
+    for (int i = 0; i < slots; ++i) slots_hidden.add(p.gpu * slots + i);
   }
-  return bits;
+  return slots_hidden;
 }
 
 void Scheduler::apply_status(cluster::NodeIndex n) {
@@ -834,7 +834,7 @@ void Scheduler::apply_status(cluster::NodeIndex n) {
     // The extender knows device ids: exactly the published unhealthy devices are unavailable
     // (dynamic MIG: HAMi's scheduler names the instances, and hides GPUs it re-partitions).
     cluster::GpuSet hidden = status.unadvertised;
-    if (setup.mig_dynamic) hidden.bits |= being_repartitioned(n);
+    if (setup.mig_dynamic) hidden |= being_repartitioned(n);
     for (int g = 0; g < node.gpu_count; ++g) {
       const bool available = !hidden.contains(g);
       if (cache_.gpu_healthy(n, g) != available) cache_.set_gpu_healthy(n, g, available);

@@ -83,7 +83,7 @@ class Scheduler final : public Component {
   // Makes node n's cache show the published status: on count-only nodes, as many GPUs
   // unavailable as the status lacks, taken from free GPUs first (a count has no identity).
   void apply_status(cluster::NodeIndex n);
-  std::uint64_t being_repartitioned(cluster::NodeIndex n);
+  cluster::GpuSet being_repartitioned(cluster::NodeIndex n);
   void mark_pods_larger_than_any_node(const std::vector<cluster::NodeSpec>& nodes,
                                       const std::vector<cluster::PodSpec>& pods, std::size_t shapes);
   static void check_profile(const sched::Profile& profile, const sched::Registry& registry,

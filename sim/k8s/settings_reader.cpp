@@ -66,8 +66,8 @@ class Reader : public io::YamlFields {
     only(map, field, {"replicas", "renameByDefault", "failRequestsGreaterThanOne", "allocationPolicy", "mpsActiveThreadPercentage"});
     SharingConfig c;
     if (map["renameByDefault"]) c.rename_by_default = boolean(map["renameByDefault"], field + ".renameByDefault");
-    // A node's devices are its GPUs times the replicas, at most 64 (checked per node later).
-    if (map["replicas"]) c.replicas = static_cast<int>(integer(map["replicas"], field + ".replicas", 1, 64));
+    // A node's devices are its GPUs times the replicas, at most 128 (checked per node later).
+    if (map["replicas"]) c.replicas = static_cast<int>(integer(map["replicas"], field + ".replicas", 1, cluster::kMaxGpusPerNode));
     if (map["failRequestsGreaterThanOne"]) {
       c.fail_requests_greater_than_one = boolean(map["failRequestsGreaterThanOne"], field + ".failRequestsGreaterThanOne");
     }
@@ -97,7 +97,7 @@ class Reader : public io::YamlFields {
       if (policy == "spread") c.node_policy = HamiNodePolicy::kSpread;
       else if (policy != "binpack") fail(map["nodeSchedulerPolicy"], field + ".nodeSchedulerPolicy", "expected binpack or spread");
     }
-    // Each GPU's pods are at most this many, and a node's devices stay within 64 bits of masks.
+    // Each GPU's pods are at most this many.
     if (map["deviceSplitCount"]) {
       c.device_split_count = static_cast<int>(integer(map["deviceSplitCount"], field + ".deviceSplitCount", 1, 1000));
     }

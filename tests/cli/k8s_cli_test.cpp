@@ -141,7 +141,7 @@ TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
   EXPECT_NE(bad.err.find("bad.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed"), std::string::npos)
       << bad.err;
   EXPECT_FALSE(fs::exists(dir_ / "out2"));
-  std::ofstream(dir_ / "many.yaml") << "devicePlugin:\n  model: mps\n  sharing: {replicas: 65}\n";
+  std::ofstream(dir_ / "many.yaml") << "devicePlugin:\n  model: mps\n  sharing: {replicas: 129}\n";
   EXPECT_EQ(run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube many.yaml --policy binpack "
                              "--out out3").exit_code, 1);
   std::ofstream(dir_ / "unknown.yaml") << "gpuMemory: {overrunPods: [zz]}\ndevicePlugin: {model: gpushare}\n";
@@ -169,6 +169,34 @@ TEST_F(K8sExamples, TimeSlicedReplicasOfOneGpuAreOneShare) {
   EXPECT_EQ(pods["a"]["gpus"], "0-1");  // two replicas of GPU 0
   EXPECT_EQ(pods["a"]["end_s"], "200.000000");
   EXPECT_EQ(pods["b"]["end_s"], "200.000000");
+}
+
+// NVIDIA's own time-slicing example: replicas 10 on an 8-GPU node, 80 devices (more than the 64
+// gpusim allowed before issue 28). 81 one-replica pods of 100 s arrive at 0 and are bound in name
+// order, p00 to p80. The distributed policy spreads them: pod k gets GPU k mod 8, its replica k div
+// 8, so device 10 (k mod 8) + k div 8; the 80th, p79, gets device 79. Each GPU time-slices 10 pods,
+// so each runs at 1/10: all 80 end at 1000 s. p80 waits for a device, and at 1000 s, alone on GPU
+// 0, runs 1000-1100 s.
+TEST_F(K8sExamples, TimeSlicingTenReplicasOnEightGpus) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nts-0,256000,1048576,8,V100M32\n";
+  {
+    std::ofstream pods(dir_ / "pods.csv");
+    pods << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
+    for (int k = 0; k <= 80; ++k) pods << fmt::format("p{:02},1000,1024,1,1000,,,Succeeded,0,100,0\n", k);
+  }
+  std::ofstream(dir_ / "kube.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 10}\n";
+  const CliResult ok = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml "
+                                        "--policy binpack --out out");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  auto pods = pods_by_name(dir_ / "out" / "pods.csv");
+  EXPECT_EQ(pods["p00"]["gpus"], "0");
+  EXPECT_EQ(pods["p07"]["gpus"], "70");
+  EXPECT_EQ(pods["p08"]["gpus"], "1");
+  EXPECT_EQ(pods["p79"]["gpus"], "79");
+  for (int k = 0; k < 80; ++k) EXPECT_EQ(pods[fmt::format("p{:02}", k)]["end_s"], "1000.000000") << k;
+  EXPECT_EQ(pods["p80"]["start_s"], "1000.000000");
+  EXPECT_EQ(pods["p80"]["gpus"], "0");
+  EXPECT_EQ(pods["p80"]["end_s"], "1100.000000");
 }
 
 // traces/examples/k8s-sharing-asks: the notebooks' 6 and 10 GiB fill GPU 0 of the T4 node (16 GiB

@@ -12,6 +12,19 @@
 #include "sim/experiment/replay_experiment.hpp"
 #include "sim/k8s/settings.hpp"
 
+namespace gpusim::cluster {
+// gtest prints a set of devices as its indices.
+inline void PrintTo(const GpuSet& set, std::ostream* out) {
+  *out << '{';
+  bool first = true;
+  set.for_each([&](int g) {
+    *out << (first ? "" : ",") << g;
+    first = false;
+  });
+  *out << '}';
+}
+}  // namespace gpusim::cluster
+
 namespace gpusim::testing {
 
 struct K8sScenario {
@@ -77,10 +90,10 @@ inline double seconds(std::int64_t us) { return static_cast<double>(us) / 1e6; }
 // A simulated time of `seconds` (for settings and events in the scenarios).
 inline core::Time s_(std::int64_t seconds) { return core::Time::from_seconds(seconds); }
 
-inline std::uint64_t gpus(std::initializer_list<int> indices) {
-  std::uint64_t bits = 0;
-  for (const int g : indices) bits |= std::uint64_t{1} << g;
-  return bits;
+inline cluster::GpuSet gpus(std::initializer_list<int> indices) {
+  cluster::GpuSet set;
+  for (const int g : indices) set.add(g);
+  return set;
 }
 
 inline double metric(const experiment::RunResult& result, const std::string& name) {

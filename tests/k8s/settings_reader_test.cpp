@@ -173,7 +173,7 @@ TEST(KubeSettings, MigErrorsNameFileLineAndField) {
 
 TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {replicas: 0}\n"),
-            "kube.yaml:3: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 64");
+            "kube.yaml:3: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 128");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {allocationPolicy: spread}\n"),
             "kube.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {renameByDefault: yes}\n"),

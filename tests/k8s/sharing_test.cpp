@@ -372,17 +372,17 @@ TEST(K8sTimeSlicing, RemovalAfterTheEndAndKillsAtStartCountNoTime) {
   EXPECT_EQ(metric(result, "shared_gpu_hours_0_pods"), 0);
 }
 
-// A node has at most 64 devices; replicas apply to whole GPUs, not to a node's topology.
+// A node has at most 128 devices; replicas apply to whole GPUs, not to a node's topology.
 TEST(K8sTimeSlicing, ImpossibleSetupsAreInputErrors) {
   K8sScenario s;
   s.node("big", 8);
-  share(s, DevicePluginModel::kTimeSlicing, 16);
+  share(s, DevicePluginModel::kTimeSlicing, 17);
   s.pod("a", 1, 0, 100);
   try {
     s.run();
     FAIL() << "expected an input error";
   } catch (const core::InputError& e) {
-    EXPECT_STREQ(e.what(), "node big: 8 GPUs x 16 replicas (128) is more than the 64 devices a node may have");
+    EXPECT_STREQ(e.what(), "node big: 8 GPUs x 17 replicas (136) is more than the 128 devices a node may have");
   }
   s.kube.default_sharing.replicas = 2;
   s.kube.default_topology = "dgx1-v100";

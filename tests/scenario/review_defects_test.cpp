@@ -53,9 +53,10 @@ TEST(ReviewDefects, AProfileWithoutGpuFitIsRefused) {
 }
 
 // Item 5: nodes of 1, 63 and 64 GPUs take pods on their last GPU; 64 used to be an internal
-// error (a shift by 64 is undefined).
-TEST(ReviewDefects, NodesWithUpTo64Gpus) {
-  for (const int gpus : {1, 63, 64}) {
+// error (a shift by 64 is undefined). Since the device limit is 128 (issue 28), nodes across and at
+// the end of the set's words do too.
+TEST(ReviewDefects, NodesWithUpTo128Gpus) {
+  for (const int gpus : {1, 63, 64, 65, 100, 127, 128}) {
     const cluster::GpuCatalog catalog = two_model_catalog();
     cluster::ClusterState state(catalog, {{"big", 1'000'000, 1'000'000, gpus, 0, {}, {}}});
     const cluster::PodSpec whole = pod(1, gpus, 1000);
@@ -69,8 +70,10 @@ TEST(ReviewDefects, NodesWithUpTo64Gpus) {
     state.allocate(pod(1, 1, 300), last);
     EXPECT_EQ(state.allocated_gpu_milli(), 300);
     state.check_invariants();
-    // And through a framework, filling the node GPU by GPU.
-    cluster::ClusterState fresh(catalog, {{"big", 1'000'000, 1'000'000, gpus, 0, {}, {}}});
+    // And through a framework, filling the node GPU by GPU (one pod each: no pod-count limit).
+    cluster::NodeSpec big{"big", 1'000'000, 1'000'000, gpus, 0, {}, {}};
+    big.max_pods = 0;
+    cluster::ClusterState fresh(catalog, {big});
     const sched::Registry registry = policy::builtin_registry();
     const std::vector<cluster::PodSpec> workload;
     sched::Framework framework(sched::builtin_profile("bestfit"), registry, {&catalog, workload, 1, 1}, fresh);

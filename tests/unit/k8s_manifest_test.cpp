@@ -613,9 +613,9 @@ status:
   allocatable:
     cpu: "1"
     memory: 1Gi
-    nvidia.com/gpu: "65"
+    nvidia.com/gpu: "129"
 )"),
-                  "nodes.yaml:7: status.allocatable.nvidia.com/gpu: '65' is out of range (at most 64)");
+                  "nodes.yaml:7: status.allocatable.nvidia.com/gpu: '129' is out of range (at most 128)");
   EXPECT_ERROR_AT(
       node_error(R"(kind: Node
 metadata: {name: a, labels: {nvidia.com/gpu.product: Tesla-T4}}
@@ -1334,10 +1334,10 @@ TEST_F(K8sManifestTest, PodErrorsNameFileLineAndField) {
       "pods.yaml:10: spec.containers[1].resources.limits.alpha.kubernetes.io/nvidia-gpu: the pod also asks "
       "nvidia.com/gpu (spec.containers[0].resources.limits.nvidia.com/gpu)");
   EXPECT_ERROR_AT(
-      pod_error(pod_with("      limits: {nvidia.com/gpu: 40}\n") + "  - name: third\n    resources: {limits: "
-                                                                   "{nvidia.com/gpu: 40}}\n"),
+      pod_error(pod_with("      limits: {nvidia.com/gpu: 100}\n") + "  - name: third\n    resources: {limits: "
+                                                                    "{nvidia.com/gpu: 100}}\n"),
       // A block list's line is its first item's.
-      "pods.yaml:5: spec.containers: the pod's GPU total 80 is out of range (at most 64)");
+      "pods.yaml:5: spec.containers: the pod's GPU total 200 is out of range (at most 128)");
   EXPECT_ERROR_AT(pod_error(pod_with("      limits: {rdma/hca: -1}\n")),
                   "pods.yaml:8: spec.containers[1].resources.limits.rdma/hca: '-1' is negative");
   EXPECT_ERROR_AT(pod_error(pod_with("      limits: [cpu]\n")),

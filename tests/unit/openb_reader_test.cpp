@@ -166,7 +166,7 @@ TEST_F(OpenbReaderTest, TimesAndSizesOutOfRangeAreErrors) {
   EXPECT_NE(pod_error(std::string(kHeader) + "p,9000000000000000000,1,0,0,,LS,Running,0,1,\n").find("cpu_milli: 9000000000000000000 is out of range"),
             std::string::npos);
   EXPECT_NE(pod_error(std::string(kHeader) + "p,1,-5,0,0,,LS,Running,0,1,\n").find("memory_mib: -5 is negative"), std::string::npos);
-  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,1,65,1000,,LS,Running,0,1,\n").find("num_gpu: 65 GPUs is too many"), std::string::npos);
+  EXPECT_NE(pod_error(std::string(kHeader) + "p,1,1,129,1000,,LS,Running,0,1,\n").find("num_gpu: 129 GPUs is too many"), std::string::npos);
   // The largest accepted time converts exactly.
   const auto path = write("max.csv", std::string(kHeader) + "p,1,1,0,0,,LS,Running,0,1000000000000,\n");
   EXPECT_EQ(read_openb_pods(path, catalog).pods[0].deletion_time->micros(), 1'000'000'000'000'000'000);
