@@ -26,6 +26,12 @@ Standard library only. Two steps (scripts/fgd_compare.sh runs both):
       and, from the snapshot, its GPU ids) and prints both nodes' FGD scores (the artifact's formulas, in Python)
       with the typical pods of the trace and of the replayed list.
 
+  fgd_compare.py go-vs-go --log LOG1 --log LOG2
+      Two Go runs of one configuration, pod by pod, over the arrivals both have settled (a run still going may be
+      given): the arrival orders must agree; prints the share on the same node and the first difference. Shows
+      whether the Go simulator itself is reproducible (Random is not: its feasible list comes back from parallel
+      filter workers in completion order).
+
   fgd_compare.py curves --matches M1 M2 ... --labels L1 L2 ... [--every 10] --out FILE.dat
       Cumulative % of the arrivals so far on the same node, and on the same node with the same GPUs, every
       `every` arrivals, for gnuplot.
@@ -323,6 +329,21 @@ def explain(a):
               + '; '.join(shown))
 
 
+def go_vs_go(a):
+    first, second = (read_log(path) for path in a.log)
+    settled = [(x, y) for x, y in zip(first, second) if x[2] != 'pending' and y[2] != 'pending']
+    for x, y in settled:
+        if x[1] != y[1]:
+            sys.exit(f'arrival {x[0]}: the runs replay different pods ({x[1]}, {y[1]}): not the same configuration')
+    same = sum(1 for x, y in settled if (x[2], x[3]) == (y[2], y[3]))
+    pct = 100.0 * same / len(settled) if settled else 0.0
+    print(f'{len(settled)} arrivals settled in both runs; same node (or failed in both): {same} ({pct:.2f}%)')
+    for x, y in settled:
+        if (x[2], x[3]) != (y[2], y[3]):
+            print(f'  first difference: arrival {x[0]} {x[1]}: {x[3] or x[2]} in the first run, {y[3] or y[2]} in the second')
+            break
+
+
 def curves(a):
     """Cumulative % on the same node (and with the same GPUs) after each `every` arrivals, one column pair per file."""
     series = []
@@ -366,13 +387,17 @@ def main():
     pe.add_argument('--input', required=True)
     pe.add_argument('--gpusim', required=True)
     pe.add_argument('--trace', required=True)
+    pg = sub.add_parser('go-vs-go')
+    pg.add_argument('--log', action='append', required=True)
     pv = sub.add_parser('curves')
     pv.add_argument('--matches', nargs='+', required=True)
     pv.add_argument('--labels', nargs='+', required=True)
     pv.add_argument('--every', type=int, default=10)
     pv.add_argument('--out', required=True)
     a = p.parse_args()
-    {'prepare': prepare, 'compare': compare, 'explain': explain, 'curves': curves}[a.cmd](a)
+    if a.cmd == 'go-vs-go' and len(a.log) != 2:
+        p.error('go-vs-go takes --log twice')
+    {'prepare': prepare, 'compare': compare, 'explain': explain, 'go-vs-go': go_vs_go, 'curves': curves}[a.cmd](a)
 
 
 if __name__ == '__main__':

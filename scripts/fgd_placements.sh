@@ -6,7 +6,9 @@
 #
 # GO_DIR holds, for each policy P in random dotprod gpuclustering gpupacking bestfit fgd, the Go run's log
 # run-P.log and its snapshot folder snap-P/ (pod-snapshot.csv, node-snapshot.csv: <EXPDIR>/snapshot/ds01/InitSchedule
-# of the run). results/fgd-placements/README.md says how the Go runs were made. OUT_DIR (default
+# of the run); and, if present, run-random2.log, a second Go run of Random with the same seed, compared with the
+# first (go-vs-go.txt: whether the Go simulator itself repeats its Random placements).
+# results/fgd-placements/README.md says how the Go runs were made. OUT_DIR (default
 # results/fgd-placements) gets table.csv, same-node.dat and same-node.svg (+ .gp); the per-run files stay in a
 # scratch folder. FGD is compared twice: with its typical pods from the trace (--typical-pods openb:default, as the
 # artifact) and from the replayed list, copies included (gpusim's default for a workload given as-listed).
@@ -41,6 +43,12 @@ for spec in "random|random|Random" "dotprod|dotprod|DotProd" "gpuclustering|gpu-
   bash "$root/scripts/fgd_compare.sh" "${args[@]}" --out "$scratch/$go" --label "$label"
   matches+=("$scratch/$go/matches.csv") labels+=("$label")
 done
+
+if [ -f "$go_dir/run-random2.log" ]; then
+  python3 "$root/scripts/fgd_compare.py" go-vs-go --log "$go_dir/run-random.log" --log "$go_dir/run-random2.log" \
+    > "$out/go-vs-go.txt"
+  cat "$out/go-vs-go.txt"
+fi
 
 python3 "$root/scripts/fgd_compare.py" curves --matches "${matches[@]}" --labels "${labels[@]}" --every 10 \
   --out "$out/same-node.dat"

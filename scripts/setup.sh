@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config time
   libboost-graph-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev
   libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
-  coinor-libclp-dev clang-14 libclang-rt-14-dev gnuplot-nox libxml2-utils prometheus jq valgrind
+  coinor-libclp-dev clang-14 libclang-rt-14-dev gnuplot-nox libxml2-utils prometheus jq valgrind python3
 )
 
 missing=()

@@ -292,7 +292,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   using k8s::Topic;
   if (ledger) {
     // Before the scheduler, which reads it when a pod starts running.
-    for (const Topic topic : {Topic::kPodRunning, Topic::kPodTerminated}) bus.subscribe(topic, *ledger);
+    for (const Topic topic : {Topic::kPodRunning, Topic::kPodTerminated, Topic::kContainerFailed, Topic::kContainerRestarted}) {
+      bus.subscribe(topic, *ledger);
+    }
     bus.subscribe(Topic::kPodRunning, scheduler);
   }
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
@@ -328,7 +330,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
                             Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
                             Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved, Topic::kNodeRecovered,
-                            Topic::kNodeJoined}) {
+                            Topic::kNodeJoined, Topic::kContainerFailed}) {
     bus.subscribe(topic, metrics);
   }
   bus.run();

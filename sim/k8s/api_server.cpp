@@ -44,6 +44,9 @@ void ApiServer::record(Message& message, core::Time now) {
       pod.reason = Reason::kUnschedulable;  // PodScheduled=False, for ever
       break;
     case Topic::kPodBound:
+      // A binding that arrives after its pod was deleted (its owner deleted it while the scheduler
+      // bound it) is refused: the pod stays deleted, and every subscriber ignores the binding.
+      if (pod.phase == PodPhase::kDeleted) break;
       pod.phase = PodPhase::kBound;
       pod.node = static_cast<std::int32_t>(message.node);
       pod.gpus = message.gpus;
@@ -58,6 +61,10 @@ void ApiServer::record(Message& message, core::Time now) {
     case Topic::kPodRunning:
       pod.phase = PodPhase::kRunning;
       pod.running = now;
+      pod.container_started = now;
+      break;
+    case Topic::kContainerRestarted:
+      pod.container_started = now;
       break;
     case Topic::kPodTerminated:
       pod.phase = message.reason == Reason::kSucceeded ? PodPhase::kSucceeded : PodPhase::kFailed;

@@ -22,6 +22,7 @@ struct PodObject {
   std::int32_t node = -1;
   cluster::GpuSet gpus;       // the scheduler's annotation, then the devices Allocate mapped
   core::Time created, bound, admitted, running, ended;
+  core::Time container_started;  // its containers' last start: `running`, or an in-place restart
   bool was_admitted = false;  // `admitted` is set
 };
 

@@ -162,6 +162,7 @@ KubeletFleet::Resident& KubeletFleet::resident(PodId pod) {
 void KubeletFleet::on_message(const Message& message, core::Time now) {
   switch (message.topic) {
     case Topic::kPodBound:
+      if (api_.pod(message.pod).phase == PodPhase::kDeleted) break;  // a binding the API server refused
       resident(message.pod).spread = message.value != 0;
       // Dynamic MIG: instances named for a pod on its way are not idle (no re-partition).
       if (setup_[message.node].mig_dynamic) incoming_[message.node] |= message.gpus;
@@ -509,7 +510,7 @@ void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
     limit = std::min(limit, setup.mig_geometry->memory_share(shape_of(static_cast<std::uint32_t>(r.node), d)));
   });
   r.overruns = draws_overrun(id);
-  sharing_.overrunning_pods += r.overruns;
+  if (r.restarts == 0) sharing_.overrunning_pods += r.overruns;
   // Its request: its fraction of a GPU (mixed: it asked a profile that has that much memory), or
   // its whole instance (a whole GPU, or a device under strategy single).
   // A pod that named its profile asked that instance's memory.
@@ -550,7 +551,7 @@ void KubeletFleet::evict(PodId id, std::int64_t kind, core::Time now) {
   if (r.finish_timer != kNoTimer && pod.phase != cluster::TracePhase::kPending && r.run_for > core::Time::zero()) {
     // Running: the work up to its last checkpoint is kept, the rest is lost (none when it was
     // told to checkpoint first, as a time-sharing round's end does).
-    const std::int64_t elapsed = (now - object.running).micros();
+    const std::int64_t elapsed = (now - r.started).micros();  // since its container (re)started
     const std::int64_t period = settings_.checkpoint_interval.micros();
     const std::int64_t kept = at_checkpoint ? elapsed : elapsed / period * period;
     // Work done, in microseconds of the trace run time: the kept time's share of the whole run
@@ -637,7 +638,7 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
                                                 : 1.0 / setup.replicas();
   r.overruns = draws_overrun(id);
   r.memory = request * (r.overruns ? settings_.memory_overrun_factor : 1.0);
-  sharing_.overrunning_pods += r.overruns;
+  if (r.restarts == 0) sharing_.overrunning_pods += r.overruns;  // a pod, not each start of its container
   charge_memory(id, +1);
   constexpr double kSlack = 1e-9;  // sums of shares are not exact
   if (setup.model == DevicePluginModel::kMps) {
@@ -673,18 +674,27 @@ void KubeletFleet::oom_kill(PodId id, bool neighbour, core::Time now) {
   sharing_.oom_neighbours += neighbour;
   // Its containers' start (the API server records Running only when that message is delivered).
   sharing_.oom_run_hours_lost += static_cast<double>((now - r.started).micros()) / 3.6e9;
-  if (restart_in_place(id, Reason::kOomKilled, now)) return;
+  if (restart_in_place(id, Reason::kOomKilled, true, now)) return;
   cancel_finish(id);
   end(id, Reason::kOomKilled, now);
 }
 
-bool KubeletFleet::restart_in_place(PodId id, Reason reason, core::Time now) {
+bool KubeletFleet::restart_in_place(PodId id, Reason reason, bool was_running, core::Time now) {
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   if (pod.constraints == nullptr || !pod.constraints->restart_on_failure) return false;
   Resident& r = residents_[id];
   cancel_finish(id);
   stop_shared(id, now);
   r.crashed_for = reason;
+  Message failed;
+  failed.topic = Topic::kContainerFailed;
+  failed.pod = id;
+  failed.source = api_.pod(id).source;
+  failed.node = static_cast<std::uint32_t>(r.node);
+  failed.reason = reason;
+  failed.gpus = r.gpus;
+  failed.value = was_running ? 1 : 0;
+  bus_.publish(failed, now);
   // kuberuntime's doBackOff with the container's finish time `now`: no live entry, it restarts at
   // once and the entry starts at 10 s; else it waits out the entry's back-off, and the restart
   // doubles it (capped at 300 s). An entry lapses when the container ran more than twice the
@@ -701,7 +711,6 @@ void KubeletFleet::restart(PodId id, core::Time now) {
   Resident& r = residents_[id];
   r.restart_timer = kNoTimer;
   if (!r.holds || state_[static_cast<std::size_t>(r.node)] != NodeState::kUp) return;
-  const Reason crashed_for = r.crashed_for;
   r.crashed_for = Reason::kNone;
   ++r.restarts;
   Message restarted;
@@ -711,16 +720,15 @@ void KubeletFleet::restart(PodId id, core::Time now) {
   restarted.node = static_cast<std::uint32_t>(r.node);
   restarted.value = r.restarts;
   bus_.publish(restarted, now);
-  // A container whose GPU fell off the bus fails again at once: the device is still the pod's,
-  // and CUDA finds no GPU (it crash-loops until the GPU is repaired or its Job gives up).
-  if (crashed_for == Reason::kGpuLost) {
-    const auto n = static_cast<std::uint32_t>(r.node);
-    for (int d = 0; d < truth_.node(n).gpu_count; ++d) {
-      if (r.gpus.contains(d) && !truth_.gpu_healthy(n, d)) {
-        restart_in_place(id, Reason::kGpuLost, now);
-        return;
-      }
-    }
+  // A container whose GPU fell off the bus (before it failed, or while it waited) fails again at
+  // once: the device is still the pod's, and CUDA finds no GPU (it crash-loops until the GPU is
+  // repaired or its Job gives up).
+  const auto n = static_cast<std::uint32_t>(r.node);
+  bool lost = false;
+  r.gpus.for_each([&](int d) { lost = lost || !truth_.gpu_healthy(n, d); });
+  if (lost) {
+    restart_in_place(id, Reason::kGpuLost, false, now);
+    return;
   }
   launch(id, now);
 }
@@ -823,7 +831,7 @@ void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) 
   for (std::size_t i = 0; i < on_node_[n].size();) {
     const PodId id = on_node_[n][i];
     if (residents_[id].gpus.intersects(devices) && residents_[id].crashed_for == Reason::kNone) {
-      if (restart_in_place(id, Reason::kGpuLost, now)) {
+      if (restart_in_place(id, Reason::kGpuLost, true, now)) {
         ++i;  // it keeps its devices
         continue;
       }

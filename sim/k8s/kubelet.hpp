@@ -90,7 +90,8 @@ class KubeletFleet final : public Component {
   // restartPolicy OnFailure: the container failed for `reason` (OOM-killed, its GPU lost); the pod
   // keeps its devices and the container restarts after the crash-loop back-off. False: the pod's
   // owner does not restart in place (the pod ends).
-  bool restart_in_place(PodId pod, Reason reason, core::Time now);
+  // `was_running`: it was running its work (not failing as it started).
+  bool restart_in_place(PodId pod, Reason reason, bool was_running, core::Time now);
   void restart(PodId pod, core::Time now);
   void end(PodId pod, Reason reason, core::Time now);
   // Gives back what the pod holds on its node (and keeps the 1.6 GPUs for the delay).

@@ -43,6 +43,9 @@ enum class Topic : std::uint8_t {
   kJobFailed,      // Job `value` (an index of Workload::jobs) failed for `reason`: no more pods
   kPodUnschedulable,  // the scheduler found at `pod`'s creation that no node could ever take it (larger
                       // than any node): it stays Pending, out of the queue, and blocks nothing
+  kContainerFailed,     // `pod`'s container failed for `reason` (OOMKilled, GpuLost) and will restart in
+                        // place (restartPolicy OnFailure): its devices `gpus`; `value` 1 if it was running
+                        // its work (0: it failed as it started, on a GPU still lost)
   kContainerRestarted,  // the kubelet restarted `pod`'s failed container in place (restartPolicy
                         // OnFailure): `value` is the pod's restart count now
   kCount,

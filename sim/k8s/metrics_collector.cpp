@@ -82,6 +82,7 @@ void MetricsCollector::on_message(const Message& message, core::Time now) {
       ++pending_;
       break;
     case Topic::kPodBound:
+      if (api_.pod(message.pod).phase == PodPhase::kDeleted) break;  // a binding the API server refused
       --pending_;
       break;
     case Topic::kPodDeleted:
@@ -93,13 +94,21 @@ void MetricsCollector::on_message(const Message& message, core::Time now) {
       ran_[message.pod] = 1;
       ++running_;
       break;
+    case Topic::kContainerFailed:
+      // restartPolicy OnFailure: a container killed by its GPU's fatal XID loses its work, though its
+      // pod lives on (one that fails as it starts on a GPU still lost had none).
+      if (message.reason == Reason::kGpuLost && message.value == 1) {
+        ++gpu_lost_pods_;
+        lost_gpu_seconds_ += message.gpus.size() * (now - api_.pod(message.pod).container_started).seconds();
+      }
+      break;
     case Topic::kPodTerminated: {
       const bool ran = message.pod < ran_.size() && ran_[message.pod];
       if (ran) --running_;
       if (message.reason == Reason::kUnexpectedAdmissionError) ++admission_failures_;
       if (message.reason == Reason::kGpuLost) {
         ++gpu_lost_pods_;
-        if (ran) lost_gpu_seconds_ += message.gpus.size() * (now - api_.pod(message.pod).running).seconds();
+        if (ran) lost_gpu_seconds_ += message.gpus.size() * (now - api_.pod(message.pod).container_started).seconds();
       }
       if (message.reason == Reason::kEvicted || message.reason == Reason::kNodeLost ||
           message.reason == Reason::kNodeRemoved) {

@@ -39,6 +39,7 @@ void MigPartitioner::on_message(const Message& message, core::Time now) {
       if (pods_[message.source].device_class != 0) waiting_.push_back(message.pod);
       break;
     case Topic::kPodBound:
+      if (api_.pod(message.pod).phase == PodPhase::kDeleted) break;  // a binding the API server refused
       if (const auto it = std::find(waiting_.begin(), waiting_.end(), message.pod); it != waiting_.end()) waiting_.erase(it);
       // Its instances are taken from now on, though the kubelet admits it only later.
       if (pods_[message.source].device_class != 0) binding_.push_back({message.pod, message.node, message.gpus});

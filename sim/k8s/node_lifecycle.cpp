@@ -42,6 +42,7 @@ void NodeLifecycleController::on_message(const Message& message, core::Time now)
   const std::uint32_t n = message.node;
   switch (message.topic) {
     case Topic::kPodBound: {
+      if (api_.pod(message.pod).phase == PodPhase::kDeleted) return;  // a binding the API server refused
       // The taint manager sees the pod on its node: the node's own NoExecute taints, if tolerated
       // only for a while, evict it then.
       const auto tolerated = toleration(message.pod, n, false);

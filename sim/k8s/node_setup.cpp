@@ -51,6 +51,11 @@ void resolve_mig(NodeSetup& chosen, const MigConfig& mig, const cluster::NodeSpe
     throw core::InputError(fmt::format("{}: {} GPUs x {} instances is more than the {} devices a node may have", where,
                                        node.gpu_count, chosen.replicas(), cluster::kMaxGpusPerNode));
   }
+  // Each GPU's layout travels in 4 bits of one 64-bit word whose top bit is a flag (NodeStatus::mig_layouts).
+  if (chosen.mig_dynamic && node.gpu_count > NodeSetup::kMaxDynamicMigGpus) {
+    throw core::InputError(fmt::format("{}: dynamic MIG on {} GPUs; gpusim re-partitions at most {} GPUs per node", where,
+                                       node.gpu_count, NodeSetup::kMaxDynamicMigGpus));
+  }
 }
 
 }  // namespace

@@ -42,14 +42,14 @@ bool Preemptor::preemptible_node(cluster::NodeIndex n) const {
 }
 
 std::int64_t Preemptor::lost_gpu_us(PodId pod, core::Time now) const {
-  const std::int64_t since_checkpoint = (now - api_.pod(pod).running).micros() % checkpoint_us_;
+  const std::int64_t since_checkpoint = (now - api_.pod(pod).container_started).micros() % checkpoint_us_;
   return since_checkpoint * pods_[api_.pod(pod).source].total_gpu_milli() / cluster::kMilliPerGpu;
 }
 
 bool Preemptor::evictable(PodId pod, core::Time now) const {
   const PodObject& object = api_.pod(pod);
   return object.phase == PodPhase::kRunning && !taken(pod) &&
-         (!wait_for_checkpoint_ || (now - object.running).micros() >= checkpoint_us_);
+         (!wait_for_checkpoint_ || (now - object.container_started).micros() >= checkpoint_us_);
 }
 
 bool Preemptor::job_pods(PodId pod, core::Time now, std::vector<PodId>& out) const {

@@ -194,19 +194,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       break;
     }
     case Topic::kPodDeleted:
-      if (message.pod != kNoPod) {
-        if (const auto it = std::find(pending_.begin(), pending_.end(), message.pod); it != pending_.end()) {
-          pending_.erase(it);
-          count_pending(message.pod, -1);
-          if (rounds_) round_pod_ended(message.pod, message);
-          if (const std::uint32_t gang = pods_[api_.pod(message.pod).source].gang; gang != 0) {
-            std::erase(gang_pending_[gang], message.pod);
-            if (!permit_.empty()) break_gang(gang, now);
-          }
-        } else if (!permit_.empty()) {
-          drop_waiting(message.pod, now);
-        }
-      }
+      if (message.pod != kNoPod) forget_deleted(message, now);
       break;
     case Topic::kPodRunning: {
       // Tiresias: the job moves down a queue when its attained service passes a threshold, which
@@ -218,21 +206,9 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       if (wait_for_checkpoint_) bus_.set_timer(*this, kCheckpointed, message.pod, now + checkpoint_interval_);
       return;
     }
-    case Topic::kPodTerminated: {
-      ++released_;
-      const PodObject& pod = api_.pod(message.pod);
-      if (message.pod < evicting_.size()) evicting_[message.pod] = 0;
-      if (priority_ && (message.reason == Reason::kSucceeded || message.reason == Reason::kTraceFailed ||
-                        message.reason == Reason::kDeletedByOwner)) {
-        priority_->ended(message.source);
-      }
-      if (!queue_held_.empty()) hold(message.pod, -1);
-      framework_.release(pods_[pod.source], assumed_[message.pod]);
-      apply_status(assumed_[message.pod].node);
-      if (!on_node_.empty()) std::erase(on_node_[assumed_[message.pod].node], message.pod);
-      if (rounds_) round_pod_ended(message.pod, message);
+    case Topic::kPodTerminated:
+      release_bound(message);
       break;
-    }
     case Topic::kNodeStatus:
       ++released_;
       apply_status(message.node);
@@ -350,6 +326,40 @@ void Scheduler::queue_insert(PodId id) {
                   id);
 }
 
+void Scheduler::forget_deleted(const Message& deleted, core::Time now) {
+  if (const auto it = std::find(pending_.begin(), pending_.end(), deleted.pod); it != pending_.end()) {
+    pending_.erase(it);
+    count_pending(deleted.pod, -1);
+    if (rounds_) round_pod_ended(deleted.pod, deleted);
+    if (const std::uint32_t gang = pods_[api_.pod(deleted.pod).source].gang; gang != 0) {
+      std::erase(gang_pending_[gang], deleted.pod);
+      if (!permit_.empty()) break_gang(gang, now);
+    }
+  } else if (deleted.pod < bound_.size() && bound_[deleted.pod]) {
+    // Its owner deleted it while the binding was on its way: the API server refuses the binding
+    // (the pod is gone), so nothing will report it ended; what it was assumed to hold is free.
+    release_bound(deleted);
+  } else if (!permit_.empty()) {
+    drop_waiting(deleted.pod, now);
+  }
+}
+
+void Scheduler::release_bound(const Message& ended) {
+  ++released_;
+  bound_[ended.pod] = 0;
+  const PodObject& pod = api_.pod(ended.pod);
+  if (ended.pod < evicting_.size()) evicting_[ended.pod] = 0;
+  if (priority_ && (ended.reason == Reason::kSucceeded || ended.reason == Reason::kTraceFailed ||
+                    ended.reason == Reason::kDeletedByOwner)) {
+    priority_->ended(ended.source);
+  }
+  if (!queue_held_.empty()) hold(ended.pod, -1);
+  framework_.release(pods_[pod.source], assumed_[ended.pod]);
+  apply_status(assumed_[ended.pod].node);
+  if (!on_node_.empty()) std::erase(on_node_[assumed_[ended.pod].node], ended.pod);
+  if (rounds_) round_pod_ended(ended.pod, ended);
+}
+
 void Scheduler::reorder_by_queue_lists(core::Time now) {
   const bool keys_changed = priority_->end_of_pass([&](std::uint32_t row) {
     const PodId pod = api_.latest(row);
@@ -441,6 +451,8 @@ void Scheduler::count_pending(PodId id, int sign) {
 void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time now, bool queued) {
   if (queued) count_pending(id, -1);
   assumed_[id] = placement;
+  if (bound_.size() <= id) bound_.resize(std::size_t{id} + 1, 0);
+  bound_[id] = 1;
   if (!queue_held_.empty()) hold(id, +1);
   if (!on_node_.empty()) {
     if (expected_end_.size() <= id) expected_end_.resize(assumed_.size());

@@ -194,6 +194,10 @@ class Scheduler final : public Component {
   // true if it asked.
   bool try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now);
   // Tiresias: a waiting job due back in queue 0 moves up the queue.
+  // A deleted pod leaves the queue (or its gang's Permit wait).
+  void forget_deleted(const Message& deleted, core::Time now);
+  // A pod it bound ended (or was deleted before its binding arrived): what it held is free.
+  void release_bound(const Message& ended);
   // Tiresias in its simulator's queue order: the end of a pass reorders the queue lists.
   void reorder_by_queue_lists(core::Time now);
   void promote(PodId id, core::Time now);
@@ -274,6 +278,7 @@ class Scheduler final : public Component {
   };
   // Counts what may free room in the cache (pods ended, node status, nodes joining).
   std::uint64_t released_ = 0;
+  std::vector<std::uint8_t> bound_;  // per pod: bound here and not yet ended
   // Whether a gang waits out its backoff, or can never be whole: not a failure of its shape.
   bool permit_held_back(std::uint32_t gang, core::Time now) const {
     return !permit_.empty() && !gang_started_[gang] && (permit_[gang].broken || now < permit_[gang].denied_until);

@@ -295,6 +295,9 @@ struct NodeSetup {
   core::Time mig_reconfigure_time = core::Time::zero();
   // A GPU's layout as node status reports it for dynamic MIG: a HAMi template's index, or this.
   static constexpr int kInitialLayout = 15;
+  // Dynamic MIG: GPUs per node at most (each one's layout is 4 bits of NodeStatus::mig_layouts,
+  // whose top bit is a flag).
+  static constexpr int kMaxDynamicMigGpus = 15;
   // Devices per physical GPU: replicas (time-slicing, MPS) or MIG instances (dynamic: as many as
   // a GPU can have, the slots past its layout's instances not advertised).
   int replicas() const {

@@ -95,5 +95,25 @@ TEST_F(FgdArtifact, TypicalPodsIsAFillOptionForFgdOnly) {
   EXPECT_FALSE(fs::exists(dir_ / "m"));
 }
 
+// scripts/fgd_compare.py go-vs-go: two Go runs' logs (logrus lines as the Go simulator writes them),
+// pod by pod over the arrivals both settled. Pod a goes to node n1 in both; b to n2 and n3 (a
+// difference); c is still waiting in the second run, so it is not compared: 2 settled, 1 the same.
+TEST_F(FgdArtifact, GoVsGoComparesTwoGoRunsOverTheArrivalsBothSettled) {
+  const auto line = [](const std::string& msg) { return fmt::format("time=\"2023-05-11T00:00:00Z\" level=info msg=\"{}\\n\"\n", msg); };
+  write("one.log", line("[0] attempt to create pod(paib-gpu/a)") + line("pod(paib-gpu/a) is scheduled to node(0001-n1)") +
+                       line("[1] attempt to create pod(paib-gpu/b)") + line("pod(paib-gpu/b) is scheduled to node(0002-n2)") +
+                       line("[2] attempt to create pod(paib-gpu/c)") + line("pod(paib-gpu/c) is scheduled to node(0001-n1)"));
+  write("two.log", line("[0] attempt to create pod(paib-gpu/a)") + line("pod(paib-gpu/a) is scheduled to node(0001-n1)") +
+                       line("[1] attempt to create pod(paib-gpu/b)") + line("pod(paib-gpu/b) is scheduled to node(0003-n3)") +
+                       line("[2] attempt to create pod(paib-gpu/c)"));
+  const std::string script = (fs::path(GPUSIM_SOURCE_DIR) / "scripts" / "fgd_compare.py").string();
+  const std::string command = fmt::format("cd '{}' && python3 '{}' go-vs-go --log one.log --log two.log > out.txt 2>&1",
+                                          dir_.string(), script);
+  ASSERT_EQ(std::system(command.c_str()), 0) << slurp(dir_ / "out.txt");
+  EXPECT_EQ(slurp(dir_ / "out.txt"),
+            "2 arrivals settled in both runs; same node (or failed in both): 1 (50.00%)\n"
+            "  first difference: arrival 1 b: n2 in the first run, n3 in the second\n");
+}
+
 }  // namespace
 }  // namespace gpusim::testing

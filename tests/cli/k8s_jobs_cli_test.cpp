@@ -351,6 +351,87 @@ TEST_F(K8sJobSpec, OnFailureBackOffDoublesToFiveMinutes) {
   EXPECT_EQ(metric("oom_kills"), 9);
 }
 
+// An MPS node (1 GPU, 2 replicas) whose clients always overrun their memory limit (1/2 x 2.5): the
+// Job's two pods run in parallel and are OOM-killed as each container starts. Both restart at 0 s
+// (restarts 1 and 2), at 10 s (3, 4) and at 30 s (5, 6: both timers are due at once); the 5th
+// reaches backoffLimit 5, and the Job stops both pods at 30 s. 4 kills each.
+TEST_F(K8sJobSpec, OnFailureParallelPodsEndWithTheirJob) {
+  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n");
+  std::string node = node_yaml(1);
+  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
+  node.replace(node.find(annotation), annotation.size(), "");
+  write("nodes.yaml", node);
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 5\n  parallelism: 2\n", 2)));
+  auto pods = run();
+  for (const char* name : {"j-0", "j-1"}) {
+    EXPECT_EQ(pods[name]["reason"], "BackoffLimitExceeded") << name;
+    EXPECT_EQ(pods[name]["end_s"], "30.000000") << name;
+  }
+  EXPECT_EQ(metric("container_restarts"), 6);
+  EXPECT_EQ(metric("oom_kills"), 8);
+  EXPECT_EQ(metric("overrunning_pods"), 2);
+}
+
+// With backoffLimit 0 the same Job fails at 0 s at j-0's first restart, while the scheduler's
+// binding of j-1 is on its way: the API server refuses it (the pod was deleted), so j-1 never runs
+// and ends withdrawn. (Before, the binding revived j-1, which crash-looped for ever: the run never
+// ended.)
+TEST_F(K8sJobSpec, APodDeletedWhileItsBindingIsOnItsWayNeverRuns) {
+  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n");
+  std::string node = node_yaml(1);
+  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
+  node.replace(node.find(annotation), annotation.size(), "");
+  write("nodes.yaml", node);
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 0\n  parallelism: 2\n", 2)));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
+  EXPECT_EQ(pods["j-0"]["end_s"], "0.000000");
+  EXPECT_EQ(pods["j-1"]["outcome"], "withdrawn");
+  EXPECT_EQ(pods["j-1"]["start_s"], "");
+  EXPECT_EQ(metric("container_restarts"), 1);
+}
+
+// A container waiting out its OOM back-off finds its GPU lost when it restarts: MPS, j-0 always
+// overruns. OOM-killed at 0 s, restart 1 at once, killed again; the GPU falls off the bus at 5 s;
+// restart 2 at 10 s fails as it starts (GpuLost: no work lost, no OOM), restart 3 at 30 s too, and
+// 3 >= backoffLimit 3 fails the Job at 30 s. 2 OOM kills.
+TEST_F(K8sJobSpec, OnFailureRestartFindsItsGpuLost) {
+  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n"
+                     "failures:\n- {at: 5s, node: n1, gpu: 0, xid: 79}\n");
+  std::string node = node_yaml(1);
+  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
+  node.replace(node.find(annotation), annotation.size(), "");
+  write("nodes.yaml", node);
+  write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 3\n")));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
+  EXPECT_EQ(pods["j-0"]["end_s"], "30.000000");
+  EXPECT_EQ(metric("oom_kills"), 2);
+  EXPECT_EQ(metric("pods_lost_to_gpu_failures"), 0);
+  EXPECT_EQ(metric("container_restarts"), 3);
+}
+
+// Preemption after an in-place restart keeps only the work since the restart. `low` (3,600 s,
+// OnFailure) runs from 0 s; its GPU falls off the bus at 1,000 s (1,000 GPU-s lost) and is repaired
+// at 1,005 s: restart 1 at 1,000 s fails on the lost GPU, restart 2 at 1,010 s runs the whole
+// 3,600 s again. `high` (priority 1000) preempts it at 2,000 s: 990 s since the restart, 600 kept at
+// the checkpoint (every 600 s), 390 GPU-s lost. high runs 2,000-2,100 s; low's replacement runs the
+// 3,000 s left, 2,100-5,100 s.
+TEST_F(K8sJobSpec, OnFailurePreemptionAfterARestartKeepsTheRestartsWork) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "failures:\n- {at: 1000s, node: n1, gpu: 0, xid: 79}\n- {at: 1005s, node: n1, gpu: 0, repaired: true}\n");
+  write("pods.yaml", on_failure(job_yaml("low", 1, "0s", "3600s", "  backoffLimit: 10\n", 1, "      priority: 0\n")) +
+                         pod_yaml("high", 1, "2000s", "100s", "  priority: 1000\n"));
+  auto pods = run("preemption");
+  EXPECT_EQ(pods["low-0"]["start_s"], "2100.000000");
+  EXPECT_EQ(pods["low-0"]["end_s"], "5100.000000");
+  EXPECT_EQ(pods["low-0"]["attempts"], "2");
+  EXPECT_NEAR(metric("gpu_hours_lost_to_preemption"), 390.0 / 3600, 1e-6);
+  EXPECT_NEAR(metric("gpu_hours_lost_to_failures"), 1000.0 / 3600, 1e-6);
+  EXPECT_EQ(metric("pods_lost_to_gpu_failures"), 1);
+  EXPECT_EQ(metric("container_restarts"), 2);
+}
+
 // With restartPolicy Never the same lost GPU fails the pod; the Job replaces it after 10 s, and the
 // replacement, refused at admission (the stale status still shows the GPU), counts too.
 TEST_F(K8sJobSpec, NeverReplacesThePodInstead) {

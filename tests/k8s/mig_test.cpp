@@ -333,6 +333,15 @@ TEST(K8sMig, ImpossibleLayoutsAreInputErrors) {
   EXPECT_EQ(setup_error(mig_node(k8s::MigStrategy::kSingle,
                                  {"1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb", "1g.10gb"}, 8)),
             "");
+  // Dynamic MIG keeps each GPU's layout in 4 bits of one word: at most 15 GPUs (16 x 7 = 112 devices
+  // would fit the 128-device limit).
+  K8sScenario sixteen = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"}, 16);
+  sixteen.kube.default_mig.dynamic = true;
+  EXPECT_NE(setup_error(sixteen).find("dynamic MIG on 16 GPUs; gpusim re-partitions at most 15 GPUs per node"),
+            std::string::npos);
+  K8sScenario fifteen = mig_node(k8s::MigStrategy::kMixed, {"7g.80gb"}, 15);
+  fifteen.kube.default_mig.dynamic = true;
+  EXPECT_EQ(setup_error(fifteen), "");
 }
 
 }  // namespace
