@@ -7,7 +7,10 @@ set ylabel 'same node (%)'
 set yrange [0:105]
 set key bottom left
 set grid
-plot 'same-node.dat' using 1:2 with lines lw 2 title 'DotProd', \
-     'same-node.dat' using 1:4 with lines lw 2 title 'BestFit', \
-     'same-node.dat' using 1:6 with lines lw 2 title 'FGD, typical pods from the list', \
-     'same-node.dat' using 1:8 with lines lw 2 title 'FGD, typical pods from the trace'
+plot 'same-node.dat' using 1:2 with lines lw 2 title 'Random', \
+     'same-node.dat' using 1:4 with lines lw 2 title 'DotProd', \
+     'same-node.dat' using 1:6 with lines lw 2 title 'GpuClustering', \
+     'same-node.dat' using 1:8 with lines lw 2 title 'GpuPacking', \
+     'same-node.dat' using 1:10 with lines lw 2 title 'BestFit', \
+     'same-node.dat' using 1:12 with lines lw 2 title 'FGD, typical pods from the list', \
+     'same-node.dat' using 1:14 with lines lw 2 title 'FGD, typical pods from the trace'
