@@ -460,14 +460,19 @@ void KubeletFleet::start(PodId id, core::Time now) {
   Resident& r = residents_[id];
   // Its GPU failed before the containers started, or its node went down.
   if (!r.holds || state_[static_cast<std::size_t>(r.node)] != NodeState::kUp) return;
-  Message running;
-  running.topic = Topic::kPodRunning;
-  running.pod = id;
-  running.source = api_.pod(id).source;
-  running.node = static_cast<std::uint32_t>(r.node);
-  running.gpus = r.gpus;
-  bus_.publish(running, now);
+  bus_.publish(about_container(Topic::kPodRunning, id), now);
   launch(id, now);
+}
+
+Message KubeletFleet::about_container(Topic topic, PodId id) const {
+  const Resident& r = residents_[id];
+  Message message;
+  message.topic = topic;
+  message.pod = id;
+  message.source = api_.pod(id).source;
+  message.node = static_cast<std::uint32_t>(r.node);
+  message.gpus = r.gpus;
+  return message;
 }
 
 void KubeletFleet::launch(PodId id, core::Time now) {
@@ -686,13 +691,8 @@ bool KubeletFleet::restart_in_place(PodId id, Reason reason, bool was_running, c
   cancel_finish(id);
   stop_shared(id, now);
   r.crashed_for = reason;
-  Message failed;
-  failed.topic = Topic::kContainerFailed;
-  failed.pod = id;
-  failed.source = api_.pod(id).source;
-  failed.node = static_cast<std::uint32_t>(r.node);
+  Message failed = about_container(Topic::kContainerFailed, id);
   failed.reason = reason;
-  failed.gpus = r.gpus;
   failed.value = was_running ? 1 : 0;
   bus_.publish(failed, now);
   // kuberuntime's doBackOff with the container's finish time `now`: no live entry, it restarts at
@@ -713,11 +713,7 @@ void KubeletFleet::restart(PodId id, core::Time now) {
   if (!r.holds || state_[static_cast<std::size_t>(r.node)] != NodeState::kUp) return;
   r.crashed_for = Reason::kNone;
   ++r.restarts;
-  Message restarted;
-  restarted.topic = Topic::kContainerRestarted;
-  restarted.pod = id;
-  restarted.source = api_.pod(id).source;
-  restarted.node = static_cast<std::uint32_t>(r.node);
+  Message restarted = about_container(Topic::kContainerRestarted, id);
   restarted.value = r.restarts;
   bus_.publish(restarted, now);
   // A container whose GPU fell off the bus (before it failed, or while it waited) fails again at

@@ -85,6 +85,8 @@ class KubeletFleet final : public Component {
 
   void admit(PodId pod, core::Time now);
   void start(PodId pod, core::Time now);
+  // A message about the pod's containers: its id, row, node and devices.
+  Message about_container(Topic topic, PodId pod) const;
   // Starts (or restarts) the pod's containers: its run from the work it started with.
   void launch(PodId pod, core::Time now);
   // restartPolicy OnFailure: the container failed for `reason` (OOM-killed, its GPU lost); the pod
