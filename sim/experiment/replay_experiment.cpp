@@ -296,6 +296,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       bus.subscribe(topic, *ledger);
     }
     bus.subscribe(Topic::kPodRunning, scheduler);
+    bus.subscribe(Topic::kContainerRestarted, scheduler);
   }
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
                             Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints}) {

@@ -246,9 +246,7 @@ void Controller::fail_job(std::size_t job, Reason reason, core::Time now) {
       case PodPhase::kPending:
         m.topic = Topic::kPodDeleted;
         break;
-      case PodPhase::kBound:  // no kubelet holds it yet: it ends here
-        m = pod_terminated(pod, row, m.node, reason, object.gpus);
-        break;
+      case PodPhase::kBound:  // its kubelet may be admitting it: the kubelet ends it
       case PodPhase::kAdmitted:
       case PodPhase::kRunning:
         m.topic = Topic::kPodKill;

@@ -203,10 +203,19 @@ void KubeletFleet::on_message(const Message& message, core::Time now) {
     case Topic::kPodKill:
       // Its Job failed and the Job controller deleted it: the kubelet stops its containers (a
       // kubelet whose node is lost does not hear of it until the node is back).
-      if (message.pod < residents_.size() && residents_[message.pod].holds &&
-          state_[static_cast<std::size_t>(residents_[message.pod].node)] == NodeState::kUp) {
-        cancel_finish(message.pod);
-        end(message.pod, message.reason, now);
+      if (message.pod < residents_.size() && residents_[message.pod].holds) {
+        if (state_[static_cast<std::size_t>(residents_[message.pod].node)] == NodeState::kUp) {
+          cancel_finish(message.pod);
+          end(message.pod, message.reason, now);
+        }
+      } else if (api_.pod(message.pod).phase == PodPhase::kBound) {
+        // Bound but not admitted yet (its admission waits out the bind latency, or its node is
+        // lost): it holds nothing here and ends now; its admission, if still due, is refused.
+        resident(message.pod).killed = true;
+        auto& waiting = waiting_[message.node];
+        if (const auto it = std::find(waiting.begin(), waiting.end(), message.pod); it != waiting.end()) waiting.erase(it);
+        incoming_[message.node] -= api_.pod(message.pod).gpus;
+        bus_.publish(pod_terminated(message.pod, message.source, message.node, message.reason, api_.pod(message.pod).gpus), now);
       }
       break;
     case Topic::kEvictRequest:
@@ -368,7 +377,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   if (object.node >= 0 && setup_[static_cast<std::size_t>(object.node)].mig_dynamic) {
     incoming_[static_cast<std::size_t>(object.node)] -= object.gpus;
   }
-  if (object.phase != PodPhase::kBound) return;  // evicted or deleted meanwhile
+  if (object.phase != PodPhase::kBound || resident(id).killed) return;  // evicted or deleted meanwhile
   const auto bound_to = static_cast<std::uint32_t>(object.node);
   if (state_[bound_to] == NodeState::kLost) {
     waiting_[bound_to].push_back(id);  // bound while the bind was in flight; no kubelet answers
@@ -461,6 +470,12 @@ void KubeletFleet::start(PodId id, core::Time now) {
   // Its GPU failed before the containers started, or its node went down.
   if (!r.holds || state_[static_cast<std::size_t>(r.node)] != NodeState::kUp) return;
   bus_.publish(about_container(Topic::kPodRunning, id), now);
+  // restartPolicy OnFailure: a GPU lost since admission fails the container as it starts (a pod
+  // that is not restarted in place was ended when its GPU was lost).
+  if (restarts_in_place(id) && gpu_lost(id)) {
+    restart_in_place(id, Reason::kGpuLost, now);
+    return;
+  }
   launch(id, now);
 }
 
@@ -479,6 +494,7 @@ void KubeletFleet::launch(PodId id, core::Time now) {
   Resident& r = residents_[id];
   const std::uint32_t source = api_.pod(id).source;
   const auto n = static_cast<std::uint32_t>(r.node);
+  r.containers_up = true;
   core::Time duration = run_time(id, now);
   r.full_run = duration;
   // A replacement of an evicted pod resumes from its last checkpoint: its run takes the remaining
@@ -679,21 +695,34 @@ void KubeletFleet::oom_kill(PodId id, bool neighbour, core::Time now) {
   sharing_.oom_neighbours += neighbour;
   // Its containers' start (the API server records Running only when that message is delivered).
   sharing_.oom_run_hours_lost += static_cast<double>((now - r.started).micros()) / 3.6e9;
-  if (restart_in_place(id, Reason::kOomKilled, true, now)) return;
+  if (restart_in_place(id, Reason::kOomKilled, now)) return;
   cancel_finish(id);
   end(id, Reason::kOomKilled, now);
 }
 
-bool KubeletFleet::restart_in_place(PodId id, Reason reason, bool was_running, core::Time now) {
+bool KubeletFleet::restarts_in_place(PodId id) const {
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
-  if (pod.constraints == nullptr || !pod.constraints->restart_on_failure) return false;
+  return pod.constraints != nullptr && pod.constraints->restart_on_failure;
+}
+
+bool KubeletFleet::gpu_lost(PodId id) const {
+  const Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  bool lost = false;
+  r.gpus.for_each([&](int d) { lost = lost || !truth_.gpu_healthy(n, d); });
+  return lost;
+}
+
+bool KubeletFleet::restart_in_place(PodId id, Reason reason, core::Time now) {
+  if (!restarts_in_place(id)) return false;
   Resident& r = residents_[id];
   cancel_finish(id);
   stop_shared(id, now);
   r.crashed_for = reason;
   Message failed = about_container(Topic::kContainerFailed, id);
   failed.reason = reason;
-  failed.value = was_running ? 1 : 0;
+  failed.value = r.containers_up ? 1 : 0;
+  r.containers_up = false;
   bus_.publish(failed, now);
   // kuberuntime's doBackOff with the container's finish time `now`: no live entry, it restarts at
   // once and the entry starts at 10 s; else it waits out the entry's back-off, and the restart
@@ -719,11 +748,8 @@ void KubeletFleet::restart(PodId id, core::Time now) {
   // A container whose GPU fell off the bus (before it failed, or while it waited) fails again at
   // once: the device is still the pod's, and CUDA finds no GPU (it crash-loops until the GPU is
   // repaired or its Job gives up).
-  const auto n = static_cast<std::uint32_t>(r.node);
-  bool lost = false;
-  r.gpus.for_each([&](int d) { lost = lost || !truth_.gpu_healthy(n, d); });
-  if (lost) {
-    restart_in_place(id, Reason::kGpuLost, false, now);
+  if (gpu_lost(id)) {
+    restart_in_place(id, Reason::kGpuLost, now);
     return;
   }
   launch(id, now);
@@ -826,11 +852,12 @@ void KubeletFleet::gpu_event(std::uint32_t n, int gpu, int xid, core::Time now) 
   // The GPU fell off the bus: every container using it dies.
   for (std::size_t i = 0; i < on_node_[n].size();) {
     const PodId id = on_node_[n][i];
-    if (residents_[id].gpus.intersects(devices) && residents_[id].crashed_for == Reason::kNone) {
-      if (restart_in_place(id, Reason::kGpuLost, true, now)) {
-        ++i;  // it keeps its devices
-        continue;
-      }
+    if (residents_[id].gpus.intersects(devices) && restarts_in_place(id)) {
+      // Its container dies and restarts in place; one not running (not started yet, or waiting to
+      // restart) finds the GPU lost when it starts.
+      if (residents_[id].containers_up) restart_in_place(id, Reason::kGpuLost, now);
+      ++i;  // it keeps its devices
+    } else if (residents_[id].gpus.intersects(devices)) {
       cancel_finish(id);
       end(id, Reason::kGpuLost, now);  // removes it from the list
     } else {

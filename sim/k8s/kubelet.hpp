@@ -81,6 +81,8 @@ class KubeletFleet final : public Component {
     core::Time backoff_updated = core::Time::zero();
     core::EventId restart_timer = kNoTimer;
     Reason crashed_for = Reason::kNone;  // why its container last failed
+    bool containers_up = false;  // its containers run its work (started, not failed since)
+    bool killed = false;         // its Job failed before this kubelet admitted it
   };
 
   void admit(PodId pod, core::Time now);
@@ -92,8 +94,11 @@ class KubeletFleet final : public Component {
   // restartPolicy OnFailure: the container failed for `reason` (OOM-killed, its GPU lost); the pod
   // keeps its devices and the container restarts after the crash-loop back-off. False: the pod's
   // owner does not restart in place (the pod ends).
-  // `was_running`: it was running its work (not failing as it started).
-  bool restart_in_place(PodId pod, Reason reason, bool was_running, core::Time now);
+  bool restart_in_place(PodId pod, Reason reason, core::Time now);
+  // Its Job's template says restartPolicy OnFailure.
+  bool restarts_in_place(PodId pod) const;
+  // Whether one of its devices is unhealthy now.
+  bool gpu_lost(PodId pod) const;
   void restart(PodId pod, core::Time now);
   void end(PodId pod, Reason reason, core::Time now);
   // Gives back what the pod holds on its node (and keeps the 1.6 GPUs for the delay).

@@ -196,7 +196,8 @@ void Scheduler::on_message(const Message& message, core::Time now) {
     case Topic::kPodDeleted:
       if (message.pod != kNoPod) forget_deleted(message, now);
       break;
-    case Topic::kPodRunning: {
+    case Topic::kPodRunning:
+    case Topic::kContainerRestarted: {  // (restartPolicy OnFailure: its container runs again)
       // Tiresias: the job moves down a queue when its attained service passes a threshold, which
       // may let a waiting job preempt it.
       if (priority_) priority_->started(message.source, now);

@@ -432,6 +432,38 @@ TEST_F(K8sJobSpec, OnFailurePreemptionAfterARestartKeepsTheRestartsWork) {
   EXPECT_EQ(metric("container_restarts"), 2);
 }
 
+// A GPU lost before the containers start (containerStartLatency 20 s): the Job's pod is admitted at
+// 1,000 s, its GPU falls off the bus at 1,010 s and is never repaired. Its container fails as it
+// starts at 1,020 s (no work lost) and crash-loops: restarts at 1,020, 1,030, 1,050, 1,090, 1,170,
+// 1,330, 1,630, 1,930, 2,230 and 2,530 s (10, 20, ... 160 s, then 300 s); the 10th reaches
+// backoffLimit 10 at 2,530 s.
+TEST_F(K8sJobSpec, OnFailureGpuLostBeforeTheContainersStart) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "kubelet: {containerStartLatency: 20s}\nfailures:\n- {at: 1010s, node: n1, gpu: 0, xid: 79}\n");
+  write("pods.yaml", on_failure(job_yaml("j", 1, "1000s", "100s", "  backoffLimit: 10\n")));
+  auto pods = run();
+  EXPECT_EQ(pods["j-0"]["start_s"], "1020.000000");
+  EXPECT_EQ(pods["j-0"]["end_s"], "2530.000000");
+  EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
+  EXPECT_EQ(metric("container_restarts"), 10);
+  EXPECT_EQ(metric("gpu_hours_lost_to_failures"), 0);
+  EXPECT_EQ(metric("pods_lost_to_gpu_failures"), 0);
+}
+
+// SRTF waits for a victim's first checkpoint counted from its container's last start: `low`
+// (3,600 s, OnFailure) loses its GPU at 100 s (repaired at 105 s) and restarts at 100 s (fails on the
+// lost GPU) and 110 s. `high` (100 s) arrives at 200 s and preempts low at 710 s, 600 s after the
+// restart (without the XID: at 600 s); low's replacement resumes at 810 s with 3,000 s left.
+TEST_F(K8sJobSpec, OnFailureSrtfWaitsForTheRestartedContainersCheckpoint) {
+  write("nodes.yaml", node_yaml(1));
+  write("kube.yaml", "failures:\n- {at: 100s, node: n1, gpu: 0, xid: 79}\n- {at: 105s, node: n1, gpu: 0, repaired: true}\n");
+  write("pods.yaml", on_failure(job_yaml("low", 1, "0s", "3600s", "  backoffLimit: 10\n")) + pod_yaml("high", 1, "200s", "100s"));
+  auto pods = run("srtf");
+  EXPECT_EQ(pods["high"]["start_s"], "710.000000");
+  EXPECT_EQ(pods["low-0"]["start_s"], "810.000000");
+  EXPECT_EQ(pods["low-0"]["end_s"], "3810.000000");
+}
+
 // With restartPolicy Never the same lost GPU fails the pod; the Job replaces it after 10 s, and the
 // replacement, refused at admission (the stale status still shows the GPU), counts too.
 TEST_F(K8sJobSpec, NeverReplacesThePodInstead) {
