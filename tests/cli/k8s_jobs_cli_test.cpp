@@ -273,6 +273,15 @@ TEST_F(K8sJobSpec, SpecMistakes) {
   refused(always, "spec.template.spec.restartPolicy: 'Always': a Job's pods use Never or OnFailure");
 }
 
+// One V100 node whose Node object names no device plugin, so that the --kube file's devicePlugin
+// (MPS in these tests) applies to it.
+std::string mps_node_yaml() {
+  std::string node = node_yaml(1);
+  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
+  node.replace(node.find(annotation), annotation.size(), "");
+  return node;
+}
+
 // restartPolicy OnFailure: the kubelet restarts a failed container in place, in the same pod on the
 // same devices, after its crash-loop back-off (kuberuntime's doBackOff: the first restart at once,
 // then after 10 s, doubling, at most 300 s); the Job fails when its live pods' restarts reach
@@ -339,10 +348,7 @@ TEST_F(K8sJobSpec, OnFailureBackOffDoublesToFiveMinutes) {
   write("kube.yaml",
         "gpuMemory: {overrunFactor: 1.5, overrunPods: [j-0]}\n"
         "devicePlugin: {model: mps, sharing: {replicas: 2}}\n");
-  std::string node = node_yaml(1);
-  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
-  node.replace(node.find(annotation), annotation.size(), "");
-  write("nodes.yaml", node);
+  write("nodes.yaml", mps_node_yaml());
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1h", "  backoffLimit: 8\n")));
   auto pods = run();
   EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
@@ -357,10 +363,7 @@ TEST_F(K8sJobSpec, OnFailureBackOffDoublesToFiveMinutes) {
 // reaches backoffLimit 5, and the Job stops both pods at 30 s. 4 kills each.
 TEST_F(K8sJobSpec, OnFailureParallelPodsEndWithTheirJob) {
   write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n");
-  std::string node = node_yaml(1);
-  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
-  node.replace(node.find(annotation), annotation.size(), "");
-  write("nodes.yaml", node);
+  write("nodes.yaml", mps_node_yaml());
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 5\n  parallelism: 2\n", 2)));
   auto pods = run();
   for (const char* name : {"j-0", "j-1"}) {
@@ -378,10 +381,7 @@ TEST_F(K8sJobSpec, OnFailureParallelPodsEndWithTheirJob) {
 // ended.)
 TEST_F(K8sJobSpec, APodDeletedWhileItsBindingIsOnItsWayNeverRuns) {
   write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n");
-  std::string node = node_yaml(1);
-  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
-  node.replace(node.find(annotation), annotation.size(), "");
-  write("nodes.yaml", node);
+  write("nodes.yaml", mps_node_yaml());
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 0\n  parallelism: 2\n", 2)));
   auto pods = run();
   EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
@@ -398,10 +398,7 @@ TEST_F(K8sJobSpec, APodDeletedWhileItsBindingIsOnItsWayNeverRuns) {
 TEST_F(K8sJobSpec, OnFailureRestartFindsItsGpuLost) {
   write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n"
                      "failures:\n- {at: 5s, node: n1, gpu: 0, xid: 79}\n");
-  std::string node = node_yaml(1);
-  const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
-  node.replace(node.find(annotation), annotation.size(), "");
-  write("nodes.yaml", node);
+  write("nodes.yaml", mps_node_yaml());
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 3\n")));
   auto pods = run();
   EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
