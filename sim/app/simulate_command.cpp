@@ -595,6 +595,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   experiment::OutputContext context{GPUSIM_VERSION, cluster_name(o), o.workload,
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
+  context.catalog = &loaded.catalog;
+  if (loaded.typical_pods) context.typical_source = &*loaded.typical_pods;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/os.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
+#include "sim/experiment/cluster_files.hpp"
 #include "sim/report/report.hpp"
 
 namespace gpusim::experiment {
@@ -145,7 +147,7 @@ class CsvFile {
 void write_pods(const fs::path& path, const RunResult& run, const OutputContext& ctx) {
   CsvFile out(path);
   out.row(FMT_COMPILE("order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus,attempts,"
-                      "reason,containers,bound_s,admitted_s\n"));
+                      "reason,containers,bound_s,admitted_s,gpu_share_milli\n"));
   for (std::size_t i = 0; i < run.pods.size(); ++i) {
     const PodRecord& r = run.pods[i];
     const auto& pod = ctx.workload->pods[r.source_index];
@@ -153,10 +155,12 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
     // the empty one over "", not null (fmt copies it with memcpy, which must not get a null pointer).
     const std::string_view node =
         r.node >= 0 ? std::string_view(ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name) : std::string_view("");
-    out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), i, PodName{pod.name, r.clone}, pod.cpu_milli,
-            pod.memory_mib, pod.gpu_count, r.gpu_milli >= 0 ? r.gpu_milli : pod.gpu_milli, Seconds{r.arrival_us},
+    const std::int32_t gpu_milli = r.gpu_milli >= 0 ? r.gpu_milli : pod.gpu_milli;
+    out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), i, PodName{pod.name, r.clone}, pod.cpu_milli,
+            pod.memory_mib, pod.gpu_count, gpu_milli, Seconds{r.arrival_us},
             Seconds{r.start_us}, Seconds{r.end_us}, std::string_view(to_string(r.outcome)), node, GpuList{r.gpus}, r.attempts,
-            std::string_view(r.reason), ContainerGpus{&r.container_gpus}, Seconds{r.bound_us}, Seconds{r.admitted_us});
+            std::string_view(r.reason), ContainerGpus{&r.container_gpus}, Seconds{r.bound_us}, Seconds{r.admitted_us},
+            r.gpu_share_milli >= 0 ? r.gpu_share_milli : gpu_milli);
   }
   out.close();
 }
@@ -215,6 +219,20 @@ void write_run_files(const fs::path& dir, const RunResult& run, const OutputCont
   if (!run.curve.empty()) write_curve(dir / "curve.csv", run);
   if (!run.jobs.empty()) write_jobs(dir / "jobs.csv", run, ctx);
   if (!run.queues.empty()) write_queues(dir / "queues.csv", run);
+}
+
+// The cluster (with its first run's devices: every run has the same) and, when it has GPUs, the
+// typical pods, so that the output directory stands alone.
+void write_cluster_files(const fs::path& dir, const CompareResult& result, const OutputContext& ctx) {
+  if (ctx.catalog == nullptr || ctx.cluster == nullptr) return;
+  std::span<const NodeDevices> devices;
+  if (!result.policies.empty() && !result.policies.front().runs.empty()) devices = result.policies.front().runs.front().node_devices;
+  write_nodes_csv(dir / "nodes.csv", *ctx.cluster, *ctx.catalog, devices);
+  const bool gpus = std::any_of(ctx.cluster->nodes.begin(), ctx.cluster->nodes.end(),
+                                [](const cluster::NodeSpec& node) { return node.gpu_count > 0; });
+  if (!gpus) return;
+  const traces::Workload& source = ctx.typical_source != nullptr ? *ctx.typical_source : *ctx.workload;
+  write_typical_pods_csv(dir / "typical-pods.csv", metrics::typical_pods(source.pods), *ctx.catalog);
 }
 
 // JSON numbers rounded to 6 decimals so that the files read well and diff cleanly.
@@ -291,6 +309,7 @@ void write_outputs(io::OutputDirectory& out, const CompareResult& result, const 
   const fs::path& staging = out.staging();
   try {
     write_text(staging / "summary.json", summary_json(result, ctx).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    write_cluster_files(staging, result, ctx);
     if (!ctx.performance.is_null()) write_text(staging / "performance_model.json", ctx.performance.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     for (const PolicySummary& policy : result.policies) {
       for (const RunResult& run : policy.runs) {

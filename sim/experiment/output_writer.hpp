@@ -40,6 +40,10 @@ struct OutputContext {
   nlohmann::json queue_quotas = nullptr;
   // --job-placement and --scatter-slowdown, when given.
   nlohmann::json placement = nullptr;
+  // For nodes.csv and typical-pods.csv (sim/experiment/cluster_files.hpp): the catalog the run's
+  // models come from, and the pods its typical pods come from (null: the workload).
+  const cluster::GpuCatalog* catalog = nullptr;
+  const traces::Workload* typical_source = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

@@ -341,6 +341,14 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                                                 {scheduler.attempts(), owners.recreated(), owners.given_up(),
                                                  owners.jobs_succeeded(), owners.jobs_failed(), owners.container_restarts()},
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
+  // A pod on MIG instances holds their share of each GPU's SMs, whatever it asked.
+  for (experiment::PodRecord& record : result.pods) {
+    const k8s::PodId latest = api.latest(record.source_index);
+    if (latest == k8s::kNoPod) continue;
+    if (const std::int32_t share = kubelets.mig_share_milli(latest); share >= 0) record.gpu_share_milli = share;
+  }
+  result.node_devices.reserve(setup.size());
+  for (const k8s::NodeSetup& node : setup) result.node_devices.push_back({k8s::to_string(node.model), node.replicas()});
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
   k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
   std::int64_t cluster_gpus = 0;

@@ -46,6 +46,17 @@ struct PodRecord {
   // The share of each GPU replay gave a pod that asked a sharing plugin's own resource (gpumem,
   // aliyun.com/gpu-mem, a MIG profile: 1000 per instance); -1: the workload's gpu_milli.
   std::int32_t gpu_milli = -1;
+  // The share of each physical GPU it holds or runs at where that differs from gpu_milli: a
+  // fraction on a time-slicing or MPS replica (its demand), a MIG instance (the instance's share
+  // of the SMs), HAMi's gpucores; -1: gpu_milli.
+  std::int32_t gpu_share_milli = -1;
+};
+
+// How a replay's node advertises its GPUs: its device-plugin model and the devices each physical
+// GPU is (time-slicing and MPS replicas, MIG instance slots); device d is on GPU d / per_gpu.
+struct NodeDevices {
+  const char* plugin = "";
+  std::int32_t per_gpu = 1;
 };
 
 // One row of the time series: the cluster after an event.
@@ -101,6 +112,8 @@ struct RunResult {
   // (sim/experiment/job_metrics.hpp); empty otherwise.
   std::vector<JobRecord> jobs;
   std::vector<QueueSummary> queues;
+  // Replay: one entry per node (nodes.csv); empty in fill mode (one device per GPU, no plugin).
+  std::vector<NodeDevices> node_devices;
   // Metrics this run cannot define (NaN in `metrics`, null in summary.json), with the reason.
   std::vector<std::pair<std::string, std::string>> undefined;
 

@@ -453,6 +453,11 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   r.gpus = placement.gpus;
   r.containers = std::move(containers);
   r.holds = true;
+  if (setup.model == DevicePluginModel::kMig && !placement.gpus.empty()) {
+    int slices = 0;
+    placement.gpus.for_each([&](int d) { slices += setup.mig_geometry->profiles[static_cast<std::size_t>(shape_of(n, d))].compute_slices; });
+    r.mig_share_milli = slices * cluster::kMilliPerGpu / (7 * placement.gpus.size());
+  }
   on_node_[n].push_back(id);
   count_pods(n, placement.gpus, +1);
   message.topic = Topic::kPodAdmitted;

@@ -57,6 +57,9 @@ class KubeletFleet final : public Component {
   std::vector<cluster::GpuSet> container_devices(PodId pod) const {
     return pod < residents_.size() ? residents_[pod].containers : std::vector<cluster::GpuSet>{};
   }
+  // MIG: the share of each GPU's SMs pod object `pod` held, per device it was admitted with (an
+  // instance's compute slices / 7, in milli); -1: not admitted on MIG devices.
+  std::int32_t mig_share_milli(PodId pod) const { return pod < residents_.size() ? residents_[pod].mig_share_milli : -1; }
 
  private:
   static constexpr core::EventId kNoTimer = UINT64_MAX;
@@ -73,6 +76,7 @@ class KubeletFleet final : public Component {
     double memory = 0;   // shared GPUs: its memory use per process, as a share of the GPU
     bool overruns = false;
     double mig_slowdown = 0;  // MIG: its run time on its instances over its run time alone
+    std::int32_t mig_share_milli = -1;  // MIG: its instances' mean share of a GPU's SMs (milli)
     bool spread = false;      // a gang worker whose gang the scheduler placed on several nodes
     // restartPolicy OnFailure: its container's restarts and the kubelet's crash-loop back-off
     // entry (client-go's flowcontrol.Backoff: zero when it has none).

@@ -280,6 +280,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
     if (spec.constraints != nullptr && cluster::asks_device_share(spec.constraints->gpu_resource)) {
       record.gpu_milli = spec.gpu_milli;
     }
+    if (spec.gpu_demand_milli > 0 && spec.gpu_demand_milli != spec.gpu_milli) record.gpu_share_milli = spec.gpu_demand_milli;
     const PodId latest = api_.latest(s);
     if (latest == kNoPod) {
       // Deleted by its owner the instant it was created: it never entered the queue.

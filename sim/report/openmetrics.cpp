@@ -9,24 +9,15 @@
 #include <map>
 #include <vector>
 
-#include "sim/cluster/gpu_catalog.hpp"
 #include "sim/cluster/pod.hpp"
 #include "sim/core/status.hpp"
 #include "sim/metrics/fragmentation.hpp"
-#include "sim/core/rng.hpp"
-#include "sim/io/input_file.hpp"
-#include "sim/perf/calibration.hpp"
 #include "sim/report/output_files.hpp"
+#include "sim/report/run_cluster.hpp"
 #include "sim/sched/names.hpp"
-#include "traces/bundled.hpp"
-#include "traces/openb_reader.hpp"
 
 namespace gpusim::report {
 namespace {
-
-std::string digest_of(const std::filesystem::path& path) {
-  return fmt::format("{:016x}", core::fnv1a64(io::read_file(path, "input")));
-}
 
 // A number field of pods.csv; a malformed one is an input error, never a made-up value.
 double field(const Table& table, std::size_t row, std::size_t column, bool allow_empty) {
@@ -110,26 +101,23 @@ class Family {
 void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   const OutputFiles output = read_output(o.dir);
   const RunFiles& run = pick_run(output, o);
-  const auto& inputs = output.summary.at("inputs");
-  const fs::path root = traces::data_root();
-  const cluster::GpuCatalog catalog =
-      cluster::GpuCatalog::load(o.catalog.empty() ? traces::default_catalog(root) : fs::path(o.catalog));
-  const std::string cluster_name = o.cluster.empty() ? inputs.value("cluster", "") : o.cluster;
-  const fs::path cluster_path = traces::resolve_cluster(cluster_name, root);
-  // The node list must be the run's own: the summary keeps its digest.
-  if (const std::string digest = digest_of(cluster_path); digest != inputs.value("cluster_fnv1a64", digest)) {
-    throw InputError(fmt::format("{}: not the node list this run used (digest {} vs {} in summary.json); pass the run's with --cluster",
-                                 cluster_path.string(), digest, inputs.value("cluster_fnv1a64", "")));
-  }
-  const traces::ClusterSpec cluster = traces::read_openb_nodes(cluster_path, catalog);
+  const RunCluster cluster = read_run_cluster(o.dir);
   std::map<std::string, std::size_t> node_index;
   for (std::size_t n = 0; n < cluster.nodes.size(); ++n) node_index[cluster.nodes[n].name] = n;
 
   // The run's pods, placed or not.
-  const Table pods = read_table(run.dir / "pods.csv");
-  const auto c_arrival = pods.column("arrival_s"), c_start = pods.column("start_s"), c_end = pods.column("end_s"),
-             c_outcome = pods.column("outcome"), c_node = pods.column("node"), c_gpus = pods.column("gpus"),
-             c_cpu = pods.column("cpu_milli"), c_milli = pods.column("gpu_milli");
+  const fs::path pods_file = run.dir / "pods.csv";
+  const Table pods = read_table(pods_file);
+  const auto column = [&](const char* name) {
+    try {
+      return pods.column(name);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}:1: header: {}", pods_file.string(), e.what()));
+    }
+  };
+  const auto c_arrival = column("arrival_s"), c_start = column("start_s"), c_end = column("end_s"), c_outcome = column("outcome"),
+             c_node = column("node"), c_gpus = column("gpus"), c_cpu = column("cpu_milli"), c_milli = column("gpu_milli"),
+             c_share = column("gpu_share_milli");
   std::vector<Placed> placed;
   std::vector<PodRow> rows;
   double span = 0;
@@ -141,26 +129,30 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     span = std::max({span, row.arrival, row.end});
     rows.push_back(row);
     if (row.start < 0) continue;
-    const std::string& node = pods.rows[r][c_node];
-    const auto it = node_index.find(node);
+    const std::string& node_name = pods.rows[r][c_node];
+    const auto it = node_index.find(node_name);
     if (it == node_index.end()) {
-      throw InputError(fmt::format("{}: pod on node '{}', which the node list {} does not have (pass --cluster)",
-                                   (run.dir / "pods.csv").string(), node, cluster_name));
+      throw InputError(fmt::format("pods.csv:{}: node: '{}' is not in {}", r + 2, node_name, (o.dir / "nodes.csv").string()));
     }
-    const double cpu = field(pods, r, c_cpu, false), milli = field(pods, r, c_milli, false);
-    if (cpu < 0 || cpu > 1e12 || milli < 0 || milli > cluster::kMilliPerGpu) {
-      throw InputError(fmt::format("pods.csv:{}: cpu_milli or gpu_milli out of range", r + 2));
+    const RunNode& node = cluster.nodes[it->second];
+    const double cpu = field(pods, r, c_cpu, false), milli = field(pods, r, c_milli, false), held = field(pods, r, c_share, false);
+    if (cpu < 0 || cpu > 1e12 || milli < 0 || milli > cluster::kMilliPerGpu || held < 0 || held > cluster::kMilliPerGpu) {
+      throw InputError(fmt::format("pods.csv:{}: cpu_milli, gpu_milli or gpu_share_milli out of range", r + 2));
     }
-    Placed p{it->second, {}, static_cast<std::int64_t>(cpu), static_cast<std::int32_t>(milli), row.start, row.end, row.arrival, row.outcome};
+    // On a node whose GPUs are one device each, a pod holds gpu_milli of each; on replicas and MIG
+    // instances, the share of the physical GPU it holds or runs at (gpu_share_milli).
+    const double share = node.devices_per_gpu() == 1 ? milli : held;
+    Placed p{it->second, {}, static_cast<std::int64_t>(cpu), static_cast<std::int32_t>(share), row.start, row.end, row.arrival, row.outcome};
     const std::string& gpus = pods.rows[r][c_gpus];
     for (std::size_t pos = 0; pos < gpus.size();) {
       const std::size_t dash = std::min(gpus.find('-', pos), gpus.size());
-      int g = -1;
-      const auto [end, error] = std::from_chars(gpus.data() + pos, gpus.data() + dash, g);
-      if (error != std::errc{} || end != gpus.data() + dash || g < 0 || g >= cluster.nodes[p.node].gpu_count) {
-        throw InputError(fmt::format("pods.csv:{}: gpus: '{}' is not a list of GPU indices of node {}", r + 2, gpus, node));
+      int device = -1;
+      const auto [end, error] = std::from_chars(gpus.data() + pos, gpus.data() + dash, device);
+      if (error != std::errc{} || end != gpus.data() + dash || device < 0 || device >= node.devices) {
+        throw InputError(fmt::format("pods.csv:{}: gpus: '{}' is not a list of device indices of node {} ({} devices)", r + 2,
+                                     gpus, node.name, node.devices));
       }
-      p.gpus.push_back(g);
+      p.gpus.push_back(device / node.devices_per_gpu());
       pos = dash + 1;
     }
     placed.push_back(std::move(p));
@@ -168,7 +160,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   // Two DCGM series per GPU, two per node, a few cluster-wide: the default step keeps the file
   // near a million samples (a 6,212-GPU cluster: about 70 points a series; pass --step for more).
   std::int64_t gpu_count = 0;
-  for (const auto& node : cluster.nodes) gpu_count += node.gpu_count;
+  for (const auto& node : cluster.nodes) gpu_count += node.gpus;
   const double series = 2.0 * static_cast<double>(gpu_count) + 2.0 * static_cast<double>(cluster.nodes.size()) + 8;
   const double default_points = std::clamp(kDefaultSamples / series, 50.0, 500.0);
   const std::int64_t step =
@@ -183,50 +175,50 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
                                  step, points, static_cast<double>(points) * series, kMaxSamples));
   }
 
-  // The typical pods of the workload the run replayed, for the fragmentation series.
-  std::vector<metrics::TypicalPod> typical;
-  try {
-    const fs::path workload = traces::resolve_workload(o.workload.empty() ? inputs.value("workload", "") : o.workload, root);
-    if (digest_of(workload) != inputs.value("workload_fnv1a64", "")) throw InputError("not the run's pod list (digest differs)");
-    typical = metrics::typical_pods(traces::read_openb_pods(workload, catalog).pods);
-  } catch (const InputError& e) {
-    fmt::print(stderr, "gpusim: note: no gpusim_fragmented_gpus series: the run's pod list is needed for its typical pods "
-                       "(pass it with --workload): {}\n", e.what());
+  // FGD's fragmentation counts idle milli of whole GPUs; MIG instances are devices of several
+  // sizes, where it is undefined (as the run's own fragmentation metrics say).
+  const bool mig = std::any_of(cluster.nodes.begin(), cluster.nodes.end(), [](const RunNode& node) { return node.plugin == "mig"; });
+  const std::vector<metrics::TypicalPod> no_typical;
+  const std::vector<metrics::TypicalPod>& typical = mig ? no_typical : cluster.typical;
+  if (mig && !cluster.typical.empty()) {
+    fmt::print(stderr, "gpusim: note: no gpusim_fragmented_gpus series: FGD's fragmentation is undefined on MIG instances\n");
   }
 
   // Sweep: at each sample time, the state after every start and end at or before it.
   std::vector<std::size_t> gpu_offset{0};
-  for (const auto& node : cluster.nodes) gpu_offset.push_back(gpu_offset.back() + static_cast<std::size_t>(node.gpu_count));
+  for (const auto& node : cluster.nodes) gpu_offset.push_back(gpu_offset.back() + static_cast<std::size_t>(node.gpus));
   const std::size_t gpu_total = gpu_offset.back();
   std::vector<std::vector<double>> gpu_util(gpu_total, std::vector<double>(points));
   std::vector<std::vector<double>> node_alloc(cluster.nodes.size(), std::vector<double>(points));
   std::map<std::string, std::vector<double>> phases{{"Pending", std::vector<double>(points)}, {"Running", std::vector<double>(points)},
                                                     {"Succeeded", std::vector<double>(points)}, {"Failed", std::vector<double>(points)}};
   std::vector<double> fragmented(points), allocated(points);
-  std::vector<std::int32_t> gpu_free(gpu_total);
+  std::vector<std::int32_t> gpu_used(gpu_total), gpu_free(gpu_total);
   std::vector<std::int64_t> cpu_free(cluster.nodes.size());
   for (std::size_t k = 0; k < points; ++k) {
     const double t = times[k];
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) cpu_free[n] = cluster.nodes[n].cpu_milli;
-    std::fill(gpu_free.begin(), gpu_free.end(), cluster::kMilliPerGpu);
+    std::fill(gpu_used.begin(), gpu_used.end(), 0);
     for (const Placed& p : placed) {
       if (p.start > t || (p.end >= 0 && p.end <= t)) continue;
       cpu_free[p.node] -= p.cpu_milli;
-      for (const int g : p.gpus) gpu_free[gpu_offset[p.node] + static_cast<std::size_t>(g)] -= p.gpu_milli;
+      for (const int g : p.gpus) gpu_used[gpu_offset[p.node] + static_cast<std::size_t>(g)] += p.gpu_milli;
     }
     double total = 0, frag = 0;
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
       double node_milli = 0;
       for (std::size_t g = gpu_offset[n]; g < gpu_offset[n + 1]; ++g) {
-        const double used = cluster::kMilliPerGpu - gpu_free[g];
+        // Pods time-slicing one GPU may ask more than all of it: it is fully allocated.
+        const std::int32_t used = std::min(gpu_used[g], cluster::kMilliPerGpu);
+        gpu_free[g] = cluster::kMilliPerGpu - used;
         gpu_util[g][k] = used / 10.0;
         node_milli += used;
       }
       node_alloc[n][k] = node_milli / 1000.0;
       total += node_milli / 1000.0;
-      if (!typical.empty() && cluster.nodes[n].gpu_count > 0) {
+      if (!typical.empty() && cluster.nodes[n].gpus > 0) {
         const std::span<const std::int32_t> free(gpu_free.data() + gpu_offset[n], gpu_offset[n + 1] - gpu_offset[n]);
-        frag += metrics::fragmentation_milli(typical, {cpu_free[n], free, cluster.nodes[n].gpu_model});
+        frag += metrics::fragmentation_milli(typical, {cpu_free[n], free, cluster.nodes[n].model_id});
       }
     }
     allocated[k] = total;
@@ -249,18 +241,15 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     }
   }
 
-  // dcgm-exporter's modelName is the driver's device name; the catalog name stands in where none is known.
-  const auto model_name = [&](cluster::GpuModelId id) {
-    const std::string device = perf::device_name_for(catalog.at(id).id);
-    return escape(device.empty() ? catalog.at(id).name : device);
+  const auto gpu_labels = [&](const RunNode& node, int g) {
+    return fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), escape(node.model_name));
   };
   {
     Family family(out, "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %); gpusim: the share of the GPU allocated to pods");
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
       const auto& node = cluster.nodes[n];
-      for (int g = 0; g < node.gpu_count; ++g) {
-        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), model_name(node.gpu_model)),
-                      gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)], o.epoch_s, times);
+      for (int g = 0; g < node.gpus; ++g) {
+        family.series(gpu_labels(node, g), gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)], o.epoch_s, times);
       }
     }
   }
@@ -268,21 +257,21 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     Family family(out, "DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB); gpusim: the allocated share of the GPU's memory");
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
       const auto& node = cluster.nodes[n];
-      const double memory = static_cast<double>(catalog.at(node.gpu_model).memory_mib);
-      if (memory <= 0) continue;  // the catalog does not know this model's memory: no series, not 0 MiB
-      for (int g = 0; g < node.gpu_count; ++g) {
+      const double memory = static_cast<double>(node.gpu_memory_mib);
+      if (memory <= 0) continue;  // the model's memory is unknown: no series, not 0 MiB
+      for (int g = 0; g < node.gpus; ++g) {
         std::vector<double> used = gpu_util[gpu_offset[n] + static_cast<std::size_t>(g)];
         for (double& v : used) v = std::round(v / 100.0 * memory);
-        family.series(fmt::format("gpu=\"{}\",Hostname=\"{}\",modelName=\"{}\"", g, escape(node.name), model_name(node.gpu_model)),
-                      used, o.epoch_s, times);
+        family.series(gpu_labels(node, g), used, o.epoch_s, times);
       }
     }
   }
   {
+    // What the node advertises: its devices (time-slicing replicas and MIG instances count one each).
     Family family(out, "kube_node_status_allocatable", "The allocatable for different resources of a node that are available for scheduling.");
     for (const auto& node : cluster.nodes) {
       family.series(fmt::format("node=\"{}\",resource=\"nvidia_com_gpu\",unit=\"integer\"", escape(node.name)),
-                    std::vector<double>(points, node.gpu_count), o.epoch_s, times);
+                    std::vector<double>(points, node.devices), o.epoch_s, times);
     }
   }
   {

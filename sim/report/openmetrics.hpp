@@ -3,17 +3,19 @@
 // metric names and labels of the exporters people already chart in Grafana, so that a simulated
 // week loads into Prometheus with `promtool tsdb create-blocks-from openmetrics`.
 //
-// The state is rebuilt from the run's pods.csv (who ran where, from when to when) and the node
-// list it ran on, sampled every `step` seconds from simulated time 0:
-//   DCGM_FI_DEV_GPU_UTIL{gpu,Hostname,modelName}   % of the GPU allocated to pods (gpu-milli / 10):
-//                                                  allocation stands in for utilisation
+// The state is rebuilt from the output directory alone: the run's pods.csv (who ran where, from
+// when to when), and the nodes.csv and typical-pods.csv written with it, sampled every `step`
+// seconds from simulated time 0. Series are per physical GPU: a pod on a time-slicing or MPS
+// replica or a MIG instance counts on the GPU the device is part of, at the share it runs at.
+//   DCGM_FI_DEV_GPU_UTIL{gpu,Hostname,modelName}   % of the GPU allocated to pods (gpu-milli / 10,
+//                                                  at most 100): allocation stands in for utilisation
 //   DCGM_FI_DEV_FB_USED{gpu,Hostname,modelName}    MiB: the allocated share of the GPU's memory
-//   kube_node_status_allocatable{node,resource="nvidia_com_gpu",unit="integer"}   GPUs per node
+//   kube_node_status_allocatable{node,resource="nvidia_com_gpu",unit="integer"}   devices per node
 //   gpusim_node_allocated_gpus{node}               GPUs allocated on the node (milli / 1000)
 //   gpusim_pods{phase}                             pods by Kubernetes phase: Pending (arrived,
 //                                                  waiting), Running, Succeeded, Failed
 //   gpusim_pending_pods, gpusim_allocated_gpus, gpusim_fragmented_gpus (FGD's measure under the
-//                                                  workload's typical pods)
+//                                                  workload's typical pods; none on MIG)
 #include <cstdint>
 #include <filesystem>
 #include <ostream>
@@ -27,9 +29,6 @@ struct OpenMetricsOptions {
   std::int64_t seed = -1;
   std::int64_t epoch_s = 1767225600;  // simulated time 0 (default 2026-01-01T00:00:00Z)
   std::int64_t step_s = 0;        // sample period; 0: about a million samples in all, at least 15 s
-  std::string cluster;            // node list; default: the one summary.json names (checked by digest)
-  std::string workload;           // pod list, for the fragmentation series; default: summary.json's
-  std::string catalog;            // GPU catalog; default: the bundled one
 };
 
 // Writes the exposition to `out`, ending with "# EOF". Throws core::InputError.

@@ -90,18 +90,22 @@ TEST_F(ReviewTwoExport, FillExportsEndInTheRunsFinalState) {
   EXPECT_EQ(om.find("DCGM_FI_DEV_FB_USED{gpu=\"0\",Hostname=\"openb-node-0227\""), std::string::npos) << "a G2 node: memory unknown";
 }
 
-TEST_F(ReviewTwoExport, ExportInputsMustBeTheRunsOwn) {
-  std::ofstream(*dir_ / "other.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn9,1000,1000,1,T4\n";
-  EXPECT_NE(exported("fill --cluster other.csv").find("not the node list this run used"), std::string::npos);
+TEST_F(ReviewTwoExport, DamagedOrOldOutputsAreClearErrors) {
   EXPECT_NE(exported("fill --policy nope").find("no run of policy 'nope'"), std::string::npos);
   // A damaged pods.csv is an input error (it was exit 70, or a value of -2e8).
   fs::create_directories(*dir_ / "bad");
   fs::copy(*dir_ / "fill" / "summary.json", *dir_ / "bad" / "summary.json");
-  std::ofstream(*dir_ / "bad" / "pods.csv") << "order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus\n"
-                                                "0,p,1000,1024,1,abc,0,0,,scheduled,openb-node-0001,0\n";
+  fs::copy(*dir_ / "fill" / "nodes.csv", *dir_ / "bad" / "nodes.csv");
+  std::ofstream(*dir_ / "bad" / "pods.csv") << "order,name,cpu_milli,memory_mib,num_gpu,gpu_milli,arrival_s,start_s,end_s,outcome,node,gpus,gpu_share_milli\n"
+                                                "0,p,1000,1024,1,abc,0,0,,scheduled,openb-node-0001,0,1000\n";
   const CliResult bad = run_gpusim(*dir_, "export openmetrics bad");
   EXPECT_EQ(bad.exit_code, 1) << bad.err;
   EXPECT_NE(bad.err.find("pods.csv:2: gpu_milli: 'abc' is not a number"), std::string::npos) << bad.err;
+  // An output without the nodes.csv a run writes (an older gpusim's) says so.
+  fs::remove(*dir_ / "bad" / "nodes.csv");
+  const CliResult old = run_gpusim(*dir_, "export openmetrics bad");
+  EXPECT_EQ(old.exit_code, 1);
+  EXPECT_NE(old.err.find("bad: no nodes.csv: a gpusim older than this one wrote this output"), std::string::npos) << old.err;
 }
 
 }  // namespace
