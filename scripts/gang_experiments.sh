@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh > /dev/null
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build build --parallel "$(nproc)" > /dev/null
+cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
 
 dir=results/gang-philly
 mkdir -p "$dir"

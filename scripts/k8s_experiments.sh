@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh > /dev/null
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build build --parallel "$(nproc)" > /dev/null
+cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
 
 # Device choice varies little with the seed (only ties and failures use it); stale status does.
 common=(--mode replay --cluster traces/synthetic/topology-cluster.csv --workload traces/synthetic/topology-jobs.csv)

@@ -26,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh > /dev/null
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build build --parallel "$(nproc)" > /dev/null
+cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
 
 workload=build/sharing/openb-sharing-jobs.csv
 mkdir -p build/sharing
