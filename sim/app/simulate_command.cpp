@@ -22,6 +22,7 @@
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
+#include "sim/report/shown_number.hpp"
 #include "sim/sched/names.hpp"
 #include "traces/bundled.hpp"
 #include "traces/gavel_table.hpp"
@@ -650,8 +651,12 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     for (const auto& metric : policy.metrics) {
       if (metric.name != headline) continue;
       if (std::isnan(metric.mean)) fmt::print("{:<16} {} n/a (undefined: summary.json says why)\n", policy.policy, headline);
-      else if (result.seeds.size() > 1) fmt::print("{:<16} {} {:8.2f} ± {:.2f}\n", policy.policy, headline, metric.mean, metric.std);
-      else fmt::print("{:<16} {} {:8.2f}\n", policy.policy, headline, metric.mean);
+      // Rounded as report.md rounds (shown_number.hpp), so that the two show the same figures.
+      else if (result.seeds.size() > 1) {
+        fmt::print("{:<16} {} {:>8} ± {}\n", policy.policy, headline, report::decimals(metric.mean, 2), report::decimals(metric.std, 2));
+      } else {
+        fmt::print("{:<16} {} {:>8}\n", policy.policy, headline, report::decimals(metric.mean, 2));
+      }
     }
   }
   fmt::print("wrote {} ({} runs, {:.2f} s wall)\n", out.target().string(), result.policies.size() * result.seeds.size(), wall);

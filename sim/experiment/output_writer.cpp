@@ -15,6 +15,7 @@
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/shown_number.hpp"
 
 namespace gpusim::experiment {
 namespace {
@@ -217,8 +218,8 @@ void write_run_files(const fs::path& dir, const RunResult& run, const OutputCont
   if (!run.queues.empty()) write_queues(dir / "queues.csv", run);
 }
 
-// JSON numbers rounded to 6 decimals so that the files read well and diff cleanly.
-double tidy(double x) { return std::nearbyint(x * 1e6) / 1e6; }
+// JSON numbers rounded to 6 decimals, by the rule stdout and report.md round from (shown_number.hpp).
+double tidy(double x) { return report::summary_value(x); }
 
 nlohmann::ordered_json summary_json(const CompareResult& result, const OutputContext& ctx) {
   nlohmann::ordered_json doc;

@@ -10,6 +10,7 @@
 #include "sim/core/status.hpp"
 #include "sim/report/output_files.hpp"
 #include "sim/report/plots.hpp"
+#include "sim/report/shown_number.hpp"
 
 namespace gpusim::report {
 namespace {
@@ -138,14 +139,14 @@ std::string cell(const nlohmann::ordered_json& metric, Unit unit, bool single, s
       const std::string m = readable_duration(mean);
       const double scale = m.ends_with(" d") ? 86400 : m.ends_with(" h") ? 3600 : m.ends_with(" min") ? 60 : 1;
       const char* name = m.ends_with(" d") ? "d" : m.ends_with(" h") ? "h" : m.ends_with(" min") ? "min" : "s";
-      return fmt::format("{:.2f} ± {:.2f} {}", mean / scale, sd / scale, name);
+      return fmt::format("{} ± {} {}", decimals(mean / scale, 2), decimals(sd / scale, 2), name);
     }
     case Unit::kCount:
-      return single ? fmt::format("{:.0f}", mean) : fmt::format("{:.1f} ± {:.1f}", mean, sd);
+      return single ? decimals(mean, 0) : fmt::format("{} ± {}", decimals(mean, 1), decimals(sd, 1));
     case Unit::kPercent:
     case Unit::kGpus:
     case Unit::kRatio:
-      return single ? fmt::format("{:.2f}", mean) : fmt::format("{:.2f} ± {:.2f}", mean, sd);
+      return single ? decimals(mean, 2) : fmt::format("{} ± {}", decimals(mean, 2), decimals(sd, 2));
   }
   return "";
 }
@@ -197,7 +198,9 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
         const auto paper = published_fgd_default(name);
         const auto& metric = policy.at(c.metric);
         if (paper && !metric.at("mean").is_null()) {
-          md += fmt::format(" {:.2f} | {:+.2f} |", *paper, metric.at("mean").get<double>() - *paper);
+          // The difference of the two figures as shown, so that the columns subtract as they read.
+          const double shown = shown_value(metric.at("mean").get<double>(), 2);
+          md += fmt::format(" {} | {} |", decimals(*paper, 2), signed_decimals(shown - *paper, 2));
         } else {
           md += " | |";
         }
@@ -278,13 +281,12 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
 
 std::string readable_duration(double seconds) {
   if (std::isnan(seconds)) return "n/a";
-  seconds += 0.0;  // -0 reads as 0
   // The unit is chosen on the value as printed (2 decimals), so 119.999 s reads "2.00 min".
-  const auto printed = [](double x) { return std::abs(std::nearbyint(x * 100) / 100); };
-  if (printed(seconds / 3600) >= 48) return fmt::format("{:.2f} d", seconds / 86400 + 0.0);
-  if (printed(seconds / 60) >= 120) return fmt::format("{:.2f} h", seconds / 3600 + 0.0);
-  if (printed(seconds) >= 120) return fmt::format("{:.2f} min", seconds / 60 + 0.0);
-  return fmt::format("{:.2f} s", seconds + 0.0);
+  const auto printed = [](double x) { return std::abs(shown_value(x, 2)); };
+  if (printed(seconds / 3600) >= 48) return decimals(seconds / 86400, 2) + " d";
+  if (printed(seconds / 60) >= 120) return decimals(seconds / 3600, 2) + " h";
+  if (printed(seconds) >= 120) return decimals(seconds / 60, 2) + " min";
+  return decimals(seconds, 2) + " s";
 }
 
 RenderResult render(const std::filesystem::path& dir) {
