@@ -244,6 +244,18 @@ std::vector<fs::path> policy_files(const std::string& list) {
   return files;
 }
 
+// The policies of the list read from profile YAML files (name, file, digest), for summary.json and the
+// report, which name the file beside the policy: `--policy fifo-skip` alone would not find it. Null when none.
+nlohmann::json profile_files(const std::string& list, const std::vector<sched::Profile>& profiles) {
+  nlohmann::json files = nullptr;
+  const std::vector<std::string> items = split_policies(list);
+  for (std::size_t i = 0; i < items.size() && i < profiles.size(); ++i) {
+    if (sched::builtin_policy_name(items[i])) continue;
+    files.push_back({{"name", profiles[i].name}, {"file", items[i]}, {"fnv1a64", experiment::file_digest(items[i])}});
+  }
+  return files;
+}
+
 // "3600,7200": positive, increasing GPU-second thresholds.
 std::vector<std::int64_t> parse_thresholds(const std::string& text) {
   std::vector<std::int64_t> out;
@@ -597,6 +609,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
+  context.profile_files = profile_files(o.policies, profiles);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};
   }

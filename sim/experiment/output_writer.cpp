@@ -248,6 +248,7 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   if (!ctx.gang.is_null()) inputs["gang"] = ctx.gang;
   if (!ctx.placement.is_null()) inputs["placement"] = ctx.placement;
   if (!ctx.queue_quotas.is_null()) inputs["queue_quotas"] = ctx.queue_quotas;
+  if (!ctx.profile_files.is_null()) inputs["profile_files"] = ctx.profile_files;
   // What the readers assumed or could not model, for the user (absent when nothing).
   if (!ctx.cluster->notes.empty()) inputs["cluster_notes"] = ctx.cluster->notes;
   if (!ctx.workload->notes.empty()) inputs["workload_notes"] = ctx.workload->notes;

@@ -40,6 +40,8 @@ struct OutputContext {
   nlohmann::json queue_quotas = nullptr;
   // --job-placement and --scatter-slowdown, when given.
   nlohmann::json placement = nullptr;
+  // Policies read from profile YAML files: each one's name, file and digest; null when none.
+  nlohmann::json profile_files = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

@@ -159,6 +159,12 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
   const bool single = seeds == 1;
   std::string md = fmt::format("# gpusim {} report\n\n", fill ? "fill" : "replay");
   md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", inputs.value("cluster", "?"), inputs.value("workload", "?"));
+  if (inputs.contains("profile_files")) {
+    // A profile's name is no built-in policy's: its file is what `--policies` needs to run it again.
+    std::vector<std::string> files;
+    for (const auto& f : inputs.at("profile_files")) files.push_back(fmt::format("`{}` is `{}`", f.value("name", "?"), f.value("file", "?")));
+    md += fmt::format("- policies from profile files: {}\n", fmt::join(files, ", "));
+  }
   if (fill) {
     md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", inputs.value("fill_target", 0.0) * 100);
     if (inputs.contains("order")) md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", inputs.value("order", ""));

@@ -66,5 +66,26 @@ TEST(ReportReadability, StdoutAndReportShowTheSameFiguresAndTheDifferenceOfThem)
   }
 }
 
+TEST(ReportReadability, APolicyFromAProfileFileIsNamedWithItsFile) {
+  const fs::path dir = fresh_dir("readability-profile");
+  fs::create_directories(dir / "profiles");
+  fs::copy_file(fs::path(GPUSIM_SOURCE_DIR) / "policies" / "profiles" / "fifo-skip.yaml", dir / "profiles" / "fifo-skip.yaml");
+  const CliResult result = run_gpusim(dir, "compare --policies bestfit,profiles/fifo-skip.yaml --seeds 1 --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "o" / "summary.json"));
+  const auto& files = summary.at("inputs").at("profile_files");
+  ASSERT_EQ(files.size(), 1U) << files;  // bestfit is built in
+  EXPECT_EQ(files[0].at("name"), "fifo-skip");
+  EXPECT_EQ(files[0].at("file"), "profiles/fifo-skip.yaml");
+  EXPECT_EQ(files[0].at("fnv1a64").get<std::string>().size(), 16U);
+  const std::string report = slurp(dir / "o" / "report.md");
+  EXPECT_NE(report.find("- policies from profile files: `fifo-skip` is `profiles/fifo-skip.yaml`\n"), std::string::npos) << report;
+  // `--policy fifo-skip` is no built-in: the name alone does not run it.
+  EXPECT_NE(run_gpusim(dir, "run --policy fifo-skip --out p").exit_code, 0);
+  // Built-ins only: no such entry.
+  ASSERT_EQ(run_gpusim(dir, "run --policy bestfit --out b").exit_code, 0);
+  EXPECT_FALSE(nlohmann::json::parse(slurp(dir / "b" / "summary.json")).at("inputs").contains("profile_files"));
+}
+
 }  // namespace
 }  // namespace gpusim::testing
