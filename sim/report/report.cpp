@@ -33,8 +33,8 @@ const std::vector<Column>& fill_columns() {
 
 const std::vector<Column>& replay_columns() {
   static const std::vector<Column> columns{
-      {"mean_jct_s", "mean JCT", Unit::kDuration}, {"p95_jct_s", "p95 JCT", Unit::kDuration},
-      {"mean_queueing_delay_s", "mean queueing delay", Unit::kDuration}, {"makespan_s", "makespan", Unit::kDuration},
+      {"mean_jct_s", "mean pod JCT", Unit::kDuration}, {"p95_jct_s", "p95 pod JCT", Unit::kDuration},
+      {"mean_queueing_delay_s", "mean pod queueing delay", Unit::kDuration}, {"makespan_s", "makespan", Unit::kDuration},
       {"mean_gpu_allocation_pct", "GPUs allocated (%, time mean)", Unit::kPercent}, {"completed_pods", "completed", Unit::kCount},
       {"failed_pods", "failed", Unit::kCount}, {"withdrawn_pods", "withdrawn", Unit::kCount},
       {"deleted_pods", "deleted", Unit::kCount}, {"unscheduled_pods", "never scheduled", Unit::kCount}};
@@ -62,11 +62,11 @@ const std::vector<Column>& kubernetes_columns() {
 const std::vector<Column>& job_columns() {
   static const std::vector<Column> columns{
       {"completed_jobs", "jobs completed", Unit::kCount},
-      {"job_mean_jct_s", "mean JCT", Unit::kDuration},
-      {"job_p50_jct_s", "median JCT", Unit::kDuration},
-      {"job_p95_jct_s", "p95 JCT", Unit::kDuration},
-      {"job_p99_jct_s", "p99 JCT", Unit::kDuration},
-      {"job_mean_queueing_s", "mean queueing", Unit::kDuration},
+      {"job_mean_jct_s", "mean job JCT", Unit::kDuration},
+      {"job_p50_jct_s", "median job JCT", Unit::kDuration},
+      {"job_p95_jct_s", "p95 job JCT", Unit::kDuration},
+      {"job_p99_jct_s", "p99 job JCT", Unit::kDuration},
+      {"job_mean_queueing_s", "mean job queueing", Unit::kDuration},
       {"job_mean_slowdown", "mean slowdown", Unit::kRatio},
       {"job_mean_ftf_rho", "mean FTF rho", Unit::kRatio},
       {"job_max_ftf_rho", "max FTF rho", Unit::kRatio},
@@ -239,6 +239,8 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("completed_jobs"); })) {
       md += "\nJobs (a gang of workers counted once; queues.csv and jobs.csv have the per-queue and per-job figures)";
       add_table(job_columns());
+      md += "\nJob figures count a job of the trace once, however many worker pods it has: a job's JCT is its last "
+            "pod's end − its arrival, its queueing its first start − its arrival, over completed jobs.\n";
     }
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_physical_gpus"); })) {
       const bool pairs = std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_pods_with_measured_pair"); });
@@ -279,7 +281,10 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
   }
   md += "\n## Plots\n\n";
   if (!plots.note.empty()) md += fmt::format("No plots: {}.\n", plots.note);
-  for (const Plot& plot : plots.plots) md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
+  for (const Plot& plot : plots.plots) {
+    if (plot.svg.empty()) md += fmt::format("{}.\n\n", plot.caption);  // not drawn: the caption says why
+    else md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
+  }
   return md;
 }
 

@@ -87,5 +87,23 @@ TEST(ReportReadability, APolicyFromAProfileFileIsNamedWithItsFile) {
   EXPECT_FALSE(nlohmann::json::parse(slurp(dir / "b" / "summary.json")).at("inputs").contains("profile_files"));
 }
 
+TEST(ReportReadability, PodAndJobCompletionTimesAreLabelledApart) {
+  const fs::path dir = fresh_dir("readability-jobs");
+  // A 16-GPU job runs as a gang of two 8-GPU worker pods: 3 pods, 2 jobs.
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,3600.0,16,57600.0,vc\n"
+                                     "2017-10-01 00:10:00,600.0,1,600.0,vc\n";
+  const CliResult result = run_gpusim(dir, "run --workload jobs.csv --mode replay --policy fifo --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string report = slurp(dir / "o" / "report.md");
+  EXPECT_NE(report.find("| policy | mean pod JCT | p95 pod JCT | mean pod queueing delay |"), std::string::npos) << report;
+  EXPECT_NE(report.find("| jobs completed | mean job JCT | median job JCT | p95 job JCT | p99 job JCT | mean job queueing |"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(report.find("| mean JCT |"), std::string::npos) << "no unqualified label";
+  EXPECT_NE(report.find("\nPod figures count every pod, each worker of a job too"), std::string::npos);
+  EXPECT_NE(report.find("\nJob figures count a job of the trace once, however many worker pods it has"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusim::testing
