@@ -215,6 +215,8 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     md += "\n";
   }
   if (!fill) {
+    md += "\nPod figures count every pod, each worker of a job too: a pod's JCT is its completion − its arrival, its "
+          "queueing delay its first start − its arrival, over completed pods.\n";
     md += "\nKubernetes layer";
     if (inputs.contains("kube")) md += fmt::format(" (settings: `{}`)", inputs.at("kube").value("file", "?"));
     else md += " (default settings: scheduler-assigned devices, no latencies, no failures)";
@@ -308,7 +310,9 @@ RenderResult render(const std::filesystem::path& dir) {
   out.close();
   if (!out) throw core::InputError(fmt::format("{}: cannot write report.md", dir.string()));
   RenderResult result;
-  for (const Plot& plot : plots.plots) result.plots.push_back(plot.svg);
+  for (const Plot& plot : plots.plots) {
+    if (!plot.svg.empty()) result.plots.push_back(plot.svg);
+  }
   result.note = plots.note;
   return result;
 }
