@@ -59,15 +59,12 @@ r2() { jq -r 'if . == null then "–" else (. * 100 | round) / 100 end'; }
   done
 } > "$dir/jct.dat"
 gnuplot <<GP
-set terminal svg size 860,420 font "sans,12"
+set terminal svg size 860,420 font "sans,12" background "#ffffff"
+load "scripts/bar_chart.gp"
+set xrange [-0.6:$(wc -l < "$dir/jct.dat") - 0.4]
 set output "$dir/jct.svg"
 set title "Mean JCT on philly-gavel: whole GPUs, and pairs at Gavel's measured speeds or the speed model"
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
 set ylabel "hours"
-set yrange [0:*]
-set xtics rotate by -30
 set key top left
 plot "$dir/jct.dat" using 2:xtic(1) title "fifo" lc rgb "#4477aa", "" using 3 title "sjf" lc rgb "#ee6677"
 GP

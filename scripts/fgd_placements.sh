@@ -53,6 +53,13 @@ fi
 python3 "$root/scripts/fgd_compare.py" curves --matches "${matches[@]}" --labels "${labels[@]}" --every 10 \
   --out "$out/same-node.dat"
 columns=$(( ${#labels[@]} ))
+# Several policies place alike and their lines coincide (at 100 %): each has its own colour (Paul Tol's
+# "bright"), dash type and point marks, the marks of one a little after those of the one before.
+colours=("#4477aa" "#ee6677" "#228833" "#ccbb44" "#66ccee" "#aa3377" "#bbbbbb" "#000000")
+dashes=(1 2 4 5 3)
+points=(6 4 8 12 10 2 1 3)
+rows=$(grep -vc '^#' "$out/same-node.dat")
+every=$(( rows / 8 > 0 ? rows / 8 : 1 ))
 {
   echo "# bash scripts/fgd_placements.sh: share of the arrivals so far that gpusim puts on the Go simulator's node"
   echo "set terminal svg size 900,520 dynamic font 'sans,12'"
@@ -66,7 +73,11 @@ columns=$(( ${#labels[@]} ))
   printf "plot "
   for ((k = 0; k < columns; k++)); do
     [ "$k" -gt 0 ] && printf ", \\\\\n     "
-    printf "'same-node.dat' using 1:%d with lines lw 2 title '%s'" $((2 + 2 * k)) "${labels[$k]}"
+    colour=${colours[k % 8]} dash=${dashes[k % 5]} point=${points[k % 8]}
+    printf "'same-node.dat' using 1:%d with lines lw 2 lc rgb '%s' dt %d notitle, \\\\\n     " $((2 + 2 * k)) "$colour" "$dash"
+    printf "'same-node.dat' using 1:%d every %d::%d with points lc rgb '%s' pt %d notitle, \\\\\n     " \
+      $((2 + 2 * k)) "$every" $((k * every / columns)) "$colour" "$point"
+    printf "keyentry with linespoints lw 2 lc rgb '%s' dt %d pt %d title '%s'" "$colour" "$dash" "$point" "${labels[$k]}"
   done
   echo
 } > "$out/same-node.gp"

@@ -8,9 +8,11 @@
 # writes each experiment's README.md with the comparison table and its plots (gnuplot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh > /dev/null
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
+if [[ ${1:-all} != plots ]]; then  # redrawing the plots needs gnuplot alone
+  bash scripts/setup.sh > /dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+  cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
+fi
 
 # Device choice varies little with the seed (only ties and failures use it); stale status does.
 common=(--mode replay --cluster traces/synthetic/topology-cluster.csv --workload traces/synthetic/topology-jobs.csv)
@@ -35,21 +37,26 @@ device_choice() {
       echo "$v $(value "$d" cross_cpu_placement_pct) $(value "$d" placements_worst_link_nvlink) $(value "$d" placements_worst_link_host-bridge) $(value "$d" placements_worst_link_single-switch) $(value "$d" placements_worst_link_cross-cpu) $(value "$d" mean_jct_s) $(value "$d" mean_queueing_delay_s) $(value "$d" p95_queueing_delay_s) $(value "$d" mean_gpu_allocation_pct) $(jq -r '.policies[0].makespan_s.mean / 3600 * 100 | round / 100' "$d/summary.json")"
     done
   } > "$dir/table.txt"
+  device_choice_plots "$dir"
+}
+
+# The plots, from DIR/table.txt alone. Three bars or clusters each (x = 0, 1, 2); a single series
+# has its values written over its bars, so that a bar of 0 reads as 0, not as missing.
+device_choice_plots() {
+  local dir=$1
   gnuplot <<GP
-set terminal svg size 760,420 font "sans,12"
+set terminal svg size 760,420 font "sans,12" background "#ffffff"
+load "scripts/bar_chart.gp"
+set xrange [-0.6:2.6]
 set output "$dir/cross-cpu.svg"
 set title "Multi-GPU placements whose slowest link crosses the CPU sockets"
 set ylabel "share of multi-GPU placements (%)"
-set style data histogram
-set style fill solid 0.8 border -1
-set boxwidth 0.7
-set yrange [0:*]
-set xtics rotate by -20
-plot "< sed -n 2,4p $dir/table.txt" using 2:xtic(1) title "" lc rgb "#4477aa"
+unset key
+plot "< sed -n 2,4p $dir/table.txt" using 2:xtic(1) lc rgb "#4477aa", "" using 0:2:2 with labels offset 0,0.8
 set output "$dir/queueing.svg"
 set title "Consequences with the assumed link slowdowns"
 set ylabel "seconds"
-set style histogram clustered gap 1
+set key top right
 plot "< tail -3 $dir/table.txt" using 7:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 8 title "mean queueing delay" lc rgb "#ee6677"
 GP
 }
@@ -68,17 +75,22 @@ stale_status() {
       echo "$p $(value "$d" admission_failures) $(jq -r '.policies[0].admission_failures.std * 100 | round / 100' "$d/summary.json") $(value "$d" mean_time_to_running_s) $(value "$d" mean_ttr_queueing_s) $(value "$d" mean_ttr_binding_s) $(value "$d" mean_ttr_admission_retries_s) $(value "$d" mean_ttr_start_s) $(value "$d" mean_jct_s) $(value "$d" gpu_failures)"
     done
   } > "$dir/table.txt"
+  stale_status_plots "$dir"
+}
+
+stale_status_plots() {
+  local dir=$1
   gnuplot <<GP
-set terminal svg size 760,420 font "sans,12"
+set terminal svg size 760,420 font "sans,12" background "#ffffff"
+load "scripts/bar_chart.gp"
+set xrange [-0.6:2.6]
+set xtics norotate center
 set output "$dir/admission-failures.svg"
 set title "UnexpectedAdmissionError against the node-status period (mean of 10 seeds)"
 set xlabel "nodeStatusUpdateFrequency"
 set ylabel "admission failures per run"
-set style data histogram
-set style fill solid 0.8 border -1
-set boxwidth 0.6
-set yrange [0:*]
-plot "< tail -n +2 $dir/table.txt" using 2:xtic(1) title "" lc rgb "#ee6677"
+unset key
+plot "< tail -n +2 $dir/table.txt" using 2:xtic(1) lc rgb "#ee6677", "" using 0:2:2 with labels offset 0,0.8
 GP
 }
 
@@ -86,5 +98,7 @@ case ${1:-all} in
   device-choice) device_choice ;;
   stale-status) stale_status ;;
   all) device_choice; stale_status ;;
-  *) echo "usage: scripts/k8s_experiments.sh [device-choice|stale-status|all]" >&2; exit 2 ;;
+  # Redraws the plots from the tables alone: plots [DEVICE_CHOICE_DIR STALE_STATUS_DIR].
+  plots) device_choice_plots "${2:-results/k8s-device-choice}"; stale_status_plots "${3:-results/k8s-stale-status}" ;;
+  *) echo "usage: scripts/k8s_experiments.sh [device-choice|stale-status|all|plots [DIR DIR]]" >&2; exit 2 ;;
 esac

@@ -50,7 +50,7 @@ awk -F, 'NR > 1 { n++; sx += $1; sy += $3; sxx += $1 * $1; sxy += $1 * $3 }
         printf "fit: peak = %.1f MiB + %.0f bytes per job\n", a / 1024, b * 1024 }' "$dir/scaling.csv" | tee "$dir/fit.txt"
 
 gnuplot <<EOF
-set terminal svg size 900,420 font 'sans,11'
+set terminal svg size 900,420 font 'sans,11' background '#ffffff'
 set output '$dir/memory.svg'
 set datafile separator ','
 set multiplot layout 1,2
@@ -64,6 +64,8 @@ plot '$dir/scaling.csv' every ::1 using (\$1/1000):(\$3/1024) with linespoints l
 set title 'Pods in flight (Philly log, 82,247 jobs)'
 set xlabel 'most pods in flight at once (running + pending)'
 set logscale x
+# Its points lie near the top: the key goes below them.
+set key right bottom
 plot '$dir/in-flight.csv' every ::1 using 4:(\$3/1024) with linespoints lw 2 pt 7 title 'arrivals / 1, 2, 4, 8, 16' noenhanced
 unset multiplot
 EOF

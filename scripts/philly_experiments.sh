@@ -13,6 +13,8 @@ cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
 
 dir=results/philly-replay
 mkdir -p "$dir"
+# fifo-skip is a profile file, not a built-in name: its rows and folders are labelled by its `name:` (fifo-skip),
+# and summary.json and report.md name the file beside it.
 policies=fifo,backfill,policies/profiles/fifo-skip.yaml,drf,sjf,tiresias,srtf
 for k in 1 4 8; do
   /usr/bin/time -f "compression $k: %e s wall, %M KB max RSS" \

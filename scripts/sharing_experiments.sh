@@ -24,6 +24,41 @@
 # writes table.txt and the plots; results/sharing/README.md explains them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The plots, from DIR/table.txt alone (`bash scripts/sharing_experiments.sh plots [DIR]` redraws them).
+draw_plots() {
+  local dir=$1
+  # The rows of table.txt each plot shows (line 1 is its header), and how many they are: one cluster of
+  # bars per row, at x = 0, 1, ...
+  local jct_rows='NR > 1 && (NR <= 13 || NR >= 18)'  # not the *-overrun variants
+  local slowdown_rows='NR >= 6 && NR <= 13'         # the shared-GPU variants
+  local fragmentation_rows='NR > 1 && NR <= 13'     # the variants on the first cluster, overruns left out
+  count() { awk "$1" "$dir/table.txt" | wc -l; }
+  gnuplot <<GP
+set terminal svg size 820,440 font "sans,12" background "#ffffff"
+load "scripts/bar_chart.gp"
+set key top left
+set output "$dir/jct.svg"
+set title "Job completion time by sharing mode (binpack, mean of 3 seeds)"
+set ylabel "hours"
+set xrange [-0.6:$(count "$jct_rows") - 0.4]
+plot "< awk '$jct_rows' $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
+set output "$dir/slowdown.svg"
+set title "Slowdown of pods on shared GPUs against running alone"
+set ylabel "run time / solo run time"
+set xrange [-0.6:$(count "$slowdown_rows") - 0.4]
+plot "< awk '$slowdown_rows' $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
+set output "$dir/fragmentation.svg"
+set title "Mean FGD fragmentation rate of idle GPU capacity (sampled every 10 min)"
+set ylabel "% of idle GPU milli"
+set xrange [-0.6:$(count "$fragmentation_rows") - 0.4]
+plot "< awk '$fragmentation_rows' $dir/table.txt" using 20:xtic(1) title "fragmentation" lc rgb "#aa3377"
+GP
+}
+if [[ ${1:-} == plots ]]; then
+  draw_plots "${2:-results/sharing}"
+  exit 0
+fi
 bash scripts/setup.sh > /dev/null
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
@@ -62,25 +97,5 @@ value() { jq -r --arg m "$2" ".policies[0][\$m].mean // \"n/a\" | if type == \"n
   done
 } > "$dir/table.txt"
 
-gnuplot <<GP
-set terminal svg size 820,440 font "sans,12"
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set yrange [0:*]
-set xtics rotate by -30
-set key top left
-set output "$dir/jct.svg"
-set title "Job completion time by sharing mode (binpack, mean of 3 seeds)"
-set ylabel "hours"
-plot "< awk 'NR <= 13 || NR >= 18' $dir/table.txt" using 5:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 6 title "p95 JCT" lc rgb "#66ccee", "" using 7 title "mean queueing" lc rgb "#ee6677"
-set output "$dir/slowdown.svg"
-set title "Slowdown of pods on shared GPUs against running alone"
-set ylabel "run time / solo run time"
-plot "< sed -n 6,13p $dir/table.txt" using 9:xtic(1) title "mean" lc rgb "#228833", "" using 10 title "p95" lc rgb "#ccbb44"
-set output "$dir/fragmentation.svg"
-set title "Mean FGD fragmentation rate of idle GPU capacity (sampled every 10 min)"
-set ylabel "% of idle GPU milli"
-plot "< sed -n 1,13p $dir/table.txt" using 20:xtic(1) title "fragmentation" lc rgb "#aa3377"
-GP
+draw_plots "$dir"
 echo "sharing: results in $dir (table.txt, jct.svg, slowdown.svg, fragmentation.svg)"

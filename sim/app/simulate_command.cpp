@@ -22,6 +22,7 @@
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
+#include "sim/report/shown_number.hpp"
 #include "sim/sched/names.hpp"
 #include "traces/bundled.hpp"
 #include "traces/gavel_table.hpp"
@@ -239,6 +240,18 @@ std::vector<fs::path> policy_files(const std::string& list) {
   std::vector<fs::path> files;
   for (const auto& item : split_policies(list)) {
     if (!item.empty() && !sched::builtin_policy_name(item)) files.emplace_back(item);
+  }
+  return files;
+}
+
+// The policies of the list read from profile YAML files (name, file, digest), for summary.json and the
+// report, which name the file beside the policy: `--policy fifo-skip` alone would not find it. Null when none.
+nlohmann::json profile_files(const std::string& list, const std::vector<sched::Profile>& profiles) {
+  nlohmann::json files = nullptr;
+  const std::vector<std::string> items = split_policies(list);
+  for (std::size_t i = 0; i < items.size() && i < profiles.size(); ++i) {
+    if (sched::builtin_policy_name(items[i])) continue;
+    files.push_back({{"name", profiles[i].name}, {"file", items[i]}, {"fnv1a64", experiment::file_digest(items[i])}});
   }
   return files;
 }
@@ -598,6 +611,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   context.catalog = &loaded.catalog;
   if (loaded.typical_pods) context.typical_source = &*loaded.typical_pods;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
+  context.profile_files = profile_files(o.policies, profiles);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};
   }
@@ -652,8 +666,12 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     for (const auto& metric : policy.metrics) {
       if (metric.name != headline) continue;
       if (std::isnan(metric.mean)) fmt::print("{:<16} {} n/a (undefined: summary.json says why)\n", policy.policy, headline);
-      else if (result.seeds.size() > 1) fmt::print("{:<16} {} {:8.2f} ± {:.2f}\n", policy.policy, headline, metric.mean, metric.std);
-      else fmt::print("{:<16} {} {:8.2f}\n", policy.policy, headline, metric.mean);
+      // Rounded as report.md rounds (shown_number.hpp), so that the two show the same figures.
+      else if (result.seeds.size() > 1) {
+        fmt::print("{:<16} {} {:>8} ± {}\n", policy.policy, headline, report::decimals(metric.mean, 2), report::decimals(metric.std, 2));
+      } else {
+        fmt::print("{:<16} {} {:>8}\n", policy.policy, headline, report::decimals(metric.mean, 2));
+      }
     }
   }
   fmt::print("wrote {} ({} runs, {:.2f} s wall)\n", out.target().string(), result.policies.size() * result.seeds.size(), wall);

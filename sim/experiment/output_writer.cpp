@@ -17,6 +17,7 @@
 #include "sim/core/status.hpp"
 #include "sim/experiment/cluster_files.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/shown_number.hpp"
 
 namespace gpusim::experiment {
 namespace {
@@ -235,8 +236,8 @@ void write_cluster_files(const fs::path& dir, const CompareResult& result, const
   write_typical_pods_csv(dir / "typical-pods.csv", metrics::typical_pods(source.pods), *ctx.catalog);
 }
 
-// JSON numbers rounded to 6 decimals so that the files read well and diff cleanly.
-double tidy(double x) { return std::nearbyint(x * 1e6) / 1e6; }
+// JSON numbers rounded to 6 decimals, by the rule stdout and report.md round from (shown_number.hpp).
+double tidy(double x) { return report::summary_value(x); }
 
 nlohmann::ordered_json summary_json(const CompareResult& result, const OutputContext& ctx) {
   nlohmann::ordered_json doc;
@@ -265,6 +266,7 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
   if (!ctx.gang.is_null()) inputs["gang"] = ctx.gang;
   if (!ctx.placement.is_null()) inputs["placement"] = ctx.placement;
   if (!ctx.queue_quotas.is_null()) inputs["queue_quotas"] = ctx.queue_quotas;
+  if (!ctx.profile_files.is_null()) inputs["profile_files"] = ctx.profile_files;
   // What the readers assumed or could not model, for the user (absent when nothing).
   if (!ctx.cluster->notes.empty()) inputs["cluster_notes"] = ctx.cluster->notes;
   if (!ctx.workload->notes.empty()) inputs["workload_notes"] = ctx.workload->notes;

@@ -44,6 +44,8 @@ struct OutputContext {
   // models come from, and the pods its typical pods come from (null: the workload).
   const cluster::GpuCatalog* catalog = nullptr;
   const traces::Workload* typical_source = nullptr;
+  // Policies read from profile YAML files: each one's name, file and digest; null when none.
+  nlohmann::json profile_files = nullptr;
 };
 
 // Writes and commits; throws core::InputError (naming the target) when a file cannot be written.

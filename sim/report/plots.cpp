@@ -12,8 +12,10 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "sim/core/status.hpp"
+#include "sim/report/plot_style.hpp"
 
 extern char** environ;
 
@@ -24,7 +26,8 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxCdfPoints = 400;
 constexpr std::size_t kMaxSeriesPoints = 2000;
-constexpr const char* kTerminal = "set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'\n";
+// The right margin (in characters) keeps the last x tick label inside the picture.
+constexpr const char* kTerminal = "set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'\nset rmargin 5\n";
 
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -40,14 +43,6 @@ std::string slug(const std::string& name) {
   return out;
 }
 
-// gnuplot string literal. Titles are drawn `noenhanced`: policy names are text, not markup
-// ("my_policy" must not become a subscript).
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
-}
-
 // The distinct policies, in summary order.
 std::vector<std::string> policies(const OutputFiles& output) {
   std::vector<std::string> names;
@@ -55,6 +50,17 @@ std::vector<std::string> policies(const OutputFiles& output) {
     if (std::find(names.begin(), names.end(), run.policy) == names.end()) names.push_back(run.policy);
   }
   return names;
+}
+
+// The data rows of a gnuplot data file's text (lines that are not comments).
+std::size_t data_rows(const std::string& data) {
+  std::size_t rows = 0;
+  for (std::size_t at = 0; at < data.size();) {
+    const std::size_t end = std::min(data.find('\n', at), data.size());
+    if (end > at && data[at] != '#') ++rows;
+    at = end + 1;
+  }
+  return rows;
 }
 
 // Runs gnuplot on `script` inside `dir`. Returns "" or why it could not.
@@ -122,13 +128,15 @@ struct Drawer {
     fs::remove(dir / (name + ".svg"), ignored);  // never leave a half-drawn plot behind
     result.note += (result.note.empty() ? "" : "; ") + why;
   }
-  void skip(const std::string& what) { result.note += (result.note.empty() ? "" : "; ") + what; }
+  // A plot with nothing to draw: gnuplot would fail on it, so report.md says why in its place.
+  void leave_out(const std::string& title, const std::string& why) { result.plots.push_back({"", fmt::format("{}: not drawn, {}", title, why)}); }
   bool gnuplot_missing = false;
 
   void fill_plots() {
     const auto names = policies(output);
-    // Allocation against arrived load: per policy, the mean over seeds with a min-max band.
-    std::string plot = "plot ";
+    // Allocation against arrived load: per policy, the mean over seeds with a min-max band. The
+    // policies part only near the target, within a few points: an inset shows that end enlarged.
+    std::string plot = "plot ", inset = "plot ";
     for (std::size_t p = 0; p < names.size(); ++p) {
       std::map<int, std::vector<double>> by_load;
       for (const auto& run : output.runs) {
@@ -148,17 +156,27 @@ struct Drawer {
       }
       const std::string file = "allocation-" + slug(names[p]) + ".dat";
       write_file(dir / file, data);
-      plot += fmt::format("{}{} using 1:3:4 with filledcurves lc {} fs transparent solid 0.18 notitle, "
-                          "{} using 1:2 with lines lw 2 lc {} title {} noenhanced",
-                          p ? ", " : "", quoted(file), p + 1, quoted(file), p + 1, quoted(names[p]));
+      const std::string band = fmt::format("{}{} using 1:3:4 with filledcurves lc rgb '{}' fs transparent solid 0.18 notitle, ",
+                                           p ? ", " : "", quoted(file), series_style(p).colour);
+      const std::string marks = every_nth_row(by_load.size(), p, names.size());
+      plot += band + series_clause(file, "lines", 2, p, marks, names[p]);
+      inset += band + series_clause(file, "lines", 2, p, marks, std::nullopt);
     }
     const double target = output.summary.at("inputs").value("fill_target", 1.3) * 100;
+    const double x_max = std::ceil(target / 10) * 10;
     add("allocation",
-        fmt::format("{}set output 'allocation.svg'\nset title 'GPU allocation against arrived GPU requests (band: min-max over seeds)'\n"
+        fmt::format("{}set output 'allocation.svg'\nset multiplot\n"
+                    "set title 'GPU allocation against arrived GPU requests (band: min-max over seeds)'\n"
                     "set xlabel 'arrived GPU requests (% of cluster GPU capacity)'\nset ylabel 'GPUs allocated (%)'\n"
-                    "set key left top\nset grid\nset xrange [0:{}]\nset yrange [0:100]\nset arrow from {},0 to {},100 nohead dt 2\n{}\n",
-                    kTerminal, std::ceil(target / 10) * 10, target, target, plot),
-        "GPU allocation against arrived load, one line per policy (mean over seeds, band: min to max)");
+                    "set key left top\nset grid\nset xrange [0:{}]\nset yrange [0:100]\n"
+                    "set arrow 1 from {},graph 0 to {},graph 1 nohead dt 2\n{}\n"
+                    "# The inset: the last 50 points of load, enlarged, on white over the lower right.\n"
+                    "set origin 0.55,0.13\nset size 0.42,0.45\nunset title\nunset xlabel\nunset ylabel\nunset key\n"
+                    "set xrange [{}:{}]\nset yrange [*:*]\nset xtics 10\n"
+                    "set object 1 rectangle from graph -0.12,-0.14 to graph 1,1 behind fillcolor rgb '#ffffff' fillstyle solid noborder\n"
+                    "{}\nunset multiplot\n",
+                    kTerminal, x_max, target, target, plot, std::max(0.0, x_max - 50), x_max, inset),
+        "GPU allocation against arrived load, one line per policy (mean over seeds, band: min to max; inset: the end enlarged)");
 
     // Unallocated GPUs at the end (the target), with the standard deviation over seeds.
     std::string bars = "# index policy mean std (unallocated GPUs)\n";
@@ -171,11 +189,13 @@ struct Drawer {
     }
     write_file(dir / "unallocated.dat", bars);
     add("unallocated",
+        // Room above the tallest error bar; names slanted, ending under their bars, when many would overlap.
         fmt::format("{}set output 'unallocated.svg'\nset title 'Unallocated GPUs at the fill target (error bars: std over seeds)'\n"
-                    "set ylabel 'unallocated GPUs'\nset style fill solid 0.6\nset boxwidth 0.6\nset grid ytics\n"
-                    "set yrange [0:*]\nset xrange [-0.6:{}]\nunset key\nset xtics noenhanced\n"
-                    "plot 'unallocated.dat' using 1:3:4:xtic(2) with boxerrorbars lc 1 title 'unallocated GPUs'\n",
-                    kTerminal, static_cast<double>(index) - 0.4),
+                    "set ylabel 'unallocated GPUs'\nset style fill solid 0.8 border -1\nset boxwidth 0.6\nset grid ytics\n"
+                    "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset xrange [-0.6:{}]\nunset key\nset xtics noenhanced{}\n"
+                    "plot 'unallocated.dat' using 1:3:4:xtic(2) with boxerrorbars lc rgb '#000000' fillcolor rgb '{}' "
+                    "title 'unallocated GPUs'\n",
+                    kTerminal, static_cast<double>(index) - 0.4, index > 7 ? " rotate by 30 right" : "", series_style(0).colour),
         "Unallocated GPUs at the fill target per policy, with the standard deviation over seeds");
   }
 
@@ -212,28 +232,35 @@ struct Drawer {
     const auto cdf_plot = [&](const std::string& name, std::map<std::string, std::vector<double>>& values,
                               const std::string& title, const std::string& xlabel, bool log_x) {
       double max_value = 0;
+      bool completed = false;
       for (auto& [policy, v] : values) {
+        completed |= !v.empty();
         // A log axis cannot show 0 s: those values are left out of the curve (and said so).
         if (log_x) std::erase_if(v, [](double x) { return !(x > 0); });
         for (const double x : v) max_value = std::max(max_value, x);
       }
       if (!(max_value > 0)) {
-        skip(fmt::format("no {} plot: no {} has a value above 0 s to draw", name, by_job ? "job" : "pod"));
+        const char* counted = by_job ? "job" : "pod";
+        leave_out(title, completed ? fmt::format("as every completed {} has 0 s here", counted) : fmt::format("as no {} completed", counted));
         return;
       }
-      const auto [unit, unit_name] = time_unit(max_value);
+      // A log axis spans seconds to months: it stays in seconds, its ticks named in minutes, hours
+      // and days. A linear one takes the unit of its largest value.
+      const auto [unit, unit_name] = log_x ? std::pair<double, const char*>{1, "log scale"} : time_unit(max_value);
       std::string plot = "plot ";
       for (std::size_t p = 0; p < names.size(); ++p) {
         std::vector<double> scaled;
         for (const double x : values[names[p]]) scaled.push_back(x / unit);
         const std::string file = name + "-" + slug(names[p]) + ".dat";
-        write_file(dir / file, cdf_data(scaled));
-        plot += fmt::format("{}{} using 1:2 with steps lw 2 lc {} title {} noenhanced", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
+        const std::string data = cdf_data(scaled);
+        write_file(dir / file, data);
+        plot += (p ? ", " : "") + series_clause(file, "steps", 2, p, every_nth_row(data_rows(data), p, names.size()), names[p]);
       }
       add(name,
           fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel '{} ({})'\nset ylabel 'fraction of {}'\n"
                       "set key right bottom\nset grid\nset yrange [0:1]\n{}{}\n",
-                      kTerminal, name, title, xlabel, unit_name, by_job ? "jobs" : "pods", log_x ? "set logscale x\n" : "", plot),
+                      kTerminal, name, title, xlabel, unit_name, by_job ? "jobs" : "pods",
+                      log_x ? "set logscale x\n" + duration_log_tics() : std::string(), plot),
           title);
     };
     const char* counted = by_job ? "jobs" : "pods";
@@ -255,24 +282,45 @@ struct Drawer {
                                                                          "GPUs allocated over time (first seed)"},
           {"pending-time", "pending_pods", "pending pods", "Pending pods over time (first seed)"}}) {
       std::string plot = "plot ";
+      std::size_t rows_in_all = 0;
+      std::vector<std::pair<std::string, std::string>> files;  // name, data: written only if there is a plot
       for (std::size_t p = 0; p < names.size(); ++p) {
         const Table& t = series[names[p]];
-        std::string data = fmt::format("# time_{} {}\n", unit_name, column);
+        std::vector<std::pair<double, double>> points;  // (time in the axis' unit, value): the steps drawn
         if (!t.rows.empty()) {
           const auto time_col = t.column("time_s"), value_col = t.column(column);
           const std::size_t stride = std::max<std::size_t>(1, (t.rows.size() + kMaxSeriesPoints - 1) / kMaxSeriesPoints);
           const double scale = std::string(column) == "allocated_gpu_milli" ? 1000.0 : 1.0;
           for (std::size_t r = 0; r < t.rows.size(); r += stride) {
-            data += fmt::format("{:.6g} {:.6g}\n", t.number(r, time_col) / unit, t.number(r, value_col) / scale);
+            points.emplace_back(t.number(r, time_col) / unit, t.number(r, value_col) / scale);
           }
         }
+        std::string data = fmt::format("# time_{} {}\n", unit_name, column);
+        for (const auto& [time, value] : points) data += fmt::format("{:.6g} {:.6g}\n", time, value);
+        // The marks, a second block: at evenly spaced times (rows crowd where events do, often at the
+        // start), each on the step its time falls in; series by series a little later, as every_nth_row.
+        data += "\n\n# marks: time, value of the step there\n";
+        for (std::size_t k = 0; k < kMarksPerSeries && !points.empty(); ++k) {
+          const double at = (static_cast<double>(k) + (static_cast<double>(p) + 0.5) / static_cast<double>(names.size())) *
+                            (max_time / unit) / static_cast<double>(kMarksPerSeries);
+          if (at > points.back().first) break;
+          const auto after = std::upper_bound(points.begin(), points.end(), at, [](double x, const auto& point) { return x < point.first; });
+          if (after != points.begin()) data += fmt::format("{:.6g} {:.6g}\n", at, std::prev(after)->second);
+        }
         const std::string file = std::string(name) + "-" + slug(names[p]) + ".dat";
-        write_file(dir / file, data);
-        plot += fmt::format("{}{} using 1:2 with steps lw 1.5 lc {} title {} noenhanced", p ? ", " : "", quoted(file), p + 1, quoted(names[p]));
+        files.emplace_back(file, data);
+        rows_in_all += points.size();
+        plot += (p ? ", " : "") + series_clause(file, "steps", 1.5, p, "index 1", names[p]);
       }
+      if (rows_in_all == 0) {
+        leave_out(title, "as no run recorded one (no timeseries.csv has a row)");
+        continue;
+      }
+      for (const auto& [file, data] : files) write_file(dir / file, data);
+      // Room above the highest step: a full cluster's line would otherwise run along the border.
       add(name,
           fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel 'simulated time ({})'\nset ylabel '{}'\n"
-                      "set key right top\nset grid\nset yrange [0:*]\n{}\n",
+                      "set key right top\nset grid\nset yrange [0:*]\nset offsets 0, 0, graph 0.06, 0\n{}\n",
                       kTerminal, name, title, unit_name, ylabel, plot),
           title);
     }
@@ -288,6 +336,9 @@ PlotResult draw_plots(const OutputFiles& output) {
   if (error) throw core::InputError(fmt::format("{}: cannot create: {}", drawer.dir.string(), error.message()));
   if (output.fill()) drawer.fill_plots();
   else drawer.replay_plots();
+  // Nothing to draw (no pod ran): no plots/ either. An empty folder is in no manifest, and gpusim
+  // would later refuse to replace or redraw the output as holding something it did not write.
+  if (fs::is_empty(drawer.dir, error) && !error) fs::remove(drawer.dir, error);
   return drawer.result;
 }
 

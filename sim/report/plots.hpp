@@ -10,8 +10,8 @@
 namespace gpusim::report {
 
 struct Plot {
-  std::string svg;      // relative to the output directory: plots/<name>.svg
-  std::string caption;  // one line for report.md
+  std::string svg;      // relative to the output directory: plots/<name>.svg; empty: not drawn
+  std::string caption;  // one line for report.md; for a plot not drawn, its title and why
 };
 
 struct PlotResult {

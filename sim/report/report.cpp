@@ -10,6 +10,7 @@
 #include "sim/core/status.hpp"
 #include "sim/report/output_files.hpp"
 #include "sim/report/plots.hpp"
+#include "sim/report/shown_number.hpp"
 
 namespace gpusim::report {
 namespace {
@@ -32,8 +33,8 @@ const std::vector<Column>& fill_columns() {
 
 const std::vector<Column>& replay_columns() {
   static const std::vector<Column> columns{
-      {"mean_jct_s", "mean JCT", Unit::kDuration}, {"p95_jct_s", "p95 JCT", Unit::kDuration},
-      {"mean_queueing_delay_s", "mean queueing delay", Unit::kDuration}, {"makespan_s", "makespan", Unit::kDuration},
+      {"mean_jct_s", "mean pod JCT", Unit::kDuration}, {"p95_jct_s", "p95 pod JCT", Unit::kDuration},
+      {"mean_queueing_delay_s", "mean pod queueing delay", Unit::kDuration}, {"makespan_s", "makespan", Unit::kDuration},
       {"mean_gpu_allocation_pct", "GPUs allocated (%, time mean)", Unit::kPercent}, {"completed_pods", "completed", Unit::kCount},
       {"failed_pods", "failed", Unit::kCount}, {"withdrawn_pods", "withdrawn", Unit::kCount},
       {"deleted_pods", "deleted", Unit::kCount}, {"unscheduled_pods", "never scheduled", Unit::kCount}};
@@ -61,11 +62,11 @@ const std::vector<Column>& kubernetes_columns() {
 const std::vector<Column>& job_columns() {
   static const std::vector<Column> columns{
       {"completed_jobs", "jobs completed", Unit::kCount},
-      {"job_mean_jct_s", "mean JCT", Unit::kDuration},
-      {"job_p50_jct_s", "median JCT", Unit::kDuration},
-      {"job_p95_jct_s", "p95 JCT", Unit::kDuration},
-      {"job_p99_jct_s", "p99 JCT", Unit::kDuration},
-      {"job_mean_queueing_s", "mean queueing", Unit::kDuration},
+      {"job_mean_jct_s", "mean job JCT", Unit::kDuration},
+      {"job_p50_jct_s", "median job JCT", Unit::kDuration},
+      {"job_p95_jct_s", "p95 job JCT", Unit::kDuration},
+      {"job_p99_jct_s", "p99 job JCT", Unit::kDuration},
+      {"job_mean_queueing_s", "mean job queueing", Unit::kDuration},
       {"job_mean_slowdown", "mean slowdown", Unit::kRatio},
       {"job_mean_ftf_rho", "mean FTF rho", Unit::kRatio},
       {"job_max_ftf_rho", "max FTF rho", Unit::kRatio},
@@ -138,14 +139,14 @@ std::string cell(const nlohmann::ordered_json& metric, Unit unit, bool single, s
       const std::string m = readable_duration(mean);
       const double scale = m.ends_with(" d") ? 86400 : m.ends_with(" h") ? 3600 : m.ends_with(" min") ? 60 : 1;
       const char* name = m.ends_with(" d") ? "d" : m.ends_with(" h") ? "h" : m.ends_with(" min") ? "min" : "s";
-      return fmt::format("{:.2f} ± {:.2f} {}", mean / scale, sd / scale, name);
+      return fmt::format("{} ± {} {}", decimals(mean / scale, 2), decimals(sd / scale, 2), name);
     }
     case Unit::kCount:
-      return single ? fmt::format("{:.0f}", mean) : fmt::format("{:.1f} ± {:.1f}", mean, sd);
+      return single ? decimals(mean, 0) : fmt::format("{} ± {}", decimals(mean, 1), decimals(sd, 1));
     case Unit::kPercent:
     case Unit::kGpus:
     case Unit::kRatio:
-      return single ? fmt::format("{:.2f}", mean) : fmt::format("{:.2f} ± {:.2f}", mean, sd);
+      return single ? decimals(mean, 2) : fmt::format("{} ± {}", decimals(mean, 2), decimals(sd, 2));
   }
   return "";
 }
@@ -158,6 +159,12 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
   const bool single = seeds == 1;
   std::string md = fmt::format("# gpusim {} report\n\n", fill ? "fill" : "replay");
   md += fmt::format("- cluster: `{}`\n- workload: `{}`\n", inputs.value("cluster", "?"), inputs.value("workload", "?"));
+  if (inputs.contains("profile_files")) {
+    // A profile's name is no built-in policy's: its file is what `--policies` needs to run it again.
+    std::vector<std::string> files;
+    for (const auto& f : inputs.at("profile_files")) files.push_back(fmt::format("`{}` is `{}`", f.value("name", "?"), f.value("file", "?")));
+    md += fmt::format("- policies from profile files: {}\n", fmt::join(files, ", "));
+  }
   if (fill) {
     md += fmt::format("- fill target: {:.0f}% of cluster GPU capacity\n", inputs.value("fill_target", 0.0) * 100);
     if (inputs.contains("order")) md += fmt::format("- arrival order: {} (no shuffle, no added copies)\n", inputs.value("order", ""));
@@ -197,7 +204,9 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
         const auto paper = published_fgd_default(name);
         const auto& metric = policy.at(c.metric);
         if (paper && !metric.at("mean").is_null()) {
-          md += fmt::format(" {:.2f} | {:+.2f} |", *paper, metric.at("mean").get<double>() - *paper);
+          // The difference of the two figures as shown, so that the columns subtract as they read.
+          const double shown = shown_value(metric.at("mean").get<double>(), 2);
+          md += fmt::format(" {} | {} |", decimals(*paper, 2), signed_decimals(shown - *paper, 2));
         } else {
           md += " | |";
         }
@@ -206,6 +215,8 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     md += "\n";
   }
   if (!fill) {
+    md += "\nPod figures count every pod, each worker of a job too: a pod's JCT is its completion − its arrival, its "
+          "queueing delay its first start − its arrival, over completed pods.\n";
     md += "\nKubernetes layer";
     if (inputs.contains("kube")) md += fmt::format(" (settings: `{}`)", inputs.at("kube").value("file", "?"));
     else md += " (default settings: scheduler-assigned devices, no latencies, no failures)";
@@ -230,6 +241,8 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("completed_jobs"); })) {
       md += "\nJobs (a gang of workers counted once; queues.csv and jobs.csv have the per-queue and per-job figures)";
       add_table(job_columns());
+      md += "\nJob figures count a job of the trace once, however many worker pods it has: a job's JCT is its last "
+            "pod's end − its arrival, its queueing its first start − its arrival, over completed jobs.\n";
     }
     if (std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_physical_gpus"); })) {
       const bool pairs = std::any_of(policies.begin(), policies.end(), [](const auto& p) { return p.contains("shared_pods_with_measured_pair"); });
@@ -270,7 +283,10 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
   }
   md += "\n## Plots\n\n";
   if (!plots.note.empty()) md += fmt::format("No plots: {}.\n", plots.note);
-  for (const Plot& plot : plots.plots) md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
+  for (const Plot& plot : plots.plots) {
+    if (plot.svg.empty()) md += fmt::format("{}.\n\n", plot.caption);  // not drawn: the caption says why
+    else md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
+  }
   return md;
 }
 
@@ -278,13 +294,12 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
 
 std::string readable_duration(double seconds) {
   if (std::isnan(seconds)) return "n/a";
-  seconds += 0.0;  // -0 reads as 0
   // The unit is chosen on the value as printed (2 decimals), so 119.999 s reads "2.00 min".
-  const auto printed = [](double x) { return std::abs(std::nearbyint(x * 100) / 100); };
-  if (printed(seconds / 3600) >= 48) return fmt::format("{:.2f} d", seconds / 86400 + 0.0);
-  if (printed(seconds / 60) >= 120) return fmt::format("{:.2f} h", seconds / 3600 + 0.0);
-  if (printed(seconds) >= 120) return fmt::format("{:.2f} min", seconds / 60 + 0.0);
-  return fmt::format("{:.2f} s", seconds + 0.0);
+  const auto printed = [](double x) { return std::abs(shown_value(x, 2)); };
+  if (printed(seconds / 3600) >= 48) return decimals(seconds / 86400, 2) + " d";
+  if (printed(seconds / 60) >= 120) return decimals(seconds / 3600, 2) + " h";
+  if (printed(seconds) >= 120) return decimals(seconds / 60, 2) + " min";
+  return decimals(seconds, 2) + " s";
 }
 
 RenderResult render(const std::filesystem::path& dir) {
@@ -295,7 +310,9 @@ RenderResult render(const std::filesystem::path& dir) {
   out.close();
   if (!out) throw core::InputError(fmt::format("{}: cannot write report.md", dir.string()));
   RenderResult result;
-  for (const Plot& plot : plots.plots) result.plots.push_back(plot.svg);
+  for (const Plot& plot : plots.plots) {
+    if (!plot.svg.empty()) result.plots.push_back(plot.svg);
+  }
   result.note = plots.note;
   return result;
 }

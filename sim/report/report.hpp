@@ -6,9 +6,12 @@
 //
 // What is drawn (plots/, beside report.md; the .dat and .gp files that make each SVG stay there):
 //   fill:   allocation against arrived load, one line per policy with a min-max band over seeds
-//           (the FGD paper's Figure 7 style); unallocated GPUs at the target, bars with std error bars
-//   replay: JCT CDF per policy; GPU allocation and pending pods over time (first seed); queueing
-//           delay CDF per policy
+//           (the FGD paper's Figure 7 style) and an inset enlarging its end; unallocated GPUs at the
+//           target, bars with std error bars
+//   replay: JCT CDF per policy (log axis ticked in s, min, h, d); GPU allocation and pending pods over
+//           time (first seed); queueing delay CDF per policy
+// Each policy's line has its own colour, dash type and point marks. A plot with nothing to draw (no
+// pod completed or ran) is not drawn; report.md names it and says why in its place.
 #include <filesystem>
 #include <string>
 #include <vector>

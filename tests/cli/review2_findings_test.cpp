@@ -25,7 +25,8 @@ TEST(ReviewTwo, DurationsChooseTheirUnitOnThePrintedValue) {
   EXPECT_EQ(report::readable_duration(-300), "-5.00 min");
 }
 
-// No completed pod: the empty CDFs are skipped with a note, the other plots are still drawn.
+// No completed pod: the empty CDFs are not drawn (report.md says so in their place), the other plots
+// still are.
 TEST(ReviewTwo, AReplayWithoutCompletedPodsStillDrawsItsOtherPlots) {
   const fs::path dir = fresh_dir("no-completed-plots");
   std::ofstream(dir / "pods.csv") << kTimedHeader << "f,1000,1024,1,1000,,LS,Failed,0,100,0\np,1000,1024,1,1000,,LS,Pending,0,50,\n";
@@ -34,7 +35,10 @@ TEST(ReviewTwo, AReplayWithoutCompletedPodsStillDrawsItsOtherPlots) {
   EXPECT_TRUE(fs::exists(dir / "o" / "plots" / "allocation-time.svg"));
   EXPECT_TRUE(fs::exists(dir / "o" / "plots" / "pending-time.svg"));
   EXPECT_FALSE(fs::exists(dir / "o" / "plots" / "jct-cdf.svg"));
-  EXPECT_NE(slurp(dir / "o" / "report.md").find("no jct-cdf plot"), std::string::npos);
+  const std::string report = slurp(dir / "o" / "report.md");
+  EXPECT_NE(report.find("\nJob completion time CDF (completed pods, all seeds): not drawn, as no pod completed.\n"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("](plots/allocation-time.svg)"), std::string::npos) << report;
 }
 
 // Policy names are text in the plots ("my_policy" was drawn as "my" + subscript "p" + "olicy"), and a
