@@ -14,6 +14,7 @@
 
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
+#include "sim/experiment/never_ran.hpp"
 #include "sim/report/report.hpp"
 
 namespace gpusim::experiment {
@@ -49,6 +50,12 @@ struct PodName {
 // Each container's GPU list, joined by '|'.
 struct ContainerGpus {
   const std::vector<cluster::GpuSet>* containers;
+};
+
+// A CSV field as RFC 4180 writes it: in double quotes (inner ones doubled) when it holds a comma,
+// a quote or a line break (a FitError's reasons are joined with ", "), else as it is.
+struct CsvField {
+  std::string_view text;
 };
 
 // The formatters below take no format spec.
@@ -96,6 +103,22 @@ struct fmt::formatter<gpusim::experiment::PodName> : gpusim::experiment::NoSpec 
   auto format(const gpusim::experiment::PodName& pod, Context& ctx) const {
     if (pod.clone == 0) return std::copy(pod.name.begin(), pod.name.end(), ctx.out());
     return fmt::format_to(ctx.out(), "{}-tuned-{}", pod.name, pod.clone);
+  }
+};
+
+template <>
+struct fmt::formatter<gpusim::experiment::CsvField> : gpusim::experiment::NoSpec {
+  template <typename Context>
+  auto format(const gpusim::experiment::CsvField& field, Context& ctx) const {
+    auto out = ctx.out();
+    if (field.text.find_first_of(",\"\r\n") == std::string_view::npos) return std::copy(field.text.begin(), field.text.end(), out);
+    *out++ = '"';
+    for (const char c : field.text) {
+      if (c == '"') *out++ = '"';
+      *out++ = c;
+    }
+    *out++ = '"';
+    return out;
   }
 };
 
@@ -156,7 +179,7 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
     out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), i, PodName{pod.name, r.clone}, pod.cpu_milli,
             pod.memory_mib, pod.gpu_count, r.gpu_milli >= 0 ? r.gpu_milli : pod.gpu_milli, Seconds{r.arrival_us},
             Seconds{r.start_us}, Seconds{r.end_us}, std::string_view(to_string(r.outcome)), node, GpuList{r.gpus}, r.attempts,
-            std::string_view(r.reason), ContainerGpus{&r.container_gpus}, Seconds{r.bound_us}, Seconds{r.admitted_us});
+            CsvField{r.reason}, ContainerGpus{&r.container_gpus}, Seconds{r.bound_us}, Seconds{r.admitted_us});
   }
   out.close();
 }
@@ -272,6 +295,8 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
       r["seed"] = run.config.seed;
       for (const auto& [name, value] : run.metrics) r[name] = tidy(value);
       for (const auto& [name, reason] : run.undefined) r["undefined"][name] = reason;
+      // Absent when every pod ran (sim/experiment/never_ran.hpp).
+      for (const auto& [cause, pods] : never_ran_by_cause(run)) r["never_ran_by_reason"][cause] = pods;
       runs.push_back(std::move(r));
     }
     policies.push_back(std::move(entry));
