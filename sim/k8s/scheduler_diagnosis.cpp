@@ -38,7 +38,9 @@ std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const 
                          {"schedulerName names no scheduler of the run"}});
       continue;
     }
-    if (gang != 0 && !gang_started_[gang]) {
+    // A gang's workers marked unschedulable at creation were never queued (never among its
+    // pending workers): they are diagnosed below.
+    if (gang != 0 && !gang_started_[gang] && !never_fits_[shape]) {
       if (!permit_.empty() && permit_[gang].broken) {
         reasons.push_back({"its gang can never be whole: a worker was deleted before the gang started", {"gang never whole"}});
         continue;
@@ -47,11 +49,6 @@ std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const 
         reasons.push_back({fmt::format("its gang waited for all {} workers to exist; {} did when the run ended (a gang is "
                                        "placed whole or not at all)", gang_size_[gang], gang_pending_[gang].size()),
                            {"gang never whole"}});
-        continue;
-      }
-      if (never_fits_[shape]) {
-        reasons.push_back({"its gang asks more GPUs than all the nodes that could hold its workers have",
-                           {"gang larger than the cluster"}});
         continue;
       }
     }
@@ -74,7 +71,10 @@ std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const 
       continue;
     }
     // Some node could take it alone: what held it back was not the nodes.
-    if (gang != 0) {
+    if (gang != 0 && never_fits_[shape]) {
+      reasons.push_back({"its gang asks more GPUs than all the nodes that could hold its workers have",
+                         {"gang larger than the cluster"}});
+    } else if (gang != 0) {
       reasons.push_back({fmt::format("its gang's {} workers did not fit at once (each fits a node alone when the run ended)",
                                      gang_size_[gang]),
                          {"gang did not fit at once"}});
