@@ -5,7 +5,8 @@
 //                                   "Insufficient memory", "Insufficient <extended resource>"
 //   nodeaffinity/node_affinity.go   ErrReasonPod
 //   tainttoleration/taint_toleration.go  Filter: "node(s) had untolerated taint {<key>: <value>}"
-//                                   (v1.26 to v1.34.1; later releases drop the key and value)
+//                                   (from kubernetes/kubernetes#109119, 2022, until #134740, late
+//                                   2025, which drops the key and value: "...taint(s)")
 //   nodeunschedulable/node_unschedulable.go  ErrReasonUnschedulable
 // gpusim's own checks that kube-scheduler has no plugin for keep gpusim's words, in the same
 // "node(s) ..." form (results/README.md lists them).
