@@ -1,16 +1,20 @@
 // Filter plugins: host resources (kube-scheduler's NodeResourcesFit, with RDMA bandwidth and a
 // service's instances per node as counted resources), the gpu-milli device fit
 // (the FGD artifact's Open-Gpu-Share filter) with the node's GPU resource name, and kube-scheduler's
-// NodeAffinity and TaintToleration.
+// NodeAffinity and TaintToleration. Each also explains a rejection in kube-scheduler's words for
+// the FitError of pods that never ran (policies/filter/kube_reasons.hpp).
 #include <memory>
 
 #include "policies/builtin_parts.hpp"
+#include "policies/filter/kube_reasons.hpp"
 #include "policies/gpu_select/gpu_choice.hpp"
 #include "sim/cluster/device_class.hpp"
 
 namespace gpusim::policy {
 namespace {
 
+using sched::KubeFilter;
+using sched::NodeReasons;
 using sched::Status;
 
 class NodeResourcesFit final : public sched::FilterPlugin {
@@ -30,6 +34,18 @@ class NodeResourcesFit final : public sched::FilterPlugin {
       return Status::unschedulable("node holds max_per_node instances of the pod's service", "node-resources-fit");
     }
     return Status::ok();
+  }
+  // As kube-scheduler's fitsRequest: every resource the node lacks, not only the first.
+  void explain(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster, sched::CycleState&,
+               NodeReasons& reasons) const override {
+    if (!cluster.has_pod_room(n)) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kTooManyPods});
+    if (cluster.cpu_free(n) < pod.cpu_milli) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, "cpu"});
+    if (cluster.memory_free(n) < pod.memory_mib) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, "memory"});
+    if (cluster.rdma_free(n) < pod.rdma_percent) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, "rdma"});
+    // The trace's per-service limit has no kube-scheduler plugin (pod anti-affinity comes closest).
+    if (!cluster.app_has_room(pod, n)) {
+      reasons.reject(KubeFilter::kOther, {"node(s) already had max_instance_per_node pods of the pod's service"});
+    }
   }
 };
 
@@ -74,6 +90,27 @@ class GpuFit final : public sched::FilterPlugin {
     }
     return Status::ok();
   }
+  // kube-scheduler counts GPUs as an extended resource of NodeResourcesFit ("Insufficient
+  // nvidia.com/gpu": too few free, none of the pod's resource, or none at all); a GPU model the pod
+  // may not use is a node affinity rule in Kubernetes. The device plugins' limits are gpusim's.
+  void explain(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster, sched::CycleState& cycle,
+               NodeReasons& reasons) const override {
+    if (filter(pod, n, cluster, cycle).is_ok()) return;
+    // In filter()'s order: what it rejected the node for.
+    const auto& node = cluster.node(n);
+    const bool served = node.gpu_count > 0 &&
+                        (pod.constraints == nullptr || cluster::serves(node.gpu_resource, pod.constraints->gpu_resource));
+    if (node.gpu_count > 0 && !pod.allowed_models.allows(node.gpu_model)) {
+      reasons.reject(KubeFilter::kNodeAffinity, {kube::kAffinity});
+    } else if (served && node.one_gpu_per_pod && pod.gpu_count > 1) {
+      reasons.reject(KubeFilter::kOther, {"node(s) had a device plugin that gives a pod one GPU only"});
+    } else if (served && node.whole_gpus_only && pod.gpu_milli < cluster::kMilliPerGpu) {
+      reasons.reject(KubeFilter::kOther, {"node(s) had a device plugin that hands out whole GPUs only"});
+    } else {
+      const auto resource = kube::gpu_resource(pod, n, cluster);
+      reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, resource[0], resource[1]});
+    }
+  }
 };
 
 // kube-scheduler's NodeAffinity: nodeSelector and required node affinity against node labels.
@@ -87,6 +124,10 @@ class NodeAffinity final : public sched::FilterPlugin {
                 sched::CycleState&) const override {
     if (pod.constraints == nullptr || cluster::node_allowed(*pod.constraints, cluster.node(n).labels)) return Status::ok();
     return Status::unschedulable("node affinity or selector does not match", "node-affinity");
+  }
+  void explain(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster, sched::CycleState& cycle,
+               NodeReasons& reasons) const override {
+    if (!filter(pod, n, cluster, cycle).is_ok()) reasons.reject(KubeFilter::kNodeAffinity, {kube::kAffinity});
   }
 };
 
@@ -107,6 +148,21 @@ class TaintToleration final : public sched::FilterPlugin {
       }
     }
     return Status::ok();
+  }
+  // The first untolerated taint, as kube-scheduler's FindMatchingUntoleratedTaint finds it; a
+  // cordoned node's taint is NodeUnschedulable's, which runs first.
+  void explain(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster, sched::CycleState&,
+               NodeReasons& reasons) const override {
+    const cluster::Taint* first = nullptr;
+    for (const cluster::Taint& taint : cluster.taints(n)) {
+      if (taint.effect == "PreferNoSchedule") continue;
+      if (pod.constraints != nullptr && cluster::tolerates(pod.constraints->tolerations, taint)) continue;
+      if (taint.key == kube::kUnschedulableTaint && taint.effect == "NoSchedule") {
+        reasons.reject(KubeFilter::kNodeUnschedulable, {kube::kUnschedulable});
+      }
+      if (first == nullptr) first = &taint;
+    }
+    if (first != nullptr) reasons.reject(KubeFilter::kTaintToleration, {kube::kTaintHead, first->key, ": ", first->value, "}"});
   }
 };
 

@@ -16,6 +16,7 @@
 #include "sim/app/input_kinds.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
+#include "sim/experiment/never_ran.hpp"
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/k8s/queue_quotas_reader.hpp"
@@ -658,6 +659,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                            {"precision", o.precision}, {"gpus", loaded.performance->describe(loaded.catalog)}};
   }
   experiment::write_outputs(out, result, context);
+  for (const std::string& line : experiment::never_ran_note(result)) fmt::print(stderr, "gpusim: note: {}\n", line);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // Traces of jobs: the job-level JCT (a gang counted once).
   const bool jobs = loaded.workload.has_gangs || !loaded.workload.queues.empty();

@@ -11,8 +11,11 @@
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/simulation.hpp"
+#include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
+#include "sim/experiment/never_ran.hpp"
 #include "sim/metrics/fragmentation.hpp"
+#include "sim/sched/filter_shape.hpp"
 #include "sim/sched/framework.hpp"
 
 namespace gpusim::experiment {
@@ -201,9 +204,33 @@ class FillRun final : public core::EventHandler {
     } else {
       result.set_undefined("cpu_allocation_pct", "the cluster has no CPU");
     }
+    explain_failures(result);
     if (config_.record_pods) result.pods = std::move(records_);
     result.series = std::move(series_);
     return result;
+  }
+
+  // Pods that fit nowhere get kube-scheduler's FitError against the cluster as the fill left it:
+  // nothing is released in a fill, so free resources only shrink and each still fits nowhere (a
+  // pod that failed early may have had fewer nodes short of CPU then). One diagnosis per
+  // distinct shape, after the fill, so that the arrivals pay nothing for it.
+  void explain_failures(RunResult& result) {
+    std::map<sched::FilterShape, std::size_t> diagnosed;
+    std::vector<sched::NeverRanReason> reasons;
+    NeverRanTally tally;
+    for (PodRecord& record : records_) {
+      if (record.outcome != PodOutcome::kFailed) continue;
+      const PodSpec& pod = inputs_.workload->pods[record.source_index];
+      const auto [it, fresh] = diagnosed.emplace(sched::filter_shape(pod), reasons.size());
+      if (fresh) {
+        const sched::FitError fit = framework_.diagnose(pod);
+        GPUSIM_CHECK(fit.nodes > 0 && !fit.reasons.empty(), "a pod that fit nowhere fits a node at the end of the fill");
+        reasons.push_back(sched::never_ran_reason(fit));
+      }
+      record.reason = reasons[it->second].text;
+      tally.add(reasons[it->second]);
+    }
+    result.never_ran = tally.take();
   }
 
   const RunInputs& inputs_;

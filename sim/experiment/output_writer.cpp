@@ -16,6 +16,7 @@
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/cluster_files.hpp"
+#include "sim/experiment/never_ran.hpp"
 #include "sim/report/report.hpp"
 #include "sim/report/shown_number.hpp"
 
@@ -52,6 +53,12 @@ struct PodName {
 // Each container's GPU list, joined by '|'.
 struct ContainerGpus {
   const std::vector<cluster::GpuSet>* containers;
+};
+
+// A CSV field as RFC 4180 writes it: in double quotes (inner ones doubled) when it holds a comma,
+// a quote or a line break (a FitError's reasons are joined with ", "), else as it is.
+struct CsvField {
+  std::string_view text;
 };
 
 // The formatters below take no format spec.
@@ -99,6 +106,26 @@ struct fmt::formatter<gpusim::experiment::PodName> : gpusim::experiment::NoSpec 
   auto format(const gpusim::experiment::PodName& pod, Context& ctx) const {
     if (pod.clone == 0) return std::copy(pod.name.begin(), pod.name.end(), ctx.out());
     return fmt::format_to(ctx.out(), "{}-tuned-{}", pod.name, pod.clone);
+  }
+};
+
+template <>
+struct fmt::formatter<gpusim::experiment::CsvField> : gpusim::experiment::NoSpec {
+  template <typename Context>
+  auto format(const gpusim::experiment::CsvField& field, Context& ctx) const {
+    // Whole runs of text at a time (a fill writes thousands of reasons per run).
+    const auto copy = [](std::string_view text, auto out) { return fmt::format_to(out, FMT_COMPILE("{}"), text); };
+    if (field.text.find_first_of(",\"\r\n") == std::string_view::npos) return copy(field.text, ctx.out());
+    auto out = ctx.out();
+    *out++ = '"';
+    std::string_view rest = field.text;
+    for (std::size_t quote; (quote = rest.find('"')) != std::string_view::npos; rest.remove_prefix(quote + 1)) {
+      out = copy(rest.substr(0, quote + 1), out);
+      *out++ = '"';  // doubled
+    }
+    out = copy(rest, out);
+    *out++ = '"';
+    return out;
   }
 };
 
@@ -160,7 +187,7 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
     out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), i, PodName{pod.name, r.clone}, pod.cpu_milli,
             pod.memory_mib, pod.gpu_count, gpu_milli, Seconds{r.arrival_us},
             Seconds{r.start_us}, Seconds{r.end_us}, std::string_view(to_string(r.outcome)), node, GpuList{r.gpus}, r.attempts,
-            std::string_view(r.reason), ContainerGpus{&r.container_gpus}, Seconds{r.bound_us}, Seconds{r.admitted_us},
+            CsvField{r.reason}, ContainerGpus{&r.container_gpus}, Seconds{r.bound_us}, Seconds{r.admitted_us},
             r.gpu_share_milli >= 0 ? r.gpu_share_milli : gpu_milli);
   }
   out.close();
@@ -292,6 +319,8 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
       r["seed"] = run.config.seed;
       for (const auto& [name, value] : run.metrics) r[name] = tidy(value);
       for (const auto& [name, reason] : run.undefined) r["undefined"][name] = reason;
+      // Absent when every pod ran (sim/experiment/never_ran.hpp).
+      for (const auto& [cause, pods] : never_ran_by_cause(run)) r["never_ran_by_reason"][cause] = pods;
       runs.push_back(std::move(r));
     }
     policies.push_back(std::move(entry));

@@ -10,6 +10,7 @@
 #include "sim/core/status.hpp"
 #include "sim/experiment/device_shares.hpp"
 #include "sim/experiment/job_metrics.hpp"
+#include "sim/experiment/never_ran.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
@@ -70,6 +71,27 @@ k8s::KubeSettings with_node_objects(const k8s::KubeSettings& given, const traces
     }
   }
   return settings;
+}
+
+// Rows whose last pod was still Pending when the run ended (outcome pending or unschedulable)
+// never ran: the scheduler says why (pods.csv's reason, summary.json's never_ran_by_reason).
+void explain_never_ran(RunResult& result, k8s::Scheduler& scheduler, const k8s::ApiServer& api, const traces::Workload& workload) {
+  std::vector<k8s::PodId> waiting;
+  std::vector<std::uint32_t> rows;
+  for (std::uint32_t s = 0; s < workload.pods.size(); ++s) {
+    const k8s::PodId latest = api.latest(s);
+    if (latest == k8s::kNoPod || api.pod(latest).phase != k8s::PodPhase::kPending) continue;
+    waiting.push_back(latest);
+    rows.push_back(s);
+  }
+  if (waiting.empty()) return;
+  const std::vector<sched::NeverRanReason> reasons = scheduler.explain_never_ran(waiting, workload.queues);
+  NeverRanTally tally;
+  for (std::size_t i = 0; i < reasons.size(); ++i) {
+    tally.add(reasons[i]);
+    if (!result.pods.empty()) result.pods[rows[i]].reason = reasons[i].text;
+  }
+  result.never_ran = tally.take();
 }
 
 }  // namespace
@@ -341,6 +363,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                                                 {scheduler.attempts(), owners.recreated(), owners.given_up(),
                                                  owners.jobs_succeeded(), owners.jobs_failed(), owners.container_restarts()},
                                                 [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
+  explain_never_ran(result, scheduler, api, *workload);
   // A pod on MIG instances holds their share of each GPU's SMs, whatever it asked.
   for (experiment::PodRecord& record : result.pods) {
     const k8s::PodId latest = api.latest(record.source_index);

@@ -41,7 +41,10 @@ struct PodRecord {
   std::int64_t first_start_us = -1;
   std::int64_t run_us = 0;
   std::int64_t admitted_us = -1;
-  const char* reason = "";
+  // Replay: why the last pod object ended when not by itself. A pod that never ran (fill: failed;
+  // replay: pending or unschedulable at the end): why, as kube-scheduler's FitError or gpusim's
+  // words for another wait (sim/experiment/never_ran.hpp). "" otherwise.
+  std::string reason;
   std::vector<cluster::GpuSet> container_gpus;
   // The share of each GPU replay gave a pod that asked a sharing plugin's own resource (gpumem,
   // aliyun.com/gpu-mem, a MIG profile: 1000 per instance); -1: the workload's gpu_milli.
@@ -101,6 +104,14 @@ struct QueueSummary {
   double mean_slowdown = 0;
 };
 
+// Pods that never ran, by reason: the reason as pods.csv gives it, what summary.json's
+// never_ran_by_reason counts it under (a FitError's reasons without node counts), and how many.
+struct NeverRan {
+  std::string reason;
+  std::vector<std::string> causes;
+  std::int64_t pods = 0;
+};
+
 struct RunResult {
   std::string policy;
   RunConfig config;
@@ -114,6 +125,7 @@ struct RunResult {
   std::vector<QueueSummary> queues;
   // Replay: one entry per node (nodes.csv); empty in fill mode (one device per GPU, no plugin).
   std::vector<NodeDevices> node_devices;
+  std::vector<NeverRan> never_ran;  // sorted by reason (bytes)
   // Metrics this run cannot define (NaN in `metrics`, null in summary.json), with the reason.
   std::vector<std::pair<std::string, std::string>> undefined;
 

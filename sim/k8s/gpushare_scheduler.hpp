@@ -25,6 +25,8 @@ class GpushareScheduler final : public sched::Extender {
 
   void filter(const sched::PodSpec& pod, std::vector<sched::NodeIndex>& feasible,
               const sched::ClusterState& cluster) override;
+  // gpusim's words for the extender's refusal: no one GPU of the node has the GiB the pod asks.
+  std::string_view rejection() const override { return "node(s) had no GPU with enough free aliyun.com/gpu-mem"; }
   bool picks_gpus(sched::NodeIndex n) const override { return gib_per_gpu_[n] > 0; }
   cluster::GpuSet select(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster) override;
   void placed(const sched::PodSpec& pod, const cluster::Placement& placement) override { account(pod, placement, +1); }

@@ -35,6 +35,8 @@ class HamiScheduler final : public sched::Extender {
 
   void filter(const sched::PodSpec& pod, std::vector<sched::NodeIndex>& feasible,
               const sched::ClusterState& cluster) override;
+  // gpusim's words: HAMi's extender names its own device checks, which gpusim does not model one by one.
+  std::string_view rejection() const override { return "node(s) had no HAMi vGPU with the pod's gpumem and gpucores free"; }
   bool picks_gpus(sched::NodeIndex n) const override { return config_of_[n] != nullptr; }
   cluster::GpuSet select(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster) override;
   void placed(const sched::PodSpec& pod, const cluster::Placement& placement) override { account(pod, placement, +1); }

@@ -5,6 +5,8 @@
 // kube-scheduler assumes them); a pod's resources go back when the API server reports it ended.
 // One cycle per instant, after every state change and arrival of that instant.
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
@@ -65,6 +67,11 @@ class Scheduler final : public Component {
   // Rounds run and linear programs solved (time-sharing profiles).
   std::uint64_t rounds() const { return rounds_ ? rounds_->rounds() : 0; }
   std::uint64_t lp_solves() const { return rounds_ ? rounds_->lp_solves() : 0; }
+
+  // Why each of `pods` (pod objects still Pending when the run ended) never ran, for pods.csv and
+  // summary.json (sim/k8s/scheduler_diagnosis.cpp): what it waited for besides nodes, else
+  // kube-scheduler's FitError against this cache as the run left it. `queues`: the queue names.
+  std::vector<sched::NeverRanReason> explain_never_ran(std::span<const PodId> pods, std::span<const std::string> queues);
 
   const cluster::ClusterState& cache() const { return cache_; }
   std::size_t pending() const { return pending_.size(); }

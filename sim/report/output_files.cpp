@@ -57,14 +57,37 @@ double Table::number(std::size_t row, std::size_t column) const {
 Table read_table(const fs::path& csv) {
   const std::string text = io::read_file(csv, "gpusim CSV output");
   Table table;
+  // Fields as RFC 4180 quotes them (pods.csv quotes a reason that holds commas); gpusim writes no
+  // line break inside a field.
   const auto split = [&](std::string_view line) {
     std::vector<std::string> fields;
     fields.reserve(table.header.size());
     std::size_t start = 0;
-    for (std::size_t comma; (comma = line.find(',', start)) != std::string_view::npos; start = comma + 1) {
-      fields.emplace_back(line.substr(start, comma - start));
+    while (true) {
+      if (start < line.size() && line[start] == '"') {
+        std::string field;
+        std::size_t i = start + 1;
+        for (; i < line.size(); ++i) {
+          if (line[i] != '"') {
+            field += line[i];
+          } else if (i + 1 < line.size() && line[i + 1] == '"') {
+            field += '"';
+            ++i;
+          } else {
+            break;
+          }
+        }
+        fields.push_back(std::move(field));
+        start = i + 1;  // past the closing quote, at the comma (or the end)
+        if (start >= line.size()) break;
+        ++start;
+        continue;
+      }
+      const std::size_t comma = line.find(',', start);
+      fields.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
     }
-    fields.emplace_back(line.substr(start));
     return fields;
   };
   std::string_view rest = text;

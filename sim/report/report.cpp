@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "sim/core/status.hpp"
+#include "sim/report/never_ran_section.hpp"
 #include "sim/report/output_files.hpp"
 #include "sim/report/plots.hpp"
 #include "sim/report/shown_number.hpp"
@@ -281,6 +282,7 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     md += "FGD artifact: the published means of hkust-adsl/kubernetes-scheduler-simulator on this trace (10 seeds; "
           "gpusim's random streams differ from Go's, so single seeds differ).\n";
   }
+  md += never_ran_section(s);
   md += "\n## Plots\n\n";
   if (!plots.note.empty()) md += fmt::format("No plots: {}.\n", plots.note);
   for (const Plot& plot : plots.plots) {

@@ -33,6 +33,13 @@ class Framework {
   // Number of feasible nodes in the last cycle.
   std::size_t last_feasible_count() const { return feasible_.size(); }
 
+  // Why no node can take the pod now, as kube-scheduler's FitError says it (sim/sched/
+  // fit_error.hpp): PreFilter, every present node through the filters that apply, then the
+  // extenders. `feasible` (optional) receives the nodes that could take it, in node order; when
+  // any could, the FitError's reasons cover only the others. Changes nothing; not for the hot
+  // path (sim/sched/diagnosis.cpp).
+  FitError diagnose(const PodSpec& pod, std::vector<NodeIndex>* feasible = nullptr);
+
   // The pod ended: reserve plugins unreserve it and its resources go back to the cluster.
   void release(const PodSpec& pod, const cluster::Placement& placement);
 

@@ -10,6 +10,7 @@
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/cluster/pod.hpp"
 #include "sim/sched/cycle_state.hpp"
+#include "sim/sched/fit_error.hpp"
 #include "sim/sched/status.hpp"
 
 namespace gpusim::sched {
@@ -50,6 +51,15 @@ class FilterPlugin : public virtual Plugin {
   }
   virtual Status filter(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
                         CycleState& cycle) const = 0;
+  // Diagnosis only (Framework::diagnose, once per pod that never ran): why node n cannot run the
+  // pod, as the kube-scheduler plugin this filter stands for would say it (all its reasons: e.g.
+  // NodeResourcesFit names every resource the node lacks). Must reject exactly when filter()
+  // does. By default: filter()'s own reason, counted after kube-scheduler's plugins.
+  virtual void explain(const PodSpec& pod, NodeIndex n, const ClusterState& cluster, CycleState& cycle,
+                       NodeReasons& reasons) const {
+    const Status status = filter(pod, n, cluster, cycle);
+    if (!status.is_ok()) reasons.reject(KubeFilter::kOther, {status.reason});
+  }
 };
 
 // Runs when no node passed the filters (preemption lives here in later issues). Returns ok
@@ -104,6 +114,9 @@ class Extender {
  public:
   virtual ~Extender() = default;
   virtual void filter(const PodSpec& pod, std::vector<NodeIndex>& feasible, const ClusterState& cluster) = 0;
+  // What a node its filter removed counts as in a FitError (kube-scheduler adds an extender's
+  // failed nodes with the extender's own message).
+  virtual std::string_view rejection() const = 0;
   virtual bool picks_gpus(NodeIndex n) const = 0;
   virtual cluster::GpuSet select(const PodSpec& pod, NodeIndex n, const ClusterState& cluster) = 0;
   virtual void placed(const PodSpec& pod, const cluster::Placement& placement) = 0;

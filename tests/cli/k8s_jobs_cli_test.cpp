@@ -611,7 +611,8 @@ TEST_F(K8sJobSpec, APodLargerThanAnyNodeBlocksNothing) {
   write("pods.yaml", pod_yaml("big", 4, "0s", "100s") + pod_yaml("small", 1, "10s", "100s"));
   auto pods = run("fifo");
   EXPECT_EQ(pods["big"]["outcome"], "unschedulable");
-  EXPECT_EQ(pods["big"]["reason"], "Unschedulable");
+  // kube-scheduler's FitError says why (sim/sched/fit_error.hpp).
+  EXPECT_EQ(pods["big"]["reason"], "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
   EXPECT_EQ(pods["big"]["start_s"], "");
   EXPECT_EQ(pods["small"]["start_s"], "10.000000");
   EXPECT_EQ(pods["small"]["end_s"], "110.000000");

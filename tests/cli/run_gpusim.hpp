@@ -44,19 +44,35 @@ inline void copy_head(const std::filesystem::path& source, const std::filesystem
   for (int n = 0; n <= rows && std::getline(in, line); ++n) out << line << '\n';
 }
 
+// One CSV line's fields, RFC 4180 quotes undone (pods.csv quotes a reason that holds commas).
+inline std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
 // pods.csv rows by pod name: every column, keyed by header.
 inline std::map<std::string, std::map<std::string, std::string>> pods_by_name(const std::filesystem::path& csv) {
   std::istringstream in(slurp(csv));
   std::string line;
   std::getline(in, line);
-  std::vector<std::string> header;
-  for (std::stringstream h(line); std::getline(h, line, ',');) header.push_back(line);
+  const std::vector<std::string> header = csv_fields(line);
   std::map<std::string, std::map<std::string, std::string>> rows;
   while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    if (!line.empty() && line.back() == ',') f.emplace_back();
+    const std::vector<std::string> f = csv_fields(line);
     auto& row = rows[f.at(1)];
     for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
   }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/compare.hpp"
@@ -49,6 +50,64 @@ TEST(FillExperiment, FgdBeatsRandomOnTheBundledTrace) {
   EXPECT_FALSE(fgd.curve.empty());
   EXPECT_EQ(fgd.curve.back().load_pct, 130);
   EXPECT_EQ(fgd.pods.size(), static_cast<std::size_t>(*fgd.metric("arrived_pods")));
+}
+
+// Pods that fit nowhere carry kube-scheduler's FitError against the cluster the fill left: on two
+// nodes of 2 GPUs and 8 cores, two 2-GPU pods take every GPU, and the third pod, which also asks
+// more cores than a node has, is short of both on both nodes.
+TEST(FillExperiment, PodsThatFitNowhereCarryTheirFitError) {
+  traces::ClusterSpec cluster{"two-nodes", {{"a", 8000, 65536, 2, 0, {}, {}}, {"b", 8000, 65536, 2, 0, {}, {}}}, {}, {}, 0};
+  traces::Workload workload;
+  workload.source = "three-pods";
+  for (const auto& [name, cpu, gpus] : {std::tuple{"two-a", 1000, 2}, std::tuple{"two-b", 1000, 2}, std::tuple{"wide", 16000, 1}}) {
+    cluster::PodSpec pod;
+    pod.name = name;
+    pod.cpu_milli = cpu;
+    pod.memory_mib = 1024;
+    pod.gpu_count = gpus;
+    pod.gpu_milli = 1000;
+    workload.pods.push_back(pod);
+  }
+  const RunInputs inputs{&openb().catalog, &cluster, &workload, &openb().registry, nullptr, {}};
+  RunConfig config;
+  config.order = FillOrder::kAsListed;
+  const RunResult result = run_one(inputs, sched::builtin_profile("bestfit"), config);
+  ASSERT_EQ(result.pods.size(), 3U);
+  EXPECT_EQ(result.pods[0].outcome, PodOutcome::kScheduled);
+  EXPECT_EQ(result.pods[0].reason, "");
+  EXPECT_EQ(result.pods[2].outcome, PodOutcome::kFailed);
+  const std::string fit_error = "0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient nvidia.com/gpu.";
+  EXPECT_EQ(result.pods[2].reason, fit_error);
+  ASSERT_EQ(result.never_ran.size(), 1U);
+  EXPECT_EQ(result.never_ran[0].reason, fit_error);
+  EXPECT_EQ(result.never_ran[0].pods, 1);
+  EXPECT_EQ(result.never_ran[0].causes, (std::vector<std::string>{"Insufficient cpu", "Insufficient nvidia.com/gpu"}));
+}
+
+// On the bundled trace every failed pod, and only those, has a FitError over the cluster's nodes,
+// and the run's tally counts each of them once.
+TEST(FillExperiment, EveryFailedPodOfTheBundledFillHasAFitError) {
+  RunConfig config;
+  config.seed = 3;
+  const RunResult run = run_one(openb().inputs(), sched::builtin_profile("gpu-packing"), config);
+  const std::string prefix = fmt::format("0/{} nodes are available: ", openb().nodes.nodes.size());
+  std::int64_t failed = 0;
+  for (const PodRecord& pod : run.pods) {
+    if (pod.outcome != PodOutcome::kFailed) {
+      EXPECT_EQ(pod.reason, "");
+      continue;
+    }
+    ++failed;
+    ASSERT_TRUE(pod.reason.starts_with(prefix)) << pod.reason;
+    EXPECT_NE(pod.reason.find(" Insufficient "), std::string::npos) << pod.reason;
+  }
+  EXPECT_EQ(failed, static_cast<std::int64_t>(*run.metric("failed_pods")));
+  EXPECT_GT(failed, 100);
+  std::int64_t tallied = 0;
+  for (const NeverRan& entry : run.never_ran) tallied += entry.pods;
+  EXPECT_EQ(tallied, failed);
+  EXPECT_TRUE(std::is_sorted(run.never_ran.begin(), run.never_ran.end(),
+                             [](const NeverRan& a, const NeverRan& b) { return a.reason < b.reason; }));
 }
 
 TEST(ReplayExperiment, EveryPodEndsAccordingToItsTracePhase) {

@@ -156,7 +156,7 @@ TEST(K8sMig, MemoryIsBoundedByTheInstance) {
   s.pod("big", 1, 0, 100).gpu_milli = 500;
   s.pod("neighbour", 1, 0, 100).gpu_milli = 400;
   const auto result = s.run();
-  EXPECT_STREQ(record(result, 0).reason, "OOMKilled");
+  EXPECT_EQ(record(result, 0).reason, "OOMKilled");
   EXPECT_EQ(record(result, 1).outcome, PodOutcome::kCompleted);
   EXPECT_EQ(record(result, 1).gpus, gpus({1}));
   EXPECT_EQ(metric(result, "oom_kills"), 1);
@@ -174,7 +174,7 @@ TEST(K8sMig, GpuFailureTakesAllItsInstances) {
   s.pod("b", 1, 20, 100);
   s.pod("c", 1, 20, 100);
   const auto result = s.run();
-  EXPECT_STREQ(record(result, 0).reason, "GpuLost");
+  EXPECT_EQ(record(result, 0).reason, "GpuLost");
   EXPECT_EQ(record(result, 1).gpus, gpus({2}));
   EXPECT_EQ(record(result, 2).gpus, gpus({3}));
 }

@@ -68,7 +68,7 @@ TEST(K8sReview, GivenUpRowsHaveNoStartAndTtrAddsUp) {
   const auto result = s.run();
   EXPECT_EQ(record(result, 1).outcome, PodOutcome::kFailed);
   EXPECT_EQ(record(result, 1).start_us, -1);
-  EXPECT_STREQ(record(result, 1).reason, "UnexpectedAdmissionError");
+  EXPECT_EQ(record(result, 1).reason, "UnexpectedAdmissionError");
   EXPECT_NEAR(metric(result, "gpu_hours"), 100.0 / 3600, 1e-9);
   EXPECT_EQ(metric(result, "failed_gpu_hours"), 0);
   const double parts = metric(result, "mean_ttr_queueing_s") + metric(result, "mean_ttr_binding_s") +

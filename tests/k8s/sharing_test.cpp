@@ -259,7 +259,7 @@ TEST(K8sTimeSlicing, FailRequestsGreaterThanOneRefusesAtAdmission) {
   const auto result = s.run();
   EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
   EXPECT_EQ(record(result, 1).outcome, PodOutcome::kFailed);
-  EXPECT_STREQ(record(result, 1).reason, "UnexpectedAdmissionError");
+  EXPECT_EQ(record(result, 1).reason, "UnexpectedAdmissionError");
   EXPECT_EQ(metric(result, "multi_replica_refused"), 7);  // the first try and 6 replacements
   EXPECT_EQ(metric(result, "pods_given_up"), 1);
 }
@@ -329,8 +329,8 @@ TEST(K8sTimeSlicing, FatalXidKillsEveryReplicaOfTheGpu) {
   const auto result = s.run();
   EXPECT_EQ(record(result, 0).gpus, gpus({0}));
   EXPECT_EQ(record(result, 1).gpus, gpus({1}));
-  EXPECT_STREQ(record(result, 0).reason, "GpuLost");
-  EXPECT_STREQ(record(result, 1).reason, "GpuLost");
+  EXPECT_EQ(record(result, 0).reason, "GpuLost");
+  EXPECT_EQ(record(result, 1).reason, "GpuLost");
   EXPECT_EQ(seconds(record(result, 0).end_us), 20);
 }
 
@@ -346,7 +346,7 @@ TEST(K8sTimeSlicing, LostNodeFreezesSharedPods) {
   s.pod("a", 1, 0, 100);
   const auto result = s.run();
   EXPECT_EQ(record(result, 0).outcome, PodOutcome::kFailed);
-  EXPECT_STREQ(record(result, 0).reason, "Evicted");
+  EXPECT_EQ(record(result, 0).reason, "Evicted");
   EXPECT_EQ(seconds(record(result, 0).end_us), 400);
 }
 
@@ -364,7 +364,7 @@ TEST(K8sTimeSlicing, RemovalAfterTheEndAndKillsAtStartCountNoTime) {
   s.pod("big", 1, 50, 100).gpu_milli = 600;  // past its client's half of the memory
   const auto result = s.run();
   EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
-  EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
+  EXPECT_EQ(record(result, 1).reason, "OOMKilled");
   EXPECT_EQ(metric(result, "oom_kills"), 1);
   EXPECT_EQ(metric(result, "oom_neighbours_killed"), 0);
   EXPECT_EQ(metric(result, "oom_run_hours_lost"), 0);
@@ -487,18 +487,18 @@ TEST(K8sSharedMemory, OverrunKillsANeighbourWithoutIsolationOnlyItselfUnderMpsAn
       EXPECT_EQ(metric(result, "overrunning_pods"), 1);
       if (model != DevicePluginModel::kGpushare) {
         EXPECT_EQ(record(result, 0).outcome, PodOutcome::kCompleted);
-        EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
+        EXPECT_EQ(record(result, 1).reason, "OOMKilled");
         EXPECT_EQ(seconds(record(result, 1).end_us), 10);
         EXPECT_EQ(metric(result, "oom_neighbours_killed"), 0);
       } else if (record(result, 0).outcome == PodOutcome::kFailed) {
         ++neighbour_killed;
-        EXPECT_STREQ(record(result, 0).reason, "OOMKilled");
+        EXPECT_EQ(record(result, 0).reason, "OOMKilled");
         EXPECT_EQ(seconds(record(result, 0).end_us), 10);
         EXPECT_EQ(record(result, 1).outcome, PodOutcome::kCompleted);
         EXPECT_EQ(metric(result, "oom_neighbours_killed"), 1);
         EXPECT_NEAR(metric(result, "oom_run_hours_lost"), 10.0 / 3600, 1e-12);
       } else {
-        EXPECT_STREQ(record(result, 1).reason, "OOMKilled");
+        EXPECT_EQ(record(result, 1).reason, "OOMKilled");
         EXPECT_EQ(metric(result, "oom_neighbours_killed"), 0);
       }
     }
