@@ -45,17 +45,29 @@ std::vector<std::string> never_ran_note(const CompareResult& result, std::size_t
     }
   }
   if (pods == 0) return {};
+  // A few whole messages read best; past that (a fill's failed pods, whose FitErrors differ in
+  // their node counts), the causes they share.
+  const bool by_cause = by_reason.size() > shown;
+  if (by_cause) {
+    by_reason.clear();
+    for (const PolicySummary& policy : result.policies) {
+      for (const RunResult& run : policy.runs) {
+        for (const auto& [cause, count] : never_ran_by_cause(run)) by_reason[cause] += count;
+      }
+    }
+  }
   std::vector<std::pair<std::string, std::int64_t>> commonest(by_reason.begin(), by_reason.end());
   std::stable_sort(commonest.begin(), commonest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("{} pod{} never ran{} (pods.csv's reason column says why):", pods, pods == 1 ? "" : "s",
-                              runs > 1 ? fmt::format(" in {} runs", runs) : ""));
+  lines.push_back(fmt::format("{} pod{} never ran{} (pods.csv's reason column says why){}:", pods, pods == 1 ? "" : "s",
+                              runs > 1 ? fmt::format(" in {} runs", runs) : "",
+                              by_cause ? "; pods by cause, as summary.json's never_ran_by_reason counts them" : ""));
   for (std::size_t i = 0; i < commonest.size() && i < shown; ++i) {
     lines.push_back(fmt::format("  {} × {}", commonest[i].second, commonest[i].first));
   }
   if (commonest.size() > shown) {
-    lines.push_back(fmt::format("  and {} more reason{} (summary.json's never_ran_by_reason counts them by cause)",
-                                commonest.size() - shown, commonest.size() - shown == 1 ? "" : "s"));
+    lines.push_back(fmt::format("  and {} more {}{}", commonest.size() - shown, by_cause ? "cause" : "reason",
+                                commonest.size() - shown == 1 ? "" : "s"));
   }
   return lines;
 }

@@ -31,7 +31,9 @@ class NeverRanTally {
 std::map<std::string, std::int64_t> never_ran_by_cause(const RunResult& run);
 
 // The stderr note's lines (none when every pod ran): how many pods never ran, then the commonest
-// reasons, most pods first (ties by text), at most `shown` of them and how many more there are.
+// reasons, most pods first (ties by text), at most `shown` of them; when there are more distinct
+// reasons than that, the commonest causes instead (a pod counted under each of its reason's), and
+// how many more there are.
 std::vector<std::string> never_ran_note(const CompareResult& result, std::size_t shown = 5);
 
 }  // namespace gpusim::experiment
