@@ -387,7 +387,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (f["repairTime"]) s.repair_time = r.duration(f["repairTime"], "randomFailures.repairTime");
     }
   } catch (const YAML::Exception& e) {
-    throw core::InputError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
+    throw core::InputError(io::yaml_syntax_error(source, text, e));
   }
   return s;
 }

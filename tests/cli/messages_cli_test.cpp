@@ -1,4 +1,5 @@
-// Messages, word for word: every usage error reads "gpusim: error: ...".
+// Messages, word for word: every usage error reads "gpusim: error: ...", and a tab in YAML is named
+// as a tab.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
@@ -31,6 +32,31 @@ TEST(Messages, EveryUsageErrorSaysGpusimError) {
     EXPECT_EQ(result.exit_code, 2) << args;
     EXPECT_EQ(result.err, "gpusim: error: " + what + "\n" + kMoreHelp) << args;
   }
+  EXPECT_FALSE(fs::exists(dir / "o"));
+}
+
+TEST(Messages, ATabInYamlIsNamedWithItsColumn) {
+  const fs::path dir = fresh_dir("messages-tab");
+  // yaml-cpp calls the first "illegal map value", the second "illegal tab when looking for indentation".
+  std::ofstream(dir / "kube.yaml") << "kubelet:\n\tnodeStatusUpdateFrequency: 10s\n";
+  std::ofstream(dir / "kube2.yaml") << "kubelet:\n  nodeStatusUpdateFrequency: 10s\n \tterminationGracePeriod: 5s\n";
+  std::ofstream(dir / "profile.yaml") << "name: mine\nfilter:\n  - gpu-fit\n\t- cpu-fit\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"run --mode replay --kube kube.yaml --out o", "kube.yaml:2: a tab character at column 1; YAML indents with spaces"},
+      {"run --mode replay --kube kube2.yaml --out o", "kube2.yaml:3: a tab character at column 2; YAML indents with spaces"},
+      {"run --policy profile.yaml --out o", "profile.yaml:4: a tab character at column 1; YAML indents with spaces"},
+  };
+  for (const auto& [args, what] : cases) {
+    const CliResult result = run_gpusim(dir, args);
+    EXPECT_EQ(result.exit_code, 1) << args;
+    EXPECT_EQ(result.err, "gpusim: error: " + what + "\n") << args;
+  }
+  // Kubernetes manifests, read document by document: the line is the file's.
+  std::ofstream(dir / "pods.yaml") << "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Pod\n"
+                                      "metadata:\n\tname: b\n";
+  const CliResult manifest = run_gpusim(dir, "run --workload pods.yaml --out o");
+  EXPECT_EQ(manifest.exit_code, 1);
+  EXPECT_EQ(manifest.err, "gpusim: error: pods.yaml:9: yaml: a tab character at column 1; YAML indents with spaces\n");
   EXPECT_FALSE(fs::exists(dir / "o"));
 }
 
