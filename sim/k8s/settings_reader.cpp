@@ -24,7 +24,7 @@ class Reader : public io::YamlFields {
 
   core::Time duration(const YAML::Node& node, const std::string& field) const {
     const auto parsed = traces::parse_go_duration(text(node, field));
-    if (!parsed) fail(node, field, parsed.error + " (a duration such as 10s, 5m, 1h30m)");
+    if (!parsed) fail(node, field, parsed.error);  // which says what a duration looks like
     return *parsed.value;
   }
 

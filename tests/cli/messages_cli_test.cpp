@@ -1,5 +1,5 @@
-// Messages, word for word: every usage error reads "gpusim: error: ...", and a tab in YAML is named
-// as a tab.
+// Messages, word for word: every usage error reads "gpusim: error: ...", a tab in YAML is named as
+// a tab, and a bad duration gives its hint once.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
@@ -58,6 +58,15 @@ TEST(Messages, ATabInYamlIsNamedWithItsColumn) {
   EXPECT_EQ(manifest.exit_code, 1);
   EXPECT_EQ(manifest.err, "gpusim: error: pods.yaml:9: yaml: a tab character at column 1; YAML indents with spaces\n");
   EXPECT_FALSE(fs::exists(dir / "o"));
+}
+
+TEST(Messages, ABadDurationGivesItsHintOnce) {
+  const fs::path dir = fresh_dir("messages-duration");
+  std::ofstream(dir / "kube.yaml") << "descheduler:\n  checkpointInterval: 10 minutes\n";
+  const CliResult result = run_gpusim(dir, "run --mode replay --kube kube.yaml --out o");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "gpusim: error: kube.yaml:2: descheduler.checkpointInterval: '10 minutes' is not a duration: "
+                        "unknown unit ' minutes' (units ns, us, ms, s, m, h; e.g. 90s, 1h30m, 500ms)\n");
 }
 
 }  // namespace
