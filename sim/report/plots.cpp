@@ -107,8 +107,8 @@ struct Drawer {
   fs::path dir;  // plots/
   PlotResult result;
 
-  // Draws one plot; a plot that cannot be drawn is noted and the others still are (once gnuplot
-  // is known to be missing, none is tried).
+  // Draws one plot; a plot that cannot be drawn is noted as missing and the others still are
+  // (once gnuplot is known to be missing, none is tried).
   void add(const std::string& name, const std::string& script, const std::string& caption) {
     if (gnuplot_missing) return;
     write_file(dir / (name + ".gp"), script);
@@ -120,9 +120,12 @@ struct Drawer {
     gnuplot_missing = why.find("not installed") != std::string::npos;
     std::error_code ignored;
     fs::remove(dir / (name + ".svg"), ignored);  // never leave a half-drawn plot behind
-    result.note += (result.note.empty() ? "" : "; ") + why;
+    result.missing += (result.missing.empty() ? "" : "; ") + why;
   }
-  void skip(const std::string& what) { result.note += (result.note.empty() ? "" : "; ") + what; }
+  // A plot these runs have nothing for: said in report.md, not missing.
+  void skip(const std::string& name, const std::string& why) {
+    result.not_applicable += fmt::format("{}{} ({})", result.not_applicable.empty() ? "" : "; ", name, why);
+  }
   bool gnuplot_missing = false;
 
   void fill_plots() {
@@ -218,7 +221,7 @@ struct Drawer {
         for (const double x : v) max_value = std::max(max_value, x);
       }
       if (!(max_value > 0)) {
-        skip(fmt::format("no {} plot: no {} has a value above 0 s to draw", name, by_job ? "job" : "pod"));
+        skip(name, fmt::format("no {} has a value above 0 s to draw", by_job ? "job" : "pod"));
         return;
       }
       const auto [unit, unit_name] = time_unit(max_value);

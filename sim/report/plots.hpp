@@ -16,7 +16,11 @@ struct Plot {
 
 struct PlotResult {
   std::vector<Plot> plots;
-  std::string note;  // why there are none, if so
+  // Plots these runs should have but that could not be drawn (gnuplot missing or failing), and
+  // why; empty when every plot that applies was drawn.
+  std::string missing;
+  // Plots that do not apply to these runs (a queueing-delay CDF where nothing waited), and why.
+  std::string not_applicable;
 };
 
 PlotResult draw_plots(const OutputFiles& output);

@@ -269,7 +269,9 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
           "gpusim's random streams differ from Go's, so single seeds differ).\n";
   }
   md += "\n## Plots\n\n";
-  if (!plots.note.empty()) md += fmt::format("No plots: {}.\n", plots.note);
+  // Paragraphs of their own, before the images.
+  if (!plots.missing.empty()) md += fmt::format("{}: {}.\n\n", plots.plots.empty() ? "No plots" : "Missing plots", plots.missing);
+  if (!plots.not_applicable.empty()) md += fmt::format("Not drawn: {}.\n\n", plots.not_applicable);
   for (const Plot& plot : plots.plots) md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
   return md;
 }
@@ -296,8 +298,13 @@ RenderResult render(const std::filesystem::path& dir) {
   if (!out) throw core::InputError(fmt::format("{}: cannot write report.md", dir.string()));
   RenderResult result;
   for (const Plot& plot : plots.plots) result.plots.push_back(plot.svg);
-  result.note = plots.note;
+  result.missing = plots.missing;
   return result;
+}
+
+std::string missing_plots_note(const RenderResult& rendered) {
+  if (rendered.missing.empty()) return "";
+  return fmt::format("{}: {}", rendered.plots.empty() ? "no plots in report.md" : "report.md lacks plots", rendered.missing);
 }
 
 }  // namespace gpusim::report

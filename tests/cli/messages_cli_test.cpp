@@ -1,10 +1,12 @@
 // Messages, word for word: every usage error reads "gpusim: error: ...", a tab in YAML is named as
-// a tab, and a bad duration gives its hint once.
+// a tab, a bad duration gives its hint once, and the note about report.md's plots names only plots
+// that should be there and are not.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
 #include <fstream>
 
+#include "sim/report/report.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -67,6 +69,43 @@ TEST(Messages, ABadDurationGivesItsHintOnce) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "gpusim: error: kube.yaml:2: descheduler.checkpointInterval: '10 minutes' is not a duration: "
                         "unknown unit ' minutes' (units ns, us, ms, s, m, h; e.g. 90s, 1h30m, 500ms)\n");
+}
+
+// Three pods that all start on arrival: nothing waited, so there is no queueing-delay CDF to draw.
+void write_pods_that_never_wait(const fs::path& dir) {
+  std::ofstream(dir / "pods.csv")
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+         "a,1000,1024,1,1000,,LS,Running,0,30,0\nb,1000,1024,1,1000,,LS,Running,0,7200,0\n"
+         "c,1000,1024,1,1000,,LS,Running,0,864000,0\n";
+}
+
+TEST(Messages, APlotThatDoesNotApplyIsNoNote) {
+  const fs::path dir = fresh_dir("messages-plots");
+  write_pods_that_never_wait(dir);
+  const CliResult result = run_gpusim(dir, "run --mode replay --workload pods.csv --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "") << "three plots drawn, the fourth does not apply";
+  const std::string report = slurp(dir / "o" / "report.md");
+  EXPECT_NE(report.find("Not drawn: queueing-cdf (no pod has a value above 0 s to draw).\n"), std::string::npos) << report;
+  EXPECT_EQ(report.find("No plots"), std::string::npos) << report;
+  for (const char* plot : {"jct-cdf", "allocation-time", "pending-time"}) {
+    EXPECT_TRUE(fs::exists(dir / "o" / "plots" / (std::string(plot) + ".svg"))) << plot;
+  }
+}
+
+TEST(Messages, PlotsThatCouldNotBeDrawnAreNamed) {
+  const fs::path dir = fresh_dir("messages-no-gnuplot");
+  write_pods_that_never_wait(dir);
+  // No gnuplot on PATH: no plot at all, said once.
+  const std::string command = fmt::format("cd '{}' && PATH=/nonexistent {} run --mode replay --workload pods.csv --out o "
+                                          "> /dev/null 2> err.txt", dir.string(), GPUSIM_TEST_BINARY);
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_EQ(slurp(dir / "err.txt"), "gpusim: note: no plots in report.md: gnuplot is not installed "
+                                    "(apt-get install gnuplot-nox, then `gpusim report DIR`)\n");
+  // Some drawn, one failed: only the failed one is named.
+  EXPECT_EQ(report::missing_plots_note({{"plots/jct-cdf.svg"}, "gnuplot failed on plots/queueing-cdf.gp"}),
+            "report.md lacks plots: gnuplot failed on plots/queueing-cdf.gp");
+  EXPECT_EQ(report::missing_plots_note({{"plots/jct-cdf.svg"}, ""}), "");
 }
 
 }  // namespace

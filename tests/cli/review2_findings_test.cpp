@@ -34,7 +34,9 @@ TEST(ReviewTwo, AReplayWithoutCompletedPodsStillDrawsItsOtherPlots) {
   EXPECT_TRUE(fs::exists(dir / "o" / "plots" / "allocation-time.svg"));
   EXPECT_TRUE(fs::exists(dir / "o" / "plots" / "pending-time.svg"));
   EXPECT_FALSE(fs::exists(dir / "o" / "plots" / "jct-cdf.svg"));
-  EXPECT_NE(slurp(dir / "o" / "report.md").find("no jct-cdf plot"), std::string::npos);
+  // Nothing completed, so no CDF applies: report.md says why, and stderr has nothing missing to note.
+  EXPECT_NE(slurp(dir / "o" / "report.md").find("Not drawn: jct-cdf (no pod has a value above 0 s to draw)"), std::string::npos);
+  EXPECT_EQ(result.err.find("plots"), std::string::npos) << result.err;
 }
 
 // Policy names are text in the plots ("my_policy" was drawn as "my" + subscript "p" + "olicy"), and a
