@@ -23,6 +23,7 @@
 #include "sim/cluster/pod_constraints.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/io/yaml_fields.hpp"
 #include "sim/k8s/device_memory.hpp"
 #include "traces/k8s_quantity.hpp"
 
@@ -364,7 +365,7 @@ std::vector<Document> load_documents(const Where& where, const std::string& text
       first_lines.push_back(first_lines.empty() ? 0 : last_line);  // the first keeps the lines before it
     }
   } catch (const YAML::Exception& e) {
-    where.fail_at(where.mark_line(e.mark), "yaml", e.msg);
+    where.fail_at(where.mark_line(e.mark), "yaml", io::yaml_error_message(text, e));
   }
   // Byte offsets of line starts, to cut the text into documents.
   std::vector<std::size_t> line_starts{0};
@@ -379,10 +380,11 @@ std::vector<Document> load_documents(const Where& where, const std::string& text
     const std::size_t begin = offset(first_lines[d]);
     const std::size_t end = d + 1 < first_lines.size() ? offset(first_lines[d + 1]) : text.size();
     const Where doc_where = where.in_document_from(first_lines[d]);
+    const std::string document = text.substr(begin, end - begin);
     try {
-      docs.push_back({YAML::Load(text.substr(begin, end - begin)), doc_where});
+      docs.push_back({YAML::Load(document), doc_where});
     } catch (const YAML::Exception& e) {
-      doc_where.fail_at(doc_where.mark_line(e.mark), "yaml", e.msg);
+      doc_where.fail_at(doc_where.mark_line(e.mark), "yaml", io::yaml_error_message(document, e));
     }
   }
   return docs;

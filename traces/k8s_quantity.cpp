@@ -222,7 +222,7 @@ Parsed<core::Time> parse_go_duration(std::string_view text) {
   const std::string_view original = text;
   const auto bad = [&](std::string_view why) {
     return failed<core::Time>(
-        fmt::format("'{}' is not a duration: {} (expected e.g. 90s, 1h30m, 500ms)", original, why));
+        fmt::format("'{}' is not a duration: {} (units ns, us, ms, s, m, h; e.g. 90s, 1h30m, 500ms)", original, why));
   };
   if (text.empty()) return bad("empty");
   if (text[0] == '-') return failed<core::Time>(fmt::format("'{}' is negative", original));
@@ -256,12 +256,12 @@ Parsed<core::Time> parse_go_duration(std::string_view text) {
     const std::size_t unit_start = pos;
     while (pos < text.size() && !is_digit(text[pos]) && text[pos] != '.') ++pos;
     const std::string_view unit_text = text.substr(unit_start, pos - unit_start);
-    if (unit_text.empty()) return bad("missing unit (ns, us, ms, s, m or h)");
+    if (unit_text.empty()) return bad("missing unit");
     std::uint64_t unit = 0;
     for (const Unit& u : kUnits) {
       if (u.name == unit_text) unit = u.nanos;
     }
-    if (unit == 0) return bad(fmt::format("unknown unit '{}' (ns, us, ms, s, m or h)", unit_text));
+    if (unit == 0) return bad(fmt::format("unknown unit '{}'", unit_text));
     const std::size_t first = whole.find_first_not_of('0');
     whole.erase(0, std::min(first, whole.size()));
     if (whole.size() > 22) return failed<core::Time>(fmt::format("'{}' is out of range", original));

@@ -101,6 +101,10 @@ struct Worker {
 Worker spawn(const char* self, const std::string& workload, double window_s, int device) {
   int in_pipe[2], out_pipe[2];
   if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0) throw std::runtime_error("pipe failed");
+  // Before fork: the child of a threaded process (CUDA's, the progress reporter's) should do no
+  // more than dup2 and exec.
+  const std::string window = std::to_string(window_s);
+  const std::string dev = std::to_string(device);
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -108,8 +112,6 @@ Worker spawn(const char* self, const std::string& workload, double window_s, int
     dup2(out_pipe[1], 1);
     close(in_pipe[1]);
     close(out_pipe[0]);
-    const std::string window = std::to_string(window_s);
-    const std::string dev = std::to_string(device);
     execl(self, self, "--worker", workload.c_str(), "--window", window.c_str(), "--device", dev.c_str(),
           static_cast<char*>(nullptr));
     _exit(127);

@@ -165,8 +165,10 @@ int calibrate(const CalibrateOptions& o, const std::string& self_path) {
       return kNoGpu;
     }
     samples_path = fs::temp_directory_path() / fmt::format("gpusim-calib-{}.json", ::getpid());
-    const std::string command = fmt::format("'{}' --out '{}' --device {} --sweeps {}{}", harness.string(),
-                                            samples_path.string(), o.device, o.sweeps, o.quick ? " --quick" : "");
+    const std::string command =
+        fmt::format("'{}' --out '{}' --device {} --sweeps {}{}{}", harness.string(), samples_path.string(), o.device, o.sweeps,
+                    o.quick ? " --quick" : "",
+                    o.progress.quiet ? " --quiet" : fmt::format(" --progress-every {}", o.progress.every_s));
     const int status = std::system(command.c_str());
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     if (code == kNoGpu) {
@@ -223,6 +225,7 @@ void add_calibrate_commands(CLI::App& app, CalibrateOptions& o) {
   cal->add_flag("--quick", o.quick, "Fewer sizes and shorter windows (a smoke test, not a calibration)");
   cal->add_option("--from-samples", o.from_samples, "Refit from a gpusim-calib samples file instead of measuring (no GPU needed)");
   cal->add_option("--gpu-model", o.gpu_model, "Catalog id to file the result under (default: from the device name)");
+  add_progress_options(*cal, o.progress);
   auto* val = app.add_subcommand("validate", "Refit a calibration from its stored samples and report the hold-out prediction error per term");
   val->add_option("--calibration", o.calibration, "A calibration JSON (results/calibration/<gpu>.json)")->required()->check(CLI::ExistingFile);
   val->add_option("--out-dir", o.out_dir, "Where the validation table goes")->capture_default_str();

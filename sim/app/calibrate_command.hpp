@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "sim/app/progress_options.hpp"
+
 namespace gpusim::app {
 
 struct CalibrateOptions {
@@ -13,6 +15,7 @@ struct CalibrateOptions {
   int device = 0;
   int sweeps = 2;
   bool quick = false;
+  ProgressOptions progress;   // calibrate: passed to gpusim-calib, which reports the benchmark families
   std::string calibration;    // validate: the calibration file
 };
 

@@ -15,6 +15,7 @@
 #include "sim/app/export_command.hpp"
 #include "sim/app/report_command.hpp"
 #include "sim/app/trace_command.hpp"
+#include "sim/app/usage_error.hpp"
 #include "sim/app/simulate_command.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
@@ -43,6 +44,8 @@ int run_cli(int argc, char** argv) {
   app::CalibrateOptions calibrate_options;
   CLI::App cli{"gpusim: a discrete-event simulator of Kubernetes GPU clusters and a benchmark for GPU scheduling policies"};
   cli.footer(app::kExitCodeHelp);
+  // Before the subcommands, which copy it: CLI11's errors read as gpusim's other usage errors.
+  cli.failure_message([](const CLI::App*, const CLI::Error& e) { return app::usage_error_text(e.what()); });
   cli.set_version_flag("--version", GPUSIM_VERSION);
   cli.require_subcommand(1);
 
@@ -63,8 +66,7 @@ int run_cli(int argc, char** argv) {
   std::vector<std::string> names;
   for (const CLI::App* sub : cli.get_subcommands({})) names.push_back(sub->get_name());
   if (argc > 1 && argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-    fmt::print(stderr, "gpusim: unknown command '{}' (commands: {})\nRun with --help for more information.\n", argv[1],
-               fmt::join(names, ", "));
+    fmt::print(stderr, "{}", app::usage_error_text(fmt::format("unknown command '{}' (commands: {})", argv[1], fmt::join(names, ", "))));
     return app::kExitUsage;
   }
   try {
@@ -108,7 +110,7 @@ int main(int argc, char** argv) {
   try {
     return run_cli(argc, argv);
   } catch (const app::UsageError& e) {
-    fmt::print(stderr, "gpusim: usage error: {}\nRun with --help for more information.\n", e.what());
+    fmt::print(stderr, "{}", app::usage_error_text(e.what()));
     return app::kExitUsage;
   } catch (const core::InputError& e) {
     fmt::print(stderr, "gpusim: error: {}\n", e.what());

@@ -47,7 +47,7 @@ int run_report(const ReportOptions& o, io::AbandonList& abandon) {
   }
   const report::RenderResult rendered = report::render(out.staging());
   out.commit();
-  if (!rendered.note.empty()) fmt::print(stderr, "gpusim: note: no plots: {}\n", rendered.note);
+  if (const std::string note = report::missing_plots_note(rendered); !note.empty()) fmt::print(stderr, "gpusim: note: {}\n", note);
   fmt::print("wrote {}/report.md and {} plots\n", out.target().string(), rendered.plots.size());
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "sim/experiment/never_ran.hpp"
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/io/progress_reporter.hpp"
 #include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
@@ -185,6 +186,7 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
   o.perf_detail_options[3] = cmd.add_option("--precision", o.precision, "with --perf-model: job arithmetic: fp32, tf32 or bf16")
                                  ->check(CLI::IsMember({"fp32", "tf32", "bf16"}))
                                  ->capture_default_str();
+  add_progress_options(cmd, o.progress);
 }
 
 // Options that were given but do not apply to the chosen mode are errors, not silently ignored.
@@ -498,6 +500,20 @@ experiment::RunConfig run_config(const SimulateOptions& o) {
   return config;
 }
 
+// Every (policy, seed) run, with progress on stderr unless --quiet. The runs post to their slots;
+// the reporter's thread reads them, so the results are the same either way.
+experiment::CompareResult run_with_progress(const SimulateOptions& o, const experiment::RunInputs& inputs,
+                                            const std::vector<sched::Profile>& profiles) {
+  const std::vector<std::uint64_t> seeds = experiment::seed_list(static_cast<std::uint64_t>(o.first_seed), o.seed_count);
+  std::vector<core::RunProgress> slots(o.progress.quiet ? 0 : profiles.size() * seeds.size());
+  std::optional<io::ProgressReporter> reporter;
+  if (!o.progress.quiet) reporter.emplace(slots, progress_style(o.progress, "runs"));
+  experiment::CompareResult result =
+      experiment::run_compare(inputs, profiles, run_config(o), seeds, static_cast<unsigned>(o.threads), slots);
+  if (reporter) reporter->finish();
+  return result;
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
@@ -603,9 +619,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                          loaded.job_types ? &*loaded.job_types : nullptr,
                                          o.mode == "replay" ? &loaded.kube : nullptr,
                                          loaded.typical_pods ? &*loaded.typical_pods : nullptr};
-  const auto result = experiment::run_compare(
-      run_inputs, profiles, run_config(o),
-      experiment::seed_list(static_cast<std::uint64_t>(o.first_seed), o.seed_count), static_cast<unsigned>(o.threads));
+  const experiment::CompareResult result = run_with_progress(o, run_inputs, profiles);
   experiment::OutputContext context{GPUSIM_VERSION, cluster_name(o), o.workload,
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};

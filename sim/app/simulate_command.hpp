@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/app/progress_options.hpp"
 #include "sim/io/output_dir.hpp"
 
 namespace gpusim::app {
@@ -67,6 +68,7 @@ struct SimulateOptions {
   int seed_count = 10;
   int threads = 0;
   bool single_run = false;
+  ProgressOptions progress;
   // Absent --cluster: the workload's default cluster (traces::default_cluster_for).
   CLI::Option* cluster_option = nullptr;
   // Options whose presence is checked against the mode.

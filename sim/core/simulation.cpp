@@ -22,8 +22,9 @@ std::uint64_t Simulation::run(EventHandler& handler, std::optional<Time> until) 
                              event.time.micros(), now_.micros()));
     now_ = event.time;
     handler.handle(event);
-    ++count;
+    if (++count % kProgressEvents == 0) post_progress();
   }
+  post_progress();
   handled_ += count;
   return count;
 }

@@ -1,11 +1,13 @@
 #include "sim/experiment/compare.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <exception>
 #include <thread>
 
+#include "sim/core/check.hpp"
 #include "sim/experiment/fill_experiment.hpp"
 #include "sim/experiment/replay_experiment.hpp"
 
@@ -42,6 +44,14 @@ std::vector<std::uint64_t> seed_list(std::uint64_t first, int count) {
   return seeds;
 }
 
+namespace {
+
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
 RunResult run_one(const RunInputs& inputs, const sched::Profile& profile, const RunConfig& config) {
   return config.mode == Mode::kFill ? run_fill(inputs, profile, config)
                                     : run_replay(inputs, profile, config);
@@ -49,8 +59,9 @@ RunResult run_one(const RunInputs& inputs, const sched::Profile& profile, const 
 
 CompareResult run_compare(const RunInputs& inputs, const std::vector<sched::Profile>& profiles,
                           const RunConfig& base, const std::vector<std::uint64_t>& seeds,
-                          unsigned threads) {
+                          unsigned threads, std::span<core::RunProgress> progress) {
   const std::size_t jobs = profiles.size() * seeds.size();
+  GPUSIM_CHECK(progress.empty() || progress.size() == jobs, "one progress slot per run");
   std::vector<RunResult> results(jobs);
   std::vector<std::exception_ptr> errors(jobs);
   std::atomic<std::size_t> next{0};
@@ -58,10 +69,20 @@ CompareResult run_compare(const RunInputs& inputs, const std::vector<sched::Prof
     for (std::size_t job = next++; job < jobs; job = next++) {
       RunConfig config = base;
       config.seed = seeds[job % seeds.size()];
+      config.progress = progress.empty() ? nullptr : &progress[job];
+      if (config.progress != nullptr) {
+        config.progress->started_ns.store(steady_ns(), std::memory_order_relaxed);
+        config.progress->state.store(core::RunProgress::kRunning, std::memory_order_relaxed);
+      }
       try {
         results[job] = run_one(inputs, profiles[job / seeds.size()], config);
+        results[job].config.progress = nullptr;  // the slot is the caller's, not part of the result
       } catch (...) {
         errors[job] = std::current_exception();
+      }
+      if (config.progress != nullptr) {
+        config.progress->finished_ns.store(steady_ns(), std::memory_order_relaxed);
+        config.progress->state.store(core::RunProgress::kDone, std::memory_order_relaxed);
       }
     }
   };

@@ -3,6 +3,7 @@
 // and standard deviation per policy. Results are stored by pair index, so the output never
 // depends on which thread finished first.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,11 @@ struct CompareResult {
 // The seeds of a comparison: first, first + 1, ... (count of them).
 std::vector<std::uint64_t> seed_list(std::uint64_t first, int count);
 
-// threads = 0: all hardware threads.
+// threads = 0: all hardware threads. `progress`: empty, or one slot per (policy, seed) pair in
+// pair order (policy-major), where each run posts its state and simulated time for a reporter.
 CompareResult run_compare(const RunInputs& inputs, const std::vector<sched::Profile>& profiles,
                           const RunConfig& base, const std::vector<std::uint64_t>& seeds,
-                          unsigned threads = 0);
+                          unsigned threads = 0, std::span<core::RunProgress> progress = {});
 
 RunResult run_one(const RunInputs& inputs, const sched::Profile& profile, const RunConfig& config);
 

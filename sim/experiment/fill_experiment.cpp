@@ -113,6 +113,12 @@ class FillRun final : public core::EventHandler {
     if (config_.record_series) series_.reserve(order_.size());
     core::Simulation simulation;
     simulation.reserve(order_.size());
+    if (config_.progress != nullptr) {
+      // The last arrival's time: one arrival per simulated second.
+      config_.progress->span_us.store(core::Time::from_seconds(static_cast<std::int64_t>(order_.size()) - 1).micros(),
+                                      std::memory_order_relaxed);
+      simulation.report_progress(config_.progress);
+    }
     // One arrival per simulated second, in list order.
     for (std::uint32_t i = 0; i < order_.size(); ++i) {
       simulation.schedule(core::Time::from_seconds(i), core::Phase::kArrival, kArrivalEvent, i);

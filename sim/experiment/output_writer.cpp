@@ -352,7 +352,7 @@ void write_outputs(io::OutputDirectory& out, const CompareResult& result, const 
     }
     // The report and its plots are drawn from the files just written, as `gpusim report` does.
     const report::RenderResult rendered = report::render(staging);
-    if (!rendered.note.empty()) fmt::print(stderr, "gpusim: note: no plots in report.md: {}\n", rendered.note);
+    if (const std::string note = report::missing_plots_note(rendered); !note.empty()) fmt::print(stderr, "gpusim: note: {}\n", note);
   } catch (const std::system_error& e) {  // fmt's and std::filesystem's I/O errors
     throw core::InputError(fmt::format("{}: cannot write outputs: {}", out.target().string(), e.what()));
   }

@@ -222,6 +222,9 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
   const auto& pods = workload->pods;
   const k8s::WorkloadTimes times = k8s::workload_times(*workload, config.time_compression);
+  if (config.progress != nullptr) {
+    config.progress->span_us.store(k8s::trace_end(*workload, times).micros(), std::memory_order_relaxed);
+  }
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
   std::vector<cluster::NodeSpec> scheduler_nodes = nodes;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -356,6 +359,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                             Topic::kNodeJoined, Topic::kContainerFailed}) {
     bus.subscribe(topic, metrics);
   }
+  bus.report_progress(config.progress);
   bus.run();
   kubelets.truth().check_invariants();
   scheduler.cache().check_invariants();

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/core/run_progress.hpp"
+
 namespace gpusim::experiment {
 
 enum class Mode : std::uint8_t {
@@ -40,6 +42,9 @@ struct RunConfig {
   // replay: sample the FGD fragmentation of the cluster every this many simulated seconds
   // (0: not sampled); results/README.md defines the metrics.
   std::int64_t fragmentation_every_s = 0;
+  // Where the run posts how far it got, for progress on stderr (null: nowhere). It changes
+  // nothing the run computes or writes.
+  core::RunProgress* progress = nullptr;
 };
 
 }  // namespace gpusim::experiment

@@ -4,6 +4,9 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <string_view>
+
 namespace gpusim::io {
 
 InterruptGuard::InterruptGuard(AbandonList& abandon) : abandon_(abandon) {
@@ -34,7 +37,10 @@ void InterruptGuard::wait_for_signal() {
     std::lock_guard lock(abandon_.mutex);
     const bool had_partial = !abandon_.remove_trees.empty();
     abandon_.abandon_locked();
-    fmt::print(stderr, "gpusim: stopped by signal {}{}\n", signal,
+    // On a terminal the line may hold the live progress line: the message replaces it.
+    const char* term = std::getenv("TERM");
+    const bool terminal = ::isatty(STDERR_FILENO) == 1 && !(term != nullptr && std::string_view(term) == "dumb");
+    fmt::print(stderr, "{}gpusim: stopped by signal {}{}\n", terminal ? "\r\033[K" : "", signal,
                had_partial ? "; the partial output was removed and any older output is untouched" : "");
     std::fflush(stderr);
     ::_exit(128 + signal);

@@ -9,6 +9,26 @@
 
 namespace gpusim::io {
 
+std::string yaml_error_message(std::string_view text, const YAML::Exception& e) {
+  if (e.mark.is_null() || e.mark.line < 0) return e.msg;
+  // The failing line (yaml-cpp counts lines from 0).
+  std::size_t begin = 0;
+  for (int line = 0; line < e.mark.line; ++line) {
+    begin = text.find('\n', begin);
+    if (begin == std::string_view::npos) return e.msg;
+    ++begin;
+  }
+  const std::string_view line = text.substr(begin, text.find('\n', begin) - begin);
+  const std::size_t indent = line.find_first_not_of(" \t");
+  const std::size_t tab = line.substr(0, indent).find('\t');
+  if (tab == std::string_view::npos) return e.msg;
+  return fmt::format("a tab character at column {}; YAML indents with spaces", tab + 1);
+}
+
+std::string yaml_syntax_error(std::string_view file, std::string_view text, const YAML::Exception& e) {
+  return fmt::format("{}:{}: {}", file, e.mark.line + 1, yaml_error_message(text, e));
+}
+
 void YamlFields::fail(const YAML::Node& node, const std::string& field, const std::string& why) const {
   throw core::InputError(fmt::format("{}:{}: {}: {}", file_, node.Mark().line + 1, field, why));
 }

@@ -6,8 +6,17 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace gpusim::io {
+
+// What went wrong in yaml-cpp's exception `e` from parsing `text`. yaml-cpp reports a line
+// indented with a tab as "illegal map value" (or "illegal tab when looking for indentation"),
+// which does not say what to change; when the failing line's indentation holds a tab the message
+// says so instead: "a tab character at column 3; YAML indents with spaces".
+std::string yaml_error_message(std::string_view text, const YAML::Exception& e);
+// "file:line: " and that message.
+std::string yaml_syntax_error(std::string_view file, std::string_view text, const YAML::Exception& e);
 
 class YamlFields {
  public:

@@ -48,6 +48,8 @@ class Bus final : private core::EventHandler {
   // Runs until no event is left. Returns the number of events handled.
   std::uint64_t run() { return simulation_.run(*this); }
   void reserve(std::size_t events) { simulation_.reserve(events); }
+  // Where run() posts the simulated time it reached (null: nowhere).
+  void report_progress(core::RunProgress* progress) { simulation_.report_progress(progress); }
 
  private:
   void handle(const core::Event& event) override;

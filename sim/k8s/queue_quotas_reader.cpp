@@ -98,7 +98,7 @@ QueueQuotas parse_queue_quotas(const std::string& text, const std::string& sourc
       quotas.queues[it->second] = read_quota(r, entry.second, "queues." + name, fallback);
     }
   } catch (const YAML::Exception& e) {
-    throw core::InputError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
+    throw core::InputError(io::yaml_syntax_error(source, text, e));
   }
   return quotas;
 }

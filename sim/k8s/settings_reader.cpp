@@ -24,7 +24,7 @@ class Reader : public io::YamlFields {
 
   core::Time duration(const YAML::Node& node, const std::string& field) const {
     const auto parsed = traces::parse_go_duration(text(node, field));
-    if (!parsed) fail(node, field, parsed.error + " (a duration such as 10s, 5m, 1h30m)");
+    if (!parsed) fail(node, field, parsed.error);  // which says what a duration looks like
     return *parsed.value;
   }
 
@@ -387,7 +387,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (f["repairTime"]) s.repair_time = r.duration(f["repairTime"], "randomFailures.repairTime");
     }
   } catch (const YAML::Exception& e) {
-    throw core::InputError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
+    throw core::InputError(io::yaml_syntax_error(source, text, e));
   }
   return s;
 }

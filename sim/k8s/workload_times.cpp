@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/status.hpp"
@@ -30,6 +31,17 @@ WorkloadTimes workload_times(const traces::Workload& workload, double time_compr
     }
   }
   return times;
+}
+
+core::Time trace_end(const traces::Workload& workload, const WorkloadTimes& times) {
+  core::Time end = core::Time::zero();
+  for (std::size_t i = 0; i < workload.pods.size(); ++i) {
+    const cluster::PodSpec& pod = workload.pods[i];
+    const core::Time pod_end =
+        pod.phase == cluster::TracePhase::kPending ? times.deadline[i] : times.arrival[i] + *pod.duration;
+    end = std::max(end, pod_end);
+  }
+  return end;
 }
 
 }  // namespace gpusim::k8s

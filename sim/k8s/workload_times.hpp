@@ -21,6 +21,10 @@ struct WorkloadTimes {
 // Throws core::InputError for a pod without creation time or duration, or with times out of range.
 WorkloadTimes workload_times(const traces::Workload& workload, double time_compression);
 
+// When the trace's last pod would end if every pod started on arrival (trace-Pending pods: at
+// their deadline): where a replay is expected to end, and ends later when its queue outlasts it.
+core::Time trace_end(const traces::Workload& workload, const WorkloadTimes& times);
+
 // Simulated times stay below this, so that a time plus a duration never overflows int64.
 inline constexpr double kMaxSimulatedMicros = 4e18;
 

@@ -113,8 +113,8 @@ struct Drawer {
   fs::path dir;  // plots/
   PlotResult result;
 
-  // Draws one plot; a plot that cannot be drawn is noted and the others still are (once gnuplot
-  // is known to be missing, none is tried).
+  // Draws one plot; a plot that cannot be drawn is noted as missing and the others still are
+  // (once gnuplot is known to be missing, none is tried).
   void add(const std::string& name, const std::string& script, const std::string& caption) {
     if (gnuplot_missing) return;
     write_file(dir / (name + ".gp"), script);
@@ -126,9 +126,10 @@ struct Drawer {
     gnuplot_missing = why.find("not installed") != std::string::npos;
     std::error_code ignored;
     fs::remove(dir / (name + ".svg"), ignored);  // never leave a half-drawn plot behind
-    result.note += (result.note.empty() ? "" : "; ") + why;
+    result.missing += (result.missing.empty() ? "" : "; ") + why;
   }
-  // A plot with nothing to draw: gnuplot would fail on it, so report.md says why in its place.
+  // A plot these runs have nothing for (gnuplot would fail on it): report.md says why in its
+  // place; it is not missing.
   void leave_out(const std::string& title, const std::string& why) { result.plots.push_back({"", fmt::format("{}: not drawn, {}", title, why)}); }
   bool gnuplot_missing = false;
 

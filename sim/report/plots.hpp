@@ -16,7 +16,9 @@ struct Plot {
 
 struct PlotResult {
   std::vector<Plot> plots;
-  std::string note;  // why there are none, if so
+  // Plots these runs should have but that could not be drawn (gnuplot missing or failing), and
+  // why; empty when every plot that applies was drawn.
+  std::string missing;
 };
 
 PlotResult draw_plots(const OutputFiles& output);

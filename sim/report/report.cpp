@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -284,7 +285,8 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
   }
   md += never_ran_section(s);
   md += "\n## Plots\n\n";
-  if (!plots.note.empty()) md += fmt::format("No plots: {}.\n", plots.note);
+  const bool none_drawn = std::none_of(plots.plots.begin(), plots.plots.end(), [](const Plot& plot) { return !plot.svg.empty(); });
+  if (!plots.missing.empty()) md += fmt::format("{}: {}.\n\n", none_drawn ? "No plots" : "Missing plots", plots.missing);
   for (const Plot& plot : plots.plots) {
     if (plot.svg.empty()) md += fmt::format("{}.\n\n", plot.caption);  // not drawn: the caption says why
     else md += fmt::format("![{}]({})\n\n", plot.caption, plot.svg);
@@ -315,8 +317,13 @@ RenderResult render(const std::filesystem::path& dir) {
   for (const Plot& plot : plots.plots) {
     if (!plot.svg.empty()) result.plots.push_back(plot.svg);
   }
-  result.note = plots.note;
+  result.missing = plots.missing;
   return result;
+}
+
+std::string missing_plots_note(const RenderResult& rendered) {
+  if (rendered.missing.empty()) return "";
+  return fmt::format("{}: {}", rendered.plots.empty() ? "no plots in report.md" : "report.md lacks plots", rendered.missing);
 }
 
 }  // namespace gpusim::report

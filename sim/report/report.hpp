@@ -20,12 +20,19 @@ namespace gpusim::report {
 
 struct RenderResult {
   std::vector<std::string> plots;  // SVG files written, relative to the directory
-  std::string note;                // why plots are missing, if they are (empty otherwise)
+  // Plots that should be in report.md but could not be drawn, and why (empty when none is
+  // missing; a plot that does not apply to the runs is not missing).
+  std::string missing;
 };
 
 // Writes `dir`/report.md and `dir`/plots/. Throws core::InputError when summary.json is missing or
 // unreadable. Without gnuplot on PATH the report says so and has no plots.
 RenderResult render(const std::filesystem::path& dir);
+
+// The note for stderr about plots that should be in report.md and are not ("no plots in
+// report.md: gnuplot is not installed ..." or "report.md lacks plots: gnuplot failed on ..."), or
+// "" when none is missing.
+std::string missing_plots_note(const RenderResult& rendered);
 
 // Seconds as a person reads them: "42.0 s", "12.5 min", "3.21 h", "4.17 d".
 std::string readable_duration(double seconds);

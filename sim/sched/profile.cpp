@@ -8,6 +8,7 @@
 
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
+#include "sim/io/yaml_fields.hpp"
 #include "sim/sched/names.hpp"
 
 namespace gpusim::sched {
@@ -195,7 +196,7 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
   try {
     doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+    throw core::InputError(io::yaml_syntax_error(file, text, e));
   }
   const auto fail = [&](const YAML::Node& node, const std::string& field, const std::string& why) {
     throw core::InputError(fmt::format("{}:{}: {}: {}", file, node.Mark().line + 1, field, why));
@@ -247,7 +248,7 @@ Profile parse_profile(const std::string& text, const std::filesystem::path& path
       else fail(tie, "tieBreak", "expected seeded-rank or node-index");
     }
   } catch (const YAML::Exception& e) {
-    throw core::InputError(fmt::format("{}:{}: {}", file, e.mark.line + 1, e.msg));
+    throw core::InputError(io::yaml_syntax_error(file, text, e));
   }
   if (profile.filter.empty()) fail(doc, "filter", "at least one filter plugin is required");
   // The name becomes a folder of the output (runs/<name>/): a plain word, never a path.

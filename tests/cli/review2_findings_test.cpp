@@ -39,6 +39,7 @@ TEST(ReviewTwo, AReplayWithoutCompletedPodsStillDrawsItsOtherPlots) {
   EXPECT_NE(report.find("\nJob completion time CDF (completed pods, all seeds): not drawn, as no pod completed.\n"), std::string::npos)
       << report;
   EXPECT_NE(report.find("](plots/allocation-time.svg)"), std::string::npos) << report;
+  EXPECT_EQ(result.err.find("plots"), std::string::npos) << result.err;  // nothing missing to note
 }
 
 // Policy names are text in the plots ("my_policy" was drawn as "my" + subscript "p" + "olicy"), and a
