@@ -10,9 +10,9 @@
 namespace gpusim::report {
 
 SeriesStyle series_style(std::size_t index) {
-  static constexpr const char* kColours[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000"};
+  static constexpr const char* kColours[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#000000", "#777777"};
   static constexpr int kDashes[] = {1, 2, 4, 5, 3};
-  static constexpr int kPoints[] = {6, 4, 8, 12, 10, 2, 1, 3};
+  static constexpr int kPoints[] = {6, 4, 8, 12, 10, 2, 3, 14};
   return {kColours[index % std::size(kColours)], kDashes[index % std::size(kDashes)], kPoints[index % std::size(kPoints)]};
 }
 

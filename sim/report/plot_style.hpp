@@ -13,7 +13,8 @@ namespace gpusim::report {
 inline constexpr std::size_t kMarksPerSeries = 8;
 
 struct SeriesStyle {
-  const char* colour;  // "#rrggbb": Paul Tol's "bright" colours, told apart by colour-blind eyes too, then black
+  const char* colour;  // "#rrggbb": Paul Tol's "bright" colours, told apart by colour-blind eyes too, its light grey
+                       // replaced by black (a grey line over another was invisible), then a mid grey
   int dash;            // dt: 1 solid, 2 dashed, 4 dash-dot, 5 dash-dot-dot, 3 dotted
   int point;           // pt: open circle, square, triangles, diamond, then crosses and stars
 };

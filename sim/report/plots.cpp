@@ -87,14 +87,19 @@ std::string run_gnuplot(const fs::path& dir, const std::string& script) {
 }
 
 // Empirical CDF with at most kMaxCdfPoints points: (value, fraction <= value).
-std::string cdf_data(std::vector<double> values) {
+// The empirical CDF of `values`, at most kMaxCdfPoints rows. `from_positive` (a log axis, which
+// cannot show 0): the rows start at the first value above 0, their fractions still over every
+// value, so that the curve starts at the share of values that are 0.
+std::string cdf_data(std::vector<double> values, bool from_positive) {
   std::sort(values.begin(), values.end());
   std::string data = "# value cumulative_fraction\n";
   const std::size_t n = values.size();
-  if (n == 0) return data + "0 0\n";
-  const std::size_t points = std::min(n, kMaxCdfPoints);
+  const std::size_t first = from_positive ? static_cast<std::size_t>(std::upper_bound(values.begin(), values.end(), 0.0) - values.begin()) : 0;
+  if (first == n) return data + "0 0\n";
+  const std::size_t shown = n - first;
+  const std::size_t points = std::min(shown, kMaxCdfPoints);
   for (std::size_t k = 0; k < points; ++k) {
-    const std::size_t i = points == 1 ? n - 1 : k * (n - 1) / (points - 1);
+    const std::size_t i = first + (points == 1 ? shown - 1 : k * (shown - 1) / (points - 1));
     data += fmt::format("{:.6g} {:.6g}\n", values[i], static_cast<double>(i + 1) / static_cast<double>(n));
   }
   return data;
@@ -234,10 +239,8 @@ struct Drawer {
                               const std::string& title, const std::string& xlabel, bool log_x) {
       double max_value = 0;
       bool completed = false;
-      for (auto& [policy, v] : values) {
+      for (const auto& [policy, v] : values) {
         completed |= !v.empty();
-        // A log axis cannot show 0 s: those values are left out of the curve (and said so).
-        if (log_x) std::erase_if(v, [](double x) { return !(x > 0); });
         for (const double x : v) max_value = std::max(max_value, x);
       }
       if (!(max_value > 0)) {
@@ -253,20 +256,22 @@ struct Drawer {
         std::vector<double> scaled;
         for (const double x : values[names[p]]) scaled.push_back(x / unit);
         const std::string file = name + "-" + slug(names[p]) + ".dat";
-        const std::string data = cdf_data(scaled);
+        const std::string data = cdf_data(scaled, log_x);
         write_file(dir / file, data);
         plot += (p ? ", " : "") + series_clause(file, "steps", 2, p, every_nth_row(data_rows(data), p, names.size()), names[p]);
       }
       add(name,
           fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel '{} ({})'\nset ylabel 'fraction of {}'\n"
-                      "set key right bottom\nset grid\nset yrange [0:1]\n{}{}\n",
+                      "set key right bottom\nset grid\nset yrange [0:1]\nset offsets 0, graph 0.03, 0, 0\n{}{}\n",
                       kTerminal, name, title, xlabel, unit_name, by_job ? "jobs" : "pods",
                       log_x ? "set logscale x\n" + duration_log_tics() : std::string(), plot),
           title);
     };
     const char* counted = by_job ? "jobs" : "pods";
     cdf_plot("jct-cdf", jct, fmt::format("Job completion time CDF (completed {}, all seeds)", counted), "completion - arrival", true);
-    cdf_plot("queueing-cdf", wait, fmt::format("Queueing delay CDF (completed {}, all seeds)", counted), "start - arrival", false);
+    // Log scale too: most jobs of a busy trace wait seconds, some days. The curve starts at the share
+    // that did not wait.
+    cdf_plot("queueing-cdf", wait, fmt::format("Queueing delay CDF (completed {}, all seeds)", counted), "start - arrival", true);
 
     // Allocation and pending pods over time, first seed of each policy, at most kMaxSeriesPoints points.
     double max_time = 0;
@@ -284,6 +289,7 @@ struct Drawer {
           {"pending-time", "pending_pods", "pending pods", "Pending pods over time (first seed)"}}) {
       std::string plot = "plot ";
       std::size_t rows_in_all = 0;
+      double max_value = 0;
       std::vector<std::pair<std::string, std::string>> files;  // name, data: written only if there is a plot
       for (std::size_t p = 0; p < names.size(); ++p) {
         const Table& t = series[names[p]];
@@ -311,6 +317,7 @@ struct Drawer {
         const std::string file = std::string(name) + "-" + slug(names[p]) + ".dat";
         files.emplace_back(file, data);
         rows_in_all += points.size();
+        for (const auto& point : points) max_value = std::max(max_value, point.second);
         plot += (p ? ", " : "") + series_clause(file, "steps", 1.5, p, "index 1", names[p]);
       }
       if (rows_in_all == 0) {
@@ -319,10 +326,12 @@ struct Drawer {
       }
       for (const auto& [file, data] : files) write_file(dir / file, data);
       // Room above the highest step: a full cluster's line would otherwise run along the border.
+      // Counts that stay below 5 (no pod ever waited) get whole ticks, not gnuplot's 0.2 steps.
+      const std::string y_axis = max_value < 5 ? "set yrange [0:5]\nset ytics 1\n" : "set yrange [0:*]\nset offsets 0, 0, graph 0.06, 0\n";
       add(name,
           fmt::format("{}set output '{}.svg'\nset title '{}'\nset xlabel 'simulated time ({})'\nset ylabel '{}'\n"
-                      "set key right top\nset grid\nset yrange [0:*]\nset offsets 0, 0, graph 0.06, 0\n{}\n",
-                      kTerminal, name, title, unit_name, ylabel, plot),
+                      "set key right top\nset grid\n{}{}\n",
+                      kTerminal, name, title, unit_name, ylabel, y_axis, plot),
           title);
     }
   }
