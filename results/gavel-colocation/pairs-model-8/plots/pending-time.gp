@@ -1,4 +1,5 @@
 set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
+set rmargin 5
 set output 'pending-time.svg'
 set title 'Pending pods over time (first seed)'
 set xlabel 'simulated time (days)'
@@ -6,4 +7,5 @@ set ylabel 'pending pods'
 set key right top
 set grid
 set yrange [0:*]
-plot "pending-time-fifo.dat" using 1:2 with steps lw 1.5 lc 1 title "fifo" noenhanced, "pending-time-sjf.dat" using 1:2 with steps lw 1.5 lc 2 title "sjf" noenhanced
+set offsets 0, 0, graph 0.06, 0
+plot "pending-time-fifo.dat" index 0 using 1:2 with steps lc rgb '#4477aa' lw 1.5 dt 1 notitle, "pending-time-fifo.dat" index 1 using 1:2 with points lc rgb '#4477aa' pt 6 ps 0.9 notitle, keyentry with linespoints lc rgb '#4477aa' lw 1.5 dt 1 pt 6 ps 0.9 title "fifo" noenhanced, "pending-time-sjf.dat" index 0 using 1:2 with steps lc rgb '#ee6677' lw 1.5 dt 2 notitle, "pending-time-sjf.dat" index 1 using 1:2 with points lc rgb '#ee6677' pt 4 ps 0.9 notitle, keyentry with linespoints lc rgb '#ee6677' lw 1.5 dt 2 pt 4 ps 0.9 title "sjf" noenhanced

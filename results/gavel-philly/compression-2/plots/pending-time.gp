@@ -1,4 +1,5 @@
 set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
+set rmargin 5
 set output 'pending-time.svg'
 set title 'Pending pods over time (first seed)'
 set xlabel 'simulated time (days)'
@@ -6,4 +7,5 @@ set ylabel 'pending pods'
 set key right top
 set grid
 set yrange [0:*]
-plot "pending-time-fifo.dat" using 1:2 with steps lw 1.5 lc 1 title "fifo" noenhanced, "pending-time-maxmin.dat" using 1:2 with steps lw 1.5 lc 2 title "maxmin" noenhanced, "pending-time-gavel-maxmin.dat" using 1:2 with steps lw 1.5 lc 3 title "gavel-maxmin" noenhanced, "pending-time-ftf.dat" using 1:2 with steps lw 1.5 lc 4 title "ftf" noenhanced, "pending-time-gavel-ftf.dat" using 1:2 with steps lw 1.5 lc 5 title "gavel-ftf" noenhanced, "pending-time-themis.dat" using 1:2 with steps lw 1.5 lc 6 title "themis" noenhanced
+set offsets 0, 0, graph 0.06, 0
+plot "pending-time-fifo.dat" index 0 using 1:2 with steps lc rgb '#4477aa' lw 1.5 dt 1 notitle, "pending-time-fifo.dat" index 1 using 1:2 with points lc rgb '#4477aa' pt 6 ps 0.9 notitle, keyentry with linespoints lc rgb '#4477aa' lw 1.5 dt 1 pt 6 ps 0.9 title "fifo" noenhanced, "pending-time-maxmin.dat" index 0 using 1:2 with steps lc rgb '#ee6677' lw 1.5 dt 2 notitle, "pending-time-maxmin.dat" index 1 using 1:2 with points lc rgb '#ee6677' pt 4 ps 0.9 notitle, keyentry with linespoints lc rgb '#ee6677' lw 1.5 dt 2 pt 4 ps 0.9 title "maxmin" noenhanced, "pending-time-gavel-maxmin.dat" index 0 using 1:2 with steps lc rgb '#228833' lw 1.5 dt 4 notitle, "pending-time-gavel-maxmin.dat" index 1 using 1:2 with points lc rgb '#228833' pt 8 ps 0.9 notitle, keyentry with linespoints lc rgb '#228833' lw 1.5 dt 4 pt 8 ps 0.9 title "gavel-maxmin" noenhanced, "pending-time-ftf.dat" index 0 using 1:2 with steps lc rgb '#ccbb44' lw 1.5 dt 5 notitle, "pending-time-ftf.dat" index 1 using 1:2 with points lc rgb '#ccbb44' pt 12 ps 0.9 notitle, keyentry with linespoints lc rgb '#ccbb44' lw 1.5 dt 5 pt 12 ps 0.9 title "ftf" noenhanced, "pending-time-gavel-ftf.dat" index 0 using 1:2 with steps lc rgb '#66ccee' lw 1.5 dt 3 notitle, "pending-time-gavel-ftf.dat" index 1 using 1:2 with points lc rgb '#66ccee' pt 10 ps 0.9 notitle, keyentry with linespoints lc rgb '#66ccee' lw 1.5 dt 3 pt 10 ps 0.9 title "gavel-ftf" noenhanced, "pending-time-themis.dat" index 0 using 1:2 with steps lc rgb '#aa3377' lw 1.5 dt 1 notitle, "pending-time-themis.dat" index 1 using 1:2 with points lc rgb '#aa3377' pt 2 ps 0.9 notitle, keyentry with linespoints lc rgb '#aa3377' lw 1.5 dt 1 pt 2 ps 0.9 title "themis" noenhanced
