@@ -624,7 +624,6 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     experiment::file_digest(paths.cluster), experiment::file_digest(paths.workload),
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   context.catalog = &loaded.catalog;
-  if (loaded.typical_pods) context.typical_source = &*loaded.typical_pods;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
   context.profile_files = profile_files(o.policies, profiles);
   if (loaded.typical_pods) {

@@ -19,7 +19,8 @@ namespace gpusim::experiment {
 void write_nodes_csv(const std::filesystem::path& path, const traces::ClusterSpec& cluster,
                      const cluster::GpuCatalog& catalog, std::span<const NodeDevices> devices);
 
-// FGD's typical pods of the run's workload (sim/metrics/fragmentation.hpp), their GPU models by
+// FGD's typical pods of the run's workload (sim/metrics/fragmentation.hpp), as the runs' fragmentation
+// metrics take them (--typical-pods changes FGD's score, not the metric), their GPU models by
 // catalog id, with each shape's count and probability as the fragmentation measure uses them.
 void write_typical_pods_csv(const std::filesystem::path& path, std::span<const metrics::TypicalPod> typical,
                             const cluster::GpuCatalog& catalog);

@@ -104,7 +104,12 @@ template <>
 struct fmt::formatter<gpusim::experiment::PodName> : gpusim::experiment::NoSpec {
   template <typename Context>
   auto format(const gpusim::experiment::PodName& pod, Context& ctx) const {
-    if (pod.clone == 0) return std::copy(pod.name.begin(), pod.name.end(), ctx.out());
+    using gpusim::experiment::CsvField;
+    if (pod.clone == 0) return fmt::format_to(ctx.out(), "{}", CsvField{pod.name});
+    // A name that needs quoting (a native trace's may hold a comma) is quoted with its suffix.
+    if (pod.name.find_first_of(",\"\r\n") != std::string_view::npos) {
+      return fmt::format_to(ctx.out(), "{}", CsvField{fmt::format("{}-tuned-{}", pod.name, pod.clone)});
+    }
     return fmt::format_to(ctx.out(), "{}-tuned-{}", pod.name, pod.clone);
   }
 };
@@ -193,6 +198,18 @@ void write_pods(const fs::path& path, const RunResult& run, const OutputContext&
   out.close();
 }
 
+// Replay: the runs of rows' earlier pod objects (order: the row of pods.csv).
+void write_earlier_runs(const fs::path& path, const RunResult& run, const OutputContext& ctx) {
+  CsvFile out(path);
+  out.row(FMT_COMPILE("order,node,gpus,start_s,end_s\n"));
+  for (const EarlierRun& r : run.earlier_runs) {
+    const std::string_view node =
+        r.node >= 0 ? std::string_view(ctx.cluster->nodes[static_cast<std::size_t>(r.node)].name) : std::string_view("");
+    out.row(FMT_COMPILE("{},{},{},{},{}\n"), r.row, node, GpuList{r.gpus}, Seconds{r.start_us}, Seconds{r.end_us});
+  }
+  out.close();
+}
+
 void write_series(const fs::path& path, const RunResult& run) {
   CsvFile out(path);
   out.row(FMT_COMPILE("time_s,arrived_gpu_milli,allocated_gpu_milli,gpus_in_use,running_pods,pending_pods\n"));
@@ -222,7 +239,7 @@ void write_jobs(const fs::path& path, const RunResult& run, const OutputContext&
     std::string_view name = first.name;
     if (first.gang != 0 && name.rfind("-w") != std::string_view::npos) name = name.substr(0, name.rfind("-w"));
     const std::string_view queue = queues.empty() ? std::string_view("") : std::string_view(queues[job.queue]);
-    out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{}\n"), name, queue, job.pods, job.gpus, Seconds{job.arrival_us},
+    out.row(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{}\n"), CsvField{name}, CsvField{queue}, job.pods, job.gpus, Seconds{job.arrival_us},
               Seconds{job.start_us}, Seconds{job.end_us}, Seconds{job.run_us},
               Seconds{job.completed ? job.end_us - job.arrival_us : -1},
               Seconds{started ? job.start_us - job.arrival_us : -1}, job.completed ? 1 : 0);
@@ -243,6 +260,7 @@ void write_queues(const fs::path& path, const RunResult& run) {
 void write_run_files(const fs::path& dir, const RunResult& run, const OutputContext& ctx) {
   fs::create_directories(dir);
   if (!run.pods.empty()) write_pods(dir / "pods.csv", run, ctx);
+  if (!run.earlier_runs.empty()) write_earlier_runs(dir / "earlier-runs.csv", run, ctx);
   if (!run.series.empty()) write_series(dir / "timeseries.csv", run);
   if (!run.curve.empty()) write_curve(dir / "curve.csv", run);
   if (!run.jobs.empty()) write_jobs(dir / "jobs.csv", run, ctx);
@@ -259,8 +277,8 @@ void write_cluster_files(const fs::path& dir, const CompareResult& result, const
   const bool gpus = std::any_of(ctx.cluster->nodes.begin(), ctx.cluster->nodes.end(),
                                 [](const cluster::NodeSpec& node) { return node.gpu_count > 0; });
   if (!gpus) return;
-  const traces::Workload& source = ctx.typical_source != nullptr ? *ctx.typical_source : *ctx.workload;
-  write_typical_pods_csv(dir / "typical-pods.csv", metrics::typical_pods(source.pods), *ctx.catalog);
+  // The workload's, as the runs' own fragmentation metrics (--typical-pods steers FGD's score only).
+  write_typical_pods_csv(dir / "typical-pods.csv", metrics::typical_pods(ctx.workload->pods), *ctx.catalog);
 }
 
 // JSON numbers rounded to 6 decimals, by the rule stdout and report.md round from (shown_number.hpp).

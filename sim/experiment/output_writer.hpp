@@ -41,9 +41,8 @@ struct OutputContext {
   // --job-placement and --scatter-slowdown, when given.
   nlohmann::json placement = nullptr;
   // For nodes.csv and typical-pods.csv (sim/experiment/cluster_files.hpp): the catalog the run's
-  // models come from, and the pods its typical pods come from (null: the workload).
+  // models come from.
   const cluster::GpuCatalog* catalog = nullptr;
-  const traces::Workload* typical_source = nullptr;
   // Policies read from profile YAML files: each one's name, file and digest; null when none.
   nlohmann::json profile_files = nullptr;
 };

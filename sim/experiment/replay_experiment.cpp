@@ -374,6 +374,16 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     if (latest == k8s::kNoPod) continue;
     if (const std::int32_t share = kubelets.mig_share_milli(latest); share >= 0) record.gpu_share_milli = share;
   }
+  // Rows whose earlier pod objects ran too (preempted, evicted, failed and replaced): pods.csv has
+  // the last run only; the export needs them all.
+  for (k8s::PodId id = 0; id < api.pod_count(); ++id) {
+    const k8s::PodObject& pod = api.pod(id);
+    if (api.latest(pod.source) == id || !metrics.containers_ran(id)) continue;
+    const bool ended = pod.phase == k8s::PodPhase::kSucceeded || pod.phase == k8s::PodPhase::kFailed || pod.phase == k8s::PodPhase::kDeleted;
+    result.earlier_runs.push_back({pod.source, pod.node, pod.gpus, pod.running.micros(), ended ? pod.ended.micros() : -1});
+  }
+  std::stable_sort(result.earlier_runs.begin(), result.earlier_runs.end(),
+                   [](const experiment::EarlierRun& a, const experiment::EarlierRun& b) { return a.row < b.row; });
   result.node_devices.reserve(setup.size());
   for (const k8s::NodeSetup& node : setup) result.node_devices.push_back({k8s::to_string(node.model), node.replicas()});
   // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).

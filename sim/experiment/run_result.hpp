@@ -55,6 +55,16 @@ struct PodRecord {
   std::int32_t gpu_share_milli = -1;
 };
 
+// Replay: a run of a row's pod object before its last one (preempted, evicted, or failed and
+// replaced): where and from when to when its containers ran (end -1: never ended).
+struct EarlierRun {
+  std::uint32_t row = 0;
+  std::int32_t node = -1;
+  cluster::GpuSet gpus;
+  std::int64_t start_us = 0;
+  std::int64_t end_us = -1;
+};
+
 // How a replay's node advertises its GPUs: its device-plugin model and the devices each physical
 // GPU is (time-slicing and MPS replicas, MIG instance slots); device d is on GPU d / per_gpu.
 struct NodeDevices {
@@ -123,6 +133,8 @@ struct RunResult {
   // (sim/experiment/job_metrics.hpp); empty otherwise.
   std::vector<JobRecord> jobs;
   std::vector<QueueSummary> queues;
+  // Replay: the runs pods.csv's one row per pod cannot show (earlier-runs.csv), by row, then start.
+  std::vector<EarlierRun> earlier_runs;
   // Replay: one entry per node (nodes.csv); empty in fill mode (one device per GPU, no plugin).
   std::vector<NodeDevices> node_devices;
   std::vector<NeverRan> never_ran;  // sorted by reason (bytes)

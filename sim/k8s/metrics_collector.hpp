@@ -25,6 +25,8 @@ class MetricsCollector final : public Component {
                    const WorkloadTimes& times, const experiment::RunConfig& config, const KubeSettings& settings,
                    const DeviceChooser& devices);
   void on_message(const Message& message, core::Time now) override;
+  // Whether pod object `pod`'s containers ever ran.
+  bool containers_ran(PodId pod) const { return pod < ran_.size() && ran_[pod] != 0; }
   void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override;
 
   // What other components counted.

@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "sim/report/shown_number.hpp"
+
 namespace gpusim::report {
 namespace {
 
@@ -34,7 +36,7 @@ std::string never_ran_section(const nlohmann::ordered_json& summary) {
     for (const auto& [reason, pods] : total) {
       const double per_run = static_cast<double>(pods) / static_cast<double>(runs.size());
       rows += fmt::format("| {} | {} | {} |\n", policy.at("name").get<std::string>(), cell_text(reason),
-                          runs.size() == 1 ? fmt::format("{}", pods) : fmt::format("{:.1f}", per_run));
+                          runs.size() == 1 ? fmt::format("{}", pods) : decimals(per_run, 1));
     }
   }
   if (rows.empty()) return "";

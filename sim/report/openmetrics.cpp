@@ -19,36 +19,79 @@
 namespace gpusim::report {
 namespace {
 
-// A number field of pods.csv; a malformed one is an input error, never a made-up value.
-double field(const Table& table, std::size_t row, std::size_t column, bool allow_empty) {
-  const double value = table.number(row, column);
-  if (std::isnan(value) && !(allow_empty && table.rows[row][column].empty())) {
-    throw core::InputError(fmt::format("pods.csv:{}: {}: '{}' is not a number", row + 2, table.header[column], table.rows[row][column]));
-  }
-  return value;
-}
-
 namespace fs = std::filesystem;
 using core::InputError;
 
 constexpr std::int64_t kMinStep = 15;              // a Prometheus scrape interval
 constexpr double kDefaultSamples = 1'000'000;      // the default step aims at about this many
 constexpr double kMaxSamples = 50'000'000;         // an explicit --step may not ask for more
+constexpr double kMaxSeconds = 1e11;               // about 3,000 years: later is a damaged file
 
-// A pod of pods.csv that started: where, what, from when to when (end -1: still running).
+// A number field in [0, high] ("" reads -1 where allowed); anything else is an input error naming
+// the file, line and column, never a made-up value.
+double number(const Table& table, const fs::path& file, std::size_t row, std::size_t column, double high, bool allow_empty) {
+  const std::string& text = table.rows[row][column];
+  if (text.empty() && allow_empty) return -1;
+  const double value = table.number(row, column);
+  if (!(value >= 0 && value <= high)) {
+    throw InputError(fmt::format("{}:{}: {}: '{}' is not a number in [0, {:g}]", file.string(), row + 2, table.header[column], text, high));
+  }
+  return value;
+}
+
+std::size_t column(const Table& table, const fs::path& file, const char* name) {
+  try {
+    return table.column(name);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}:1: header: {}", file.string(), e.what()));
+  }
+}
+
+void check_fields(const Table& table, const fs::path& file) {
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    if (table.rows[r].size() != table.header.size()) {
+      throw InputError(fmt::format("{}:{}: expected {} fields, found {}", file.string(), r + 2, table.header.size(), table.rows[r].size()));
+    }
+  }
+}
+
+// One run of a pod's containers: where, what, from when to when (end -1: still running).
 struct Placed {
+  std::size_t row = 0;  // of pods.csv
   std::size_t node = 0;
-  std::vector<int> gpus;
+  std::vector<int> gpus;  // physical GPUs, one per device held
   std::int64_t cpu_milli = 0;
-  std::int32_t gpu_milli = 0;
-  double start = 0, end = -1, arrival = 0;
-  std::string outcome;
+  std::int32_t gpu_milli = 0;  // of each GPU
+  double start = 0, end = -1;
 };
 
+// A row of pods.csv: when it arrived, when its last pod ended (-1: never) and how.
 struct PodRow {
-  double arrival = 0, start = -1, end = -1;
+  double arrival = 0, end = -1;
   std::string outcome;
+  std::int64_t cpu_milli = 0;
+  std::int32_t gpu_milli = 0;    // pods.csv's: of each device
+  std::int32_t share_milli = 0;  // gpu_share_milli: of each physical GPU
+  // What it holds of each GPU of `node`: gpu_milli where each GPU is one device, else its share.
+  std::int32_t held_on(const RunNode& node) const { return node.devices_per_gpu() == 1 ? gpu_milli : share_milli; }
 };
+
+// The physical GPUs of a list of device indices ("0-3"), each one on the GPU it is part of.
+std::vector<int> physical_gpus(const std::string& devices, const RunNode& node, const fs::path& file, std::size_t row) {
+  std::vector<int> gpus;
+  for (std::size_t pos = 0; pos <= devices.size();) {
+    const std::size_t dash = std::min(devices.find('-', pos), devices.size());
+    int device = -1;
+    const auto [end, error] = std::from_chars(devices.data() + pos, devices.data() + dash, device);
+    if (error != std::errc{} || end != devices.data() + dash || device < 0 || device >= node.devices) {
+      throw InputError(fmt::format("{}:{}: gpus: '{}' is not a list of device indices of node {} ({} devices)", file.string(),
+                                   row + 2, devices, node.name, node.devices));
+    }
+    gpus.push_back(device / node.devices_per_gpu());
+    pos = dash + 1;
+  }
+  return gpus;
+}
 
 std::string escape(const std::string& value) {
   std::string out;
@@ -105,57 +148,63 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   std::map<std::string, std::size_t> node_index;
   for (std::size_t n = 0; n < cluster.nodes.size(); ++n) node_index[cluster.nodes[n].name] = n;
 
-  // The run's pods, placed or not.
+  // The run's pods: every run of their containers (pods.csv has a row's last run; earlier-runs.csv,
+  // written when there are any, the runs of its earlier pod objects: preempted, evicted, replaced).
   const fs::path pods_file = run.dir / "pods.csv";
   const Table pods = read_table(pods_file);
-  const auto column = [&](const char* name) {
-    try {
-      return pods.column(name);
-    } catch (const InputError& e) {
-      throw InputError(fmt::format("{}:1: header: {}", pods_file.string(), e.what()));
-    }
+  check_fields(pods, pods_file);
+  const auto c_arrival = column(pods, pods_file, "arrival_s"), c_start = column(pods, pods_file, "start_s"),
+             c_end = column(pods, pods_file, "end_s"), c_outcome = column(pods, pods_file, "outcome"),
+             c_node = column(pods, pods_file, "node"), c_gpus = column(pods, pods_file, "gpus"),
+             c_cpu = column(pods, pods_file, "cpu_milli"), c_milli = column(pods, pods_file, "gpu_milli"),
+             c_share = column(pods, pods_file, "gpu_share_milli");
+  const auto node_of = [&](const std::string& name, const fs::path& file, std::size_t r) {
+    const auto it = node_index.find(name);
+    if (it == node_index.end()) throw InputError(fmt::format("{}:{}: node: '{}' is not in {}", file.string(), r + 2, name, (o.dir / "nodes.csv").string()));
+    return it->second;
   };
-  const auto c_arrival = column("arrival_s"), c_start = column("start_s"), c_end = column("end_s"), c_outcome = column("outcome"),
-             c_node = column("node"), c_gpus = column("gpus"), c_cpu = column("cpu_milli"), c_milli = column("gpu_milli"),
-             c_share = column("gpu_share_milli");
+  const auto span_of = [](double start, double end, const fs::path& file, std::size_t r) {
+    if (end >= 0 && end < start) throw InputError(fmt::format("{}:{}: end_s: {} is before start_s {}", file.string(), r + 2, end, start));
+  };
   std::vector<Placed> placed;
   std::vector<PodRow> rows;
   double span = 0;
   for (std::size_t r = 0; r < pods.rows.size(); ++r) {
-    if (pods.rows[r].size() != pods.header.size()) throw InputError(fmt::format("pods.csv:{}: expected {} fields", r + 2, pods.header.size()));
-    PodRow row{field(pods, r, c_arrival, false), field(pods, r, c_start, true), field(pods, r, c_end, true), pods.rows[r][c_outcome]};
-    if (std::isnan(row.start)) row.start = -1;
-    if (std::isnan(row.end)) row.end = -1;
+    PodRow row{number(pods, pods_file, r, c_arrival, kMaxSeconds, false), number(pods, pods_file, r, c_end, kMaxSeconds, true),
+               pods.rows[r][c_outcome]};
+    const double start = number(pods, pods_file, r, c_start, kMaxSeconds, true);
     span = std::max({span, row.arrival, row.end});
-    rows.push_back(row);
-    if (row.start < 0) continue;
-    const std::string& node_name = pods.rows[r][c_node];
-    const auto it = node_index.find(node_name);
-    if (it == node_index.end()) {
-      throw InputError(fmt::format("pods.csv:{}: node: '{}' is not in {}", r + 2, node_name, (o.dir / "nodes.csv").string()));
+    row.cpu_milli = static_cast<std::int64_t>(number(pods, pods_file, r, c_cpu, 1e12, false));
+    row.gpu_milli = static_cast<std::int32_t>(number(pods, pods_file, r, c_milli, cluster::kMilliPerGpu, false));
+    row.share_milli = static_cast<std::int32_t>(number(pods, pods_file, r, c_share, cluster::kMilliPerGpu, false));
+    if (start >= 0) {
+      span_of(start, row.end, pods_file, r);
+      const std::size_t node = node_of(pods.rows[r][c_node], pods_file, r);
+      const std::string& gpus = pods.rows[r][c_gpus];
+      placed.push_back({r, node, gpus.empty() ? std::vector<int>{} : physical_gpus(gpus, cluster.nodes[node], pods_file, r),
+                        row.cpu_milli, row.held_on(cluster.nodes[node]), start, row.end});
     }
-    const RunNode& node = cluster.nodes[it->second];
-    const double cpu = field(pods, r, c_cpu, false), milli = field(pods, r, c_milli, false), held = field(pods, r, c_share, false);
-    if (cpu < 0 || cpu > 1e12 || milli < 0 || milli > cluster::kMilliPerGpu || held < 0 || held > cluster::kMilliPerGpu) {
-      throw InputError(fmt::format("pods.csv:{}: cpu_milli, gpu_milli or gpu_share_milli out of range", r + 2));
+    rows.push_back(std::move(row));
+  }
+  if (const fs::path earlier_file = run.dir / "earlier-runs.csv"; fs::exists(earlier_file)) {
+    const Table earlier = read_table(earlier_file);
+    check_fields(earlier, earlier_file);
+    const auto c_row = column(earlier, earlier_file, "order"), c_where = column(earlier, earlier_file, "node"),
+               c_devices = column(earlier, earlier_file, "gpus"), c_from = column(earlier, earlier_file, "start_s"),
+               c_to = column(earlier, earlier_file, "end_s");
+    for (std::size_t r = 0; r < earlier.rows.size(); ++r) {
+      const double row = number(earlier, earlier_file, r, c_row, static_cast<double>(rows.size()) - 1, false);
+      const std::size_t of = static_cast<std::size_t>(row);
+      if (static_cast<double>(of) != row) throw InputError(fmt::format("{}:{}: order: not a row of pods.csv", earlier_file.string(), r + 2));
+      const std::size_t node = node_of(earlier.rows[r][c_where], earlier_file, r);
+      const double start = number(earlier, earlier_file, r, c_from, kMaxSeconds, false);
+      const double end = number(earlier, earlier_file, r, c_to, kMaxSeconds, true);
+      span_of(start, end, earlier_file, r);
+      span = std::max(span, end);
+      const std::string& gpus = earlier.rows[r][c_devices];
+      placed.push_back({of, node, gpus.empty() ? std::vector<int>{} : physical_gpus(gpus, cluster.nodes[node], earlier_file, r),
+                        rows[of].cpu_milli, rows[of].held_on(cluster.nodes[node]), start, end});
     }
-    // On a node whose GPUs are one device each, a pod holds gpu_milli of each; on replicas and MIG
-    // instances, the share of the physical GPU it holds or runs at (gpu_share_milli).
-    const double share = node.devices_per_gpu() == 1 ? milli : held;
-    Placed p{it->second, {}, static_cast<std::int64_t>(cpu), static_cast<std::int32_t>(share), row.start, row.end, row.arrival, row.outcome};
-    const std::string& gpus = pods.rows[r][c_gpus];
-    for (std::size_t pos = 0; pos < gpus.size();) {
-      const std::size_t dash = std::min(gpus.find('-', pos), gpus.size());
-      int device = -1;
-      const auto [end, error] = std::from_chars(gpus.data() + pos, gpus.data() + dash, device);
-      if (error != std::errc{} || end != gpus.data() + dash || device < 0 || device >= node.devices) {
-        throw InputError(fmt::format("pods.csv:{}: gpus: '{}' is not a list of device indices of node {} ({} devices)", r + 2,
-                                     gpus, node.name, node.devices));
-      }
-      p.gpus.push_back(device / node.devices_per_gpu());
-      pos = dash + 1;
-    }
-    placed.push_back(std::move(p));
   }
   // Two DCGM series per GPU, two per node, a few cluster-wide: the default step keeps the file
   // near a million samples (a 6,212-GPU cluster: about 70 points a series; pass --step for more).
@@ -163,25 +212,36 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   for (const auto& node : cluster.nodes) gpu_count += node.gpus;
   const double series = 2.0 * static_cast<double>(gpu_count) + 2.0 * static_cast<double>(cluster.nodes.size()) + 8;
   const double default_points = std::clamp(kDefaultSamples / series, 50.0, 500.0);
+  // span is at most kMaxSeconds, so these casts are in range.
   const std::int64_t step =
       o.step_s > 0 ? o.step_s : std::max<std::int64_t>(kMinStep, static_cast<std::int64_t>(std::ceil(span / default_points)));
-  // Every step from 0, and the end of the run itself, so that the final state is always sampled.
+  // Every step from 0, and the end of the run itself, so that the final state is always sampled;
+  // counted before anything is allocated.
+  const double steps = std::floor(span / static_cast<double>(step)) + 1;
+  const double sampled = steps + 1;  // at most: the run's end, if between two steps
+  if (sampled * series > kMaxSamples) {
+    throw InputError(fmt::format("--step {} s gives {:.0f} samples per series, {:.0f} in all (at most {:.0f}); choose a larger step",
+                                 step, sampled, sampled * series, kMaxSamples));
+  }
   std::vector<double> times;
-  for (double t = 0; t <= span; t += static_cast<double>(step)) times.push_back(t);
+  for (std::int64_t k = 0; static_cast<double>(k * step) <= span; ++k) times.push_back(static_cast<double>(k * step));
   if (times.back() < span) times.push_back(span);
   const std::size_t points = times.size();
-  if (static_cast<double>(points) * series > kMaxSamples) {
-    throw InputError(fmt::format("--step {} s gives {} samples per series, {:.0f} in all (at most {:.0f}); choose a larger step",
-                                 step, points, static_cast<double>(points) * series, kMaxSamples));
-  }
 
   // FGD's fragmentation counts idle milli of whole GPUs; MIG instances are devices of several
   // sizes, where it is undefined (as the run's own fragmentation metrics say).
+  // On time-slicing and MPS replicas the run measures it on its devices, which these per-GPU series
+  // do not keep: summary.json has the run's figure.
   const bool mig = std::any_of(cluster.nodes.begin(), cluster.nodes.end(), [](const RunNode& node) { return node.plugin == "mig"; });
+  const bool replicas = std::any_of(cluster.nodes.begin(), cluster.nodes.end(),
+                                    [](const RunNode& node) { return node.plugin != "mig" && node.devices_per_gpu() > 1; });
   const std::vector<metrics::TypicalPod> no_typical;
-  const std::vector<metrics::TypicalPod>& typical = mig ? no_typical : cluster.typical;
+  const std::vector<metrics::TypicalPod>& typical = mig || replicas ? no_typical : cluster.typical;
   if (mig && !cluster.typical.empty()) {
     fmt::print(stderr, "gpusim: note: no gpusim_fragmented_gpus series: FGD's fragmentation is undefined on MIG instances\n");
+  } else if (replicas && !cluster.typical.empty()) {
+    fmt::print(stderr, "gpusim: note: no gpusim_fragmented_gpus series: on time-slicing and MPS replicas the run measures "
+                       "fragmentation on its devices (summary.json has it), not on the physical GPUs these series show\n");
   }
 
   // Sweep: at each sample time, the state after every start and end at or before it.
@@ -195,12 +255,16 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   std::vector<double> fragmented(points), allocated(points);
   std::vector<std::int32_t> gpu_used(gpu_total), gpu_free(gpu_total);
   std::vector<std::int64_t> cpu_free(cluster.nodes.size());
+  std::vector<std::uint8_t> running(rows.size());  // at the sample time, by row
+  const bool fill = output.fill();
   for (std::size_t k = 0; k < points; ++k) {
     const double t = times[k];
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) cpu_free[n] = cluster.nodes[n].cpu_milli;
     std::fill(gpu_used.begin(), gpu_used.end(), 0);
+    std::fill(running.begin(), running.end(), 0);
     for (const Placed& p : placed) {
       if (p.start > t || (p.end >= 0 && p.end <= t)) continue;
+      running[p.row] = 1;
       cpu_free[p.node] -= p.cpu_milli;
       for (const int g : p.gpus) gpu_used[gpu_offset[p.node] + static_cast<std::size_t>(g)] += p.gpu_milli;
     }
@@ -223,20 +287,19 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     }
     allocated[k] = total;
     fragmented[k] = frag / 1000.0;
-    for (const PodRow& row : rows) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const PodRow& row = rows[r];
       if (row.arrival > t) continue;
-      const bool started = row.start >= 0 && row.start <= t;
-      const bool ended = row.end >= 0 && row.end <= t;
-      if (!started && row.outcome == "failed") {
-        phases["Failed"][k] += 1;  // fill: fit nowhere and dropped on arrival
-      } else if (!started) {
-        if (!ended) phases["Pending"][k] += 1;  // still waiting (withdrawn pods vanish, like deleted ones)
-      } else if (!ended) {
+      if (running[r] != 0) {
         phases["Running"][k] += 1;
-      } else if (row.outcome == "completed") {
-        phases["Succeeded"][k] += 1;
-      } else if (row.outcome == "failed") {
-        phases["Failed"][k] += 1;
+      } else if (row.end >= 0 && row.end <= t) {
+        // Ended: withdrawn, deleted and preempted-for-good pods vanish, as deleted ones do.
+        if (row.outcome == "completed") phases["Succeeded"][k] += 1;
+        else if (row.outcome == "failed") phases["Failed"][k] += 1;
+      } else if (fill && row.outcome == "failed") {
+        phases["Failed"][k] += 1;  // fill: fit nowhere and dropped on arrival
+      } else {
+        phases["Pending"][k] += 1;  // waiting, before its first run or between two
       }
     }
   }

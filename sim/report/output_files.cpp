@@ -92,15 +92,22 @@ Table read_table(const fs::path& csv) {
   };
   std::string_view rest = text;
   bool first = true;
+  std::size_t line_number = 0;
   while (!rest.empty()) {
     const std::size_t newline = rest.find('\n');
     const std::string_view line = rest.substr(0, newline);
     rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
+    ++line_number;
     if (first) {
       table.header = split(line);
       first = false;
     } else if (!line.empty()) {
       table.rows.push_back(split(line));
+      // Every reader indexes rows by the header's columns: a short or long row is a damaged file.
+      if (table.rows.back().size() != table.header.size()) {
+        throw core::InputError(fmt::format("{}:{}: expected {} fields, found {}", csv.string(), line_number, table.header.size(),
+                                           table.rows.back().size()));
+      }
     }
   }
   if (first) throw core::InputError(fmt::format("{}: empty", csv.string()));

@@ -143,6 +143,10 @@ struct Drawer {
     // Allocation against arrived load: per policy, the mean over seeds with a min-max band. The
     // policies part only near the target, within a few points: an inset shows that end enlarged.
     std::string plot = "plot ", inset = "plot ";
+    const double target = output.summary.at("inputs").value("fill_target", 1.3) * 100;
+    const double x_max = std::ceil(target / 10) * 10;
+    const double inset_from = std::max(0.0, x_max - 50);
+    bool inset_has_points = false;  // gnuplot fails on an inset with nothing in its range
     for (std::size_t p = 0; p < names.size(); ++p) {
       std::map<int, std::vector<double>> by_load;
       for (const auto& run : output.runs) {
@@ -155,6 +159,7 @@ struct Drawer {
       }
       std::string data = "# arrived_load_pct mean min max (GPU allocation %, over seeds)\n";
       for (const auto& [load, values] : by_load) {
+        inset_has_points |= load >= inset_from && load <= x_max;
         double sum = 0;
         for (const double v : values) sum += v;
         data += fmt::format("{} {:.4f} {:.4f} {:.4f}\n", load, sum / static_cast<double>(values.size()),
@@ -168,21 +173,24 @@ struct Drawer {
       plot += band + series_clause(file, "lines", 2, p, marks, names[p]);
       inset += band + series_clause(file, "lines", 2, p, marks, std::nullopt);
     }
-    const double target = output.summary.at("inputs").value("fill_target", 1.3) * 100;
-    const double x_max = std::ceil(target / 10) * 10;
+    const std::string inset_script =
+        inset_has_points
+            ? fmt::format("# The inset: the last 50 points of load, enlarged, on white over the lower right.\n"
+                          "set origin 0.55,0.13\nset size 0.42,0.45\nunset title\nunset xlabel\nunset ylabel\nunset key\n"
+                          "set xrange [{}:{}]\nset yrange [*:*]\nset xtics 10\n"
+                          "set object 1 rectangle from graph -0.12,-0.14 to graph 1,1 behind fillcolor rgb '#ffffff' fillstyle solid noborder\n"
+                          "{}\n",
+                          inset_from, x_max, inset)
+            : std::string();
     add("allocation",
         fmt::format("{}set output 'allocation.svg'\nset multiplot\n"
                     "set title 'GPU allocation against arrived GPU requests (band: min-max over seeds)'\n"
                     "set xlabel 'arrived GPU requests (% of cluster GPU capacity)'\nset ylabel 'GPUs allocated (%)'\n"
                     "set key left top\nset grid\nset xrange [0:{}]\nset yrange [0:100]\n"
-                    "set arrow 1 from {},graph 0 to {},graph 1 nohead dt 2\n{}\n"
-                    "# The inset: the last 50 points of load, enlarged, on white over the lower right.\n"
-                    "set origin 0.55,0.13\nset size 0.42,0.45\nunset title\nunset xlabel\nunset ylabel\nunset key\n"
-                    "set xrange [{}:{}]\nset yrange [*:*]\nset xtics 10\n"
-                    "set object 1 rectangle from graph -0.12,-0.14 to graph 1,1 behind fillcolor rgb '#ffffff' fillstyle solid noborder\n"
-                    "{}\nunset multiplot\n",
-                    kTerminal, x_max, target, target, plot, std::max(0.0, x_max - 50), x_max, inset),
-        "GPU allocation against arrived load, one line per policy (mean over seeds, band: min to max; inset: the end enlarged)");
+                    "set arrow 1 from {},graph 0 to {},graph 1 nohead dt 2\n{}\n{}unset multiplot\n",
+                    kTerminal, x_max, target, target, plot, inset_script),
+        inset_has_points ? "GPU allocation against arrived load, one line per policy (mean over seeds, band: min to max; inset: the end enlarged)"
+                         : "GPU allocation against arrived load, one line per policy (mean over seeds, band: min to max)");
 
     // Unallocated GPUs at the end (the target), with the standard deviation over seeds.
     std::string bars = "# index policy mean std (unallocated GPUs)\n";

@@ -70,6 +70,9 @@ std::vector<RunNode> read_nodes(const fs::path& file, std::vector<std::string>& 
                  whole<std::int64_t>(table, file, r, c_cpu, 0, std::int64_t{1} << 50),
                  whole<std::int64_t>(table, file, r, c_memory, 0, std::int64_t{1} << 40), 0};
     if (node.name.empty()) throw InputError(fmt::format("{}:{}: node: empty", file.string(), r + 2));
+    if (node.gpus == 0 && node.devices != 0) {
+      throw InputError(fmt::format("{}:{}: devices: {} on a node without GPUs", file.string(), r + 2, node.devices));
+    }
     if (node.gpus > 0 && (node.devices < node.gpus || node.devices % node.gpus != 0)) {
       throw InputError(fmt::format("{}:{}: devices: {} is not a multiple of the node's {} GPUs", file.string(), r + 2,
                                    node.devices, node.gpus));

@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -121,6 +125,127 @@ TEST_F(ExportEveryRun, PhillyAndDlrm) {
   EXPECT_EQ(notes_, "");
   const std::string dlrm = run_and_export("run --workload dlrm --mode replay --policy kube-default", "dlrm", "--step 2592000");
   EXPECT_NE(dlrm.find("\ngpusim_allocated_gpus "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpusim::testing
+
+namespace gpusim::testing {
+namespace {
+
+// The export's gpusim_allocated_gpus at every whole-second sample against the run's own
+// timeseries.csv (the state after the last event at or before the sample).
+int allocation_mismatches(const std::string& om, const fs::path& run_dir) {
+  std::istringstream in(slurp(run_dir / "timeseries.csv"));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::pair<double, double>> series;  // time, GPUs allocated
+  while (std::getline(in, line)) {
+    const auto comma = line.find(',');
+    const auto second = line.find(',', comma + 1);
+    const auto third = line.find(',', second + 1);
+    series.emplace_back(std::stod(line.substr(0, comma)), std::stod(line.substr(second + 1, third - second - 1)) / 1000);
+  }
+  int mismatches = 0, samples = 0;
+  std::istringstream lines(om);
+  while (std::getline(lines, line)) {
+    if (!line.starts_with("gpusim_allocated_gpus ")) continue;
+    const auto space = line.rfind(' ');
+    const std::string stamp = line.substr(space + 1);
+    if (stamp.find('.') != std::string::npos) continue;  // the run's last moment: events at that instant
+    const double t = std::stod(stamp) - 1767225600, value = std::stod(line.substr(22, space - 22));
+    const auto after = std::upper_bound(series.begin(), series.end(), t, [](double x, const auto& p) { return x < p.first; });
+    if (after == series.begin()) continue;
+    ++samples;
+    mismatches += std::abs(std::prev(after)->second - value) > 1e-6;
+  }
+  EXPECT_GT(samples, 100);
+  return mismatches;
+}
+
+// SRTF preempts: a row's pods run several times. pods.csv has the last run only; earlier-runs.csv
+// the others, so the export's allocation is the run's own at every sample (a longer Philly run
+// differed at 289 of 4,407 samples when the export knew only the last run). Philly's first 1,000
+// jobs on 64 GPUs: 242 earlier runs.
+TEST_F(ExportEveryRun, PreemptedPodsCountEveryRun) {
+  copy_head(kSource / "traces" / "data" / "philly" / "philly.csv", dir_ / "philly-1k.csv", 1000);
+  std::ofstream cluster(dir_ / "c8.csv");
+  cluster << "sn,cpu_milli,memory_mib,gpu,model\n";
+  for (int n = 0; n < 8; ++n) cluster << "n" << n << ",64000,262144,8,V100M32\n";
+  cluster.close();
+  const std::string om = run_and_export("run --cluster ../c8.csv --workload ../philly-1k.csv --mode replay --policy srtf --quiet",
+                                        "srtf", "--step 3600");
+  ASSERT_TRUE(fs::exists(dir_ / "work" / "srtf" / "earlier-runs.csv"));
+  EXPECT_GT(std::ranges::count(slurp(dir_ / "work" / "srtf" / "earlier-runs.csv"), '\n'), 100);
+  EXPECT_EQ(allocation_mismatches(om, dir_ / "work" / "srtf"), 0);
+}
+
+// Damaged outputs are errors naming file, line and field, never a crash or a made-up value.
+TEST_F(ExportEveryRun, DamagedOutputsAreClearErrors) {
+  std::ofstream(dir_ / "work" / "c.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,32000,131072,2,V100M32\n";
+  std::ofstream(dir_ / "work" / "p.csv") << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+                                            "a,1000,1024,1,1000,,LS,Succeeded,0,3600,0\n";
+  ASSERT_EQ(run_gpusim(dir_ / "work", "run --mode replay --cluster c.csv --workload p.csv --out r").exit_code, 0);
+  const auto damaged = [&](const std::string& file, const std::string& from, const std::string& to) {
+    fs::remove_all(dir_ / "work" / "d");
+    fs::copy(dir_ / "work" / "r", dir_ / "work" / "d", fs::copy_options::recursive);
+    std::string text = slurp(dir_ / "work" / "d" / file);
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    std::ofstream(dir_ / "work" / "d" / file) << text;
+    const CliResult result = run_gpusim(dir_ / "work", "export openmetrics d --step 600");
+    EXPECT_EQ(result.exit_code, 1) << file << ": " << result.out.substr(0, 200);
+    return result.err;
+  };
+  EXPECT_NE(damaged("nodes.csv", "n0,v100-sxm2-32gb,Tesla V100-SXM2-32GB,2,2,", "n0,v100-sxm2-32gb,Tesla V100-SXM2-32GB,0,2,")
+                .find("d/nodes.csv:2: devices: 2 on a node without GPUs"),
+            std::string::npos);
+  EXPECT_NE(damaged("pods.csv", ",3600.000000,completed", ",1e300,completed").find("d/pods.csv:2: end_s: '1e300' is not a number"),
+            std::string::npos);
+  EXPECT_NE(damaged("pods.csv", ",3600.000000,completed", ",inf,completed").find("d/pods.csv:2: end_s: 'inf' is not a number"),
+            std::string::npos);
+  EXPECT_NE(damaged("pods.csv", ",0.000000,3600.000000,completed", ",7200.000000,3600.000000,completed").find("end_s: 3600 is before start_s 7200"),
+            std::string::npos);
+  EXPECT_NE(damaged("pods.csv", ",completed,n0,0,", ",completed,n0,0-,").find("gpus: '0-' is not a list of device indices"), std::string::npos);
+  // A short row: gpusim report said nothing and crashed on it; now every reader refuses it.
+  const std::string err = damaged("pods.csv", ",completed,n0,0,", "\n");
+  EXPECT_NE(err.find("d/pods.csv:2: expected 18 fields, found"), std::string::npos) << err;
+  const CliResult report = run_gpusim(dir_ / "work", "report d");
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_NE(report.err.find("pods.csv:2: expected 18 fields"), std::string::npos) << report.err;
+}
+
+// A replay pod that failed without running is Pending until it failed, not Failed from its arrival
+// (that is fill's rule: dropped on arrival).
+TEST_F(ExportEveryRun, AReplayPodFailsWhenItFails) {
+  std::ofstream(dir_ / "work" / "c.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,32000,131072,1,V100M32\n";
+  std::ofstream(dir_ / "work" / "p.csv") << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+                                            "a,1000,1024,1,1000,,LS,Succeeded,0,3600,0\nb,1000,1024,1,1000,,LS,Pending,600,1800,\n";
+  const std::string om = run_and_export("run --mode replay --cluster c.csv --workload p.csv --policy binpack", "r", "--step 600");
+  EXPECT_TRUE(has_line(om, fmt::format("gpusim_pods{{phase=\"Pending\"}} 1 {}", at(1200)))) << om.substr(0, 500);
+  EXPECT_TRUE(has_line(om, fmt::format("gpusim_pods{{phase=\"Failed\"}} 0 {}", at(1200))));
+}
+
+// A fill whose curve has no point near its target draws its plot without the inset (gnuplot
+// failed on the empty inset), and pod names that need quoting are quoted in pods.csv.
+TEST_F(ExportEveryRun, SmallFillsAndOddNames) {
+  std::ofstream(dir_ / "work" / "c.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,32000,131072,2,V100M32\nn1,32000,131072,2,V100M32\n";
+  std::ofstream(dir_ / "work" / "small.jsonl") << "{\"format\":\"gpusim-trace\",\"version\":1,\"timed\":false}\n"
+                                                  "{\"name\":\"x\",\"cpu_milli\":1000,\"gpus\":1}\n{\"name\":\"y\",\"cpu_milli\":1000,\"gpus\":1}\n";
+  const CliResult fill = run_gpusim(dir_ / "work", "run --mode fill --order as-listed --cluster c.csv --workload small.jsonl --policy fgd --out f");
+  EXPECT_EQ(fill.exit_code, 0) << fill.err;
+  EXPECT_EQ(fill.err.find("plots"), std::string::npos) << fill.err;
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "f" / "plots" / "allocation.svg"));
+  std::ofstream(dir_ / "work" / "odd.jsonl")
+      << "{\"format\":\"gpusim-trace\",\"version\":1,\"timed\":true}\n"
+         "{\"name\":\"a,b\",\"cpu_milli\":1000,\"gpus\":1,\"created_us\":0,\"deleted_us\":1000000000,\"duration_us\":1000000000}\n"
+         "{\"name\":\"q\\\"x\",\"cpu_milli\":1000,\"gpus\":1,\"created_us\":0,\"deleted_us\":1000000000,\"duration_us\":1000000000}\n";
+  const std::string om = run_and_export("run --mode replay --cluster c.csv --workload odd.jsonl --policy binpack", "odd", "--step 600");
+  const std::string pods = slurp(dir_ / "work" / "odd" / "pods.csv");
+  EXPECT_NE(pods.find("\n0,\"a,b\",1000,"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("\n1,\"q\"\"x\",1000,"), std::string::npos) << pods;
+  EXPECT_TRUE(has_line(om, fmt::format("gpusim_pods{{phase=\"Running\"}} 2 {}", at(600))));
 }
 
 }  // namespace
