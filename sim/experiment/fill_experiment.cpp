@@ -223,6 +223,7 @@ class FillRun final : public core::EventHandler {
   void explain_failures(RunResult& result) {
     std::map<sched::FilterShape, std::size_t> diagnosed;
     std::vector<sched::NeverRanReason> reasons;
+    std::vector<std::shared_ptr<const std::string>> texts;  // one per shape, shared by its pods
     NeverRanTally tally;
     for (PodRecord& record : records_) {
       if (record.outcome != PodOutcome::kFailed) continue;
@@ -232,8 +233,9 @@ class FillRun final : public core::EventHandler {
         const sched::FitError fit = framework_.diagnose(pod);
         GPUSIM_CHECK(fit.nodes > 0 && !fit.reasons.empty(), "a pod that fit nowhere fits a node at the end of the fill");
         reasons.push_back(sched::never_ran_reason(fit));
+        texts.push_back(std::make_shared<const std::string>(reasons.back().text));
       }
-      record.reason = reasons[it->second].text;
+      record.reason = ReasonText(texts[it->second]);
       tally.add(reasons[it->second]);
     }
     result.never_ran = tally.take();

@@ -89,7 +89,7 @@ void explain_never_ran(RunResult& result, k8s::Scheduler& scheduler, const k8s::
   NeverRanTally tally;
   for (std::size_t i = 0; i < reasons.size(); ++i) {
     tally.add(reasons[i]);
-    if (!result.pods.empty()) result.pods[rows[i]].reason = reasons[i].text;
+    if (!result.pods.empty()) result.pods[rows[i]].reason = experiment::ReasonText(std::make_shared<const std::string>(reasons[i].text));
   }
   result.never_ran = tally.take();
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_set.hpp"
+#include "sim/experiment/reason_text.hpp"
 #include "sim/experiment/run_config.hpp"
 
 namespace gpusim::experiment {
@@ -44,7 +45,7 @@ struct PodRecord {
   // Replay: why the last pod object ended when not by itself. A pod that never ran (fill: failed;
   // replay: pending or unschedulable at the end): why, as kube-scheduler's FitError or gpusim's
   // words for another wait (sim/experiment/never_ran.hpp). "" otherwise.
-  std::string reason;
+  ReasonText reason;
   std::vector<cluster::GpuSet> container_gpus;
   // The share of each GPU replay gave a pod that asked a sharing plugin's own resource (gpumem,
   // aliyun.com/gpu-mem, a MIG profile: 1000 per instance); -1: the workload's gpu_milli.

@@ -98,8 +98,8 @@ TEST(FillExperiment, EveryFailedPodOfTheBundledFillHasAFitError) {
       continue;
     }
     ++failed;
-    ASSERT_TRUE(pod.reason.starts_with(prefix)) << pod.reason;
-    EXPECT_NE(pod.reason.find(" Insufficient "), std::string::npos) << pod.reason;
+    ASSERT_TRUE(pod.reason.view().starts_with(prefix)) << pod.reason;
+    EXPECT_NE(pod.reason.view().find(" Insufficient "), std::string::npos) << pod.reason;
   }
   EXPECT_EQ(failed, static_cast<std::int64_t>(*run.metric("failed_pods")));
   EXPECT_GT(failed, 100);
