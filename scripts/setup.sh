@@ -8,6 +8,7 @@ packages=(
   libboost-graph-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev
   libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libclp-dev clang-14 libclang-rt-14-dev gnuplot-nox libxml2-utils prometheus jq valgrind python3
+  bsdutils  # script(1): the progress tests run gpusim under a terminal
 )
 
 missing=()

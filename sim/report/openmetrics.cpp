@@ -39,22 +39,6 @@ double number(const Table& table, const fs::path& file, std::size_t row, std::si
   return value;
 }
 
-std::size_t column(const Table& table, const fs::path& file, const char* name) {
-  try {
-    return table.column(name);
-  } catch (const InputError& e) {
-    throw InputError(fmt::format("{}:1: header: {}", file.string(), e.what()));
-  }
-}
-
-void check_fields(const Table& table, const fs::path& file) {
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    if (table.rows[r].size() != table.header.size()) {
-      throw InputError(fmt::format("{}:{}: expected {} fields, found {}", file.string(), r + 2, table.header.size(), table.rows[r].size()));
-    }
-  }
-}
-
 // One run of a pod's containers: where, what, from when to when (end -1: still running).
 struct Placed {
   std::size_t row = 0;  // of pods.csv
@@ -152,12 +136,11 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   // written when there are any, the runs of its earlier pod objects: preempted, evicted, replaced).
   const fs::path pods_file = run.dir / "pods.csv";
   const Table pods = read_table(pods_file);
-  check_fields(pods, pods_file);
-  const auto c_arrival = column(pods, pods_file, "arrival_s"), c_start = column(pods, pods_file, "start_s"),
-             c_end = column(pods, pods_file, "end_s"), c_outcome = column(pods, pods_file, "outcome"),
-             c_node = column(pods, pods_file, "node"), c_gpus = column(pods, pods_file, "gpus"),
-             c_cpu = column(pods, pods_file, "cpu_milli"), c_milli = column(pods, pods_file, "gpu_milli"),
-             c_share = column(pods, pods_file, "gpu_share_milli");
+  const auto c_arrival = pods.column("arrival_s"), c_start = pods.column("start_s"),
+             c_end = pods.column("end_s"), c_outcome = pods.column("outcome"),
+             c_node = pods.column("node"), c_gpus = pods.column("gpus"),
+             c_cpu = pods.column("cpu_milli"), c_milli = pods.column("gpu_milli"),
+             c_share = pods.column("gpu_share_milli");
   const auto node_of = [&](const std::string& name, const fs::path& file, std::size_t r) {
     const auto it = node_index.find(name);
     if (it == node_index.end()) throw InputError(fmt::format("{}:{}: node: '{}' is not in {}", file.string(), r + 2, name, (o.dir / "nodes.csv").string()));
@@ -188,10 +171,9 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   }
   if (const fs::path earlier_file = run.dir / "earlier-runs.csv"; fs::exists(earlier_file)) {
     const Table earlier = read_table(earlier_file);
-    check_fields(earlier, earlier_file);
-    const auto c_row = column(earlier, earlier_file, "order"), c_where = column(earlier, earlier_file, "node"),
-               c_devices = column(earlier, earlier_file, "gpus"), c_from = column(earlier, earlier_file, "start_s"),
-               c_to = column(earlier, earlier_file, "end_s");
+    const auto c_row = earlier.column("order"), c_where = earlier.column("node"),
+               c_devices = earlier.column("gpus"), c_from = earlier.column("start_s"),
+               c_to = earlier.column("end_s");
     for (std::size_t r = 0; r < earlier.rows.size(); ++r) {
       const double row = number(earlier, earlier_file, r, c_row, static_cast<double>(rows.size()) - 1, false);
       const std::size_t of = static_cast<std::size_t>(row);

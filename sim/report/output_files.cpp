@@ -42,7 +42,7 @@ std::size_t Table::column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (header[i] == name) return i;
   }
-  throw core::InputError(fmt::format("missing column '{}'", name));
+  throw core::InputError(fmt::format("{}:1: header: missing column '{}'", source.string(), name));
 }
 
 double Table::number(std::size_t row, std::size_t column) const {
@@ -57,6 +57,7 @@ double Table::number(std::size_t row, std::size_t column) const {
 Table read_table(const fs::path& csv) {
   const std::string text = io::read_file(csv, "gpusim CSV output");
   Table table;
+  table.source = csv;
   // Fields as RFC 4180 quotes them (pods.csv quotes a reason that holds commas); gpusim writes no
   // line break inside a field.
   const auto split = [&](std::string_view line) {

@@ -27,9 +27,12 @@ OutputFiles read_output(const std::filesystem::path& dir);
 
 // A whole CSV of numbers, by column name; "" fields read as NaN. Throws core::InputError.
 struct Table {
+  std::filesystem::path source;  // the file it was read from, for errors
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
-  std::size_t column(const std::string& name) const;  // throws when absent
+  // Every row has the header's fields (read_table refuses others). Throws "<source>:1: header:
+  // missing column ..." when absent.
+  std::size_t column(const std::string& name) const;
   double number(std::size_t row, std::size_t column) const;  // NaN when empty
 };
 Table read_table(const std::filesystem::path& csv);

@@ -38,29 +38,11 @@ cluster::GpuModelId model_id(std::vector<std::string>& models, const std::string
   return static_cast<cluster::GpuModelId>(models.size() - 1);
 }
 
-// The table's column `name`, or an error naming the file's header line.
-std::size_t column(const Table& table, const fs::path& file, const char* name) {
-  try {
-    return table.column(name);
-  } catch (const InputError& e) {
-    throw InputError(fmt::format("{}:1: header: {}", file.string(), e.what()));
-  }
-}
-
-void check_fields(const Table& table, const fs::path& file) {
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    if (table.rows[r].size() != table.header.size()) {
-      throw InputError(fmt::format("{}:{}: expected {} fields, found {}", file.string(), r + 2, table.header.size(), table.rows[r].size()));
-    }
-  }
-}
-
 std::vector<RunNode> read_nodes(const fs::path& file, std::vector<std::string>& models) {
   const Table table = read_table(file);
-  check_fields(table, file);
-  const auto c_node = column(table, file, "node"), c_model = column(table, file, "gpu_model"), c_name = column(table, file, "model_name"),
-             c_gpus = column(table, file, "gpus"), c_devices = column(table, file, "devices"), c_plugin = column(table, file, "device_plugin"),
-             c_cpu = column(table, file, "cpu_milli"), c_memory = column(table, file, "gpu_memory_mib");
+  const auto c_node = table.column("node"), c_model = table.column("gpu_model"), c_name = table.column("model_name"),
+             c_gpus = table.column("gpus"), c_devices = table.column("devices"), c_plugin = table.column("device_plugin"),
+             c_cpu = table.column("cpu_milli"), c_memory = table.column("gpu_memory_mib");
   std::vector<RunNode> nodes;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const auto& row = table.rows[r];
@@ -85,9 +67,8 @@ std::vector<RunNode> read_nodes(const fs::path& file, std::vector<std::string>& 
 
 std::vector<metrics::TypicalPod> read_typical(const fs::path& file, std::vector<std::string>& models) {
   const Table table = read_table(file);
-  check_fields(table, file);
-  const auto c_cpu = column(table, file, "cpu_milli"), c_milli = column(table, file, "gpu_milli"), c_count = column(table, file, "gpu_count"),
-             c_models = column(table, file, "gpu_models"), c_pods = column(table, file, "count"), c_p = column(table, file, "probability");
+  const auto c_cpu = table.column("cpu_milli"), c_milli = table.column("gpu_milli"), c_count = table.column("gpu_count"),
+             c_models = table.column("gpu_models"), c_pods = table.column("count"), c_p = table.column("probability");
   std::vector<metrics::TypicalPod> typical;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     metrics::TypicalPod pod;
