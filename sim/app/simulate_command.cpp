@@ -574,6 +574,11 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     }
     if (!applied) throw UsageError("--themis-fairness applies to the policy themis, which this run does not use");
   }
+  for (sched::Profile& profile : profiles) {
+    if (o.round_option->count() > 0) profile.round_length = core::Time::from_seconds(o.round_length_s);
+    if (o.gang_timeout_option->count() > 0) profile.gang_timeout = core::Time::from_seconds(o.gang_timeout_s);
+    if (o.gang_backoff_option->count() > 0) profile.gang_denied_backoff = core::Time::from_seconds(o.gang_backoff_s);
+  }
   for (const CLI::Option* option : {o.gang_timeout_option, o.gang_backoff_option}) {
     if (option->count() > 0 &&
         std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) { return profile.gang_permit; })) {
@@ -610,10 +615,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   }
   if (o.checkpoint_option->count() > 0) loaded.kube.checkpoint_interval = core::Time::from_seconds(o.checkpoint_interval_s);
   loaded.kube.free_preemption = o.free_preemption;
-  loaded.kube.round_length = core::Time::from_seconds(o.round_length_s);
-  loaded.kube.gang_timeout = core::Time::from_seconds(o.gang_timeout_s);
   loaded.kube.scatter_slowdown = o.scatter_slowdown;
-  loaded.kube.gang_denied_backoff = core::Time::from_seconds(o.gang_backoff_s);
   const experiment::RunInputs run_inputs{&loaded.catalog, &loaded.cluster, &loaded.workload, &loaded.registry,
                                          loaded.performance ? &*loaded.performance : nullptr, loaded.job,
                                          loaded.job_types ? &*loaded.job_types : nullptr,
@@ -642,10 +644,13 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
           profile.tiresias.queue_order == sched::TiresiasQueueOrder::kSimulator ? "simulator" : "creation";
     }
   }
-  const bool time_shares = std::any_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
-    return profile.time_share != sched::TimeSharePolicy::kNone;
-  });
-  if (time_shares && o.mode == "replay") context.time_sharing["round_length_s"] = o.round_length_s;
+  for (const sched::Profile& profile : profiles) {
+    // One round length for the run's summary: the first time-sharing profile's (they agree unless
+    // a configuration gives profiles different ones).
+    if (profile.time_share != sched::TimeSharePolicy::kNone && o.mode == "replay" && !context.time_sharing.contains("round_length_s")) {
+      context.time_sharing["round_length_s"] = profile.round_length.seconds_floor();
+    }
+  }
   for (const sched::Profile& profile : profiles) {
     if (profile.time_share == sched::TimeSharePolicy::kThemis && o.mode == "replay") {
       context.time_sharing["themis_fairness"] = profile.themis_fairness;

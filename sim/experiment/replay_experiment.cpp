@@ -294,8 +294,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   if (profile.preemption != sched::Preemption::kNone) {
     scheduler.enable_preemption(*ledger, settings.checkpoint_interval, settings.free_preemption);
   }
-  if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, settings.round_length, config.seed);
-  if (profile.gang_permit) scheduler.enable_gang_permit(settings.gang_timeout, settings.gang_denied_backoff);
+  if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, profile.round_length, config.seed);
+  if (profile.gang_permit) scheduler.enable_gang_permit(profile.gang_timeout, profile.gang_denied_backoff);
   if (quotas) {
     scheduler.enable_queue_quotas(
         settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas,

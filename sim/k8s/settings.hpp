@@ -262,13 +262,6 @@ struct KubeSettings {
   // preempted again at once, as in Tiresias' own simulator. Otherwise it loses the work since its
   // last checkpoint, and srtf and tiresias take a victim only once it ran a checkpoint interval.
   bool free_preemption = false;
-  // Time-sharing policies (Gavel): the length of a round (CLI --round-length; Gavel's default).
-  core::Time round_length = core::Time::from_seconds(360);
-  // Gang scheduling through Permit (policy gang, coscheduling's defaults): how long reserved workers
-  // wait at Permit for the rest of their gang (CLI --gang-timeout), and how long a rejected gang is
-  // kept out of scheduling before it is tried again (DeniedPGExpirationTimeSeconds).
-  core::Time gang_timeout = core::Time::from_seconds(60);
-  core::Time gang_denied_backoff = core::Time::from_seconds(20);
   // The run-time factor of a job the trace ran on one server whose workers scattered placement put
   // on more than one node (CLI --scatter-slowdown; 1: none). With Gavel's throughput table its
   // `_unconsolidated` figures apply instead.

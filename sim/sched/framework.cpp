@@ -16,15 +16,26 @@ namespace {
 // Builds `name` once per framework (a plugin named at several extension points is one object,
 // as in kube-scheduler) and checks that it implements extension point T.
 template <typename T>
-T* build(const std::string& name, const char* point, const Registry& registry,
-         const PluginContext& context, std::vector<std::unique_ptr<Plugin>>& owned) {
+T* build(const std::string& name, const char* point, const Registry& registry, const PluginContext& context,
+         const std::map<std::string, std::shared_ptr<const PluginArgs>>& profile_args,
+         std::vector<std::unique_ptr<Plugin>>& owned) {
   Plugin* plugin = nullptr;
   const std::string canonical = registry.canonical(name).value_or(name);
   for (const auto& existing : owned) {
     if (existing->name() == canonical) plugin = existing.get();
   }
   if (plugin == nullptr) {
-    owned.push_back(registry.create(name, context));
+    // The plugin's args: the profile's pluginConfig, else its reader's defaults.
+    PluginContext own = context;
+    std::shared_ptr<const PluginArgs> defaults;
+    const auto given = profile_args.find(canonical);
+    if (given != profile_args.end()) {
+      own.args = given->second.get();
+    } else {
+      defaults = registry.default_args(canonical);
+      own.args = defaults.get();
+    }
+    owned.push_back(registry.create(name, own));
     plugin = owned.back().get();
   }
   T* typed = dynamic_cast<T*>(plugin);
@@ -74,21 +85,21 @@ void Framework::check_profile(const Profile& profile, const Registry& registry) 
 Framework::Framework(const Profile& profile, const Registry& registry,
                      const PluginContext& context, ClusterState& cluster)
     : profile_(profile), cluster_(cluster), cycle_(cluster.node_count()) {
-  queue_sort_ = build<QueueSortPlugin>(profile.queue_sort, "queue-sort", registry, context, owned_);
+  queue_sort_ = build<QueueSortPlugin>(profile.queue_sort, "queue-sort", registry, context, profile.plugin_args, owned_);
   for (const auto& name : profile.pre_filter) {
-    pre_filters_.push_back(build<PreFilterPlugin>(name, "pre-filter", registry, context, owned_));
+    pre_filters_.push_back(build<PreFilterPlugin>(name, "pre-filter", registry, context, profile.plugin_args, owned_));
   }
   for (const auto& name : profile.filter) {
-    filters_.push_back(build<FilterPlugin>(name, "filter", registry, context, owned_));
+    filters_.push_back(build<FilterPlugin>(name, "filter", registry, context, profile.plugin_args, owned_));
   }
   for (const auto& name : profile.post_filter) {
-    post_filters_.push_back(build<PostFilterPlugin>(name, "post-filter", registry, context, owned_));
+    post_filters_.push_back(build<PostFilterPlugin>(name, "post-filter", registry, context, profile.plugin_args, owned_));
   }
   for (const auto& [name, weight] : profile.score) {
     if (weight <= 0) throw core::InputError(fmt::format("score plugin '{}': weight must be > 0", name));
-    scorers_.emplace_back(build<ScorePlugin>(name, "score", registry, context, owned_), weight);
+    scorers_.emplace_back(build<ScorePlugin>(name, "score", registry, context, profile.plugin_args, owned_), weight);
   }
-  gpu_selector_ = build<GpuSelector>(profile.gpu_selection, "gpu-selection", registry, context, owned_);
+  gpu_selector_ = build<GpuSelector>(profile.gpu_selection, "gpu-selection", registry, context, profile.plugin_args, owned_);
   extenders_.assign(context.extenders.begin(), context.extenders.end());
   if (!context.node_gpu_selection.empty()) {
     node_gpu_selectors_.assign(context.node_gpu_selection.size(), gpu_selector_);
@@ -98,19 +109,19 @@ Framework::Framework(const Profile& profile, const Registry& registry,
       if (name.empty()) continue;
       auto it = std::find_if(built.begin(), built.end(), [&](const auto& b) { return b.first == name; });
       if (it == built.end()) {
-        built.emplace_back(name, build<GpuSelector>(name, "gpu-selection", registry, context, owned_));
+        built.emplace_back(name, build<GpuSelector>(name, "gpu-selection", registry, context, profile.plugin_args, owned_));
         it = built.end() - 1;
       }
       node_gpu_selectors_[n] = it->second;
     }
   }
   for (const auto& name : profile.reserve) {
-    reservers_.push_back(build<ReservePlugin>(name, "reserve", registry, context, owned_));
+    reservers_.push_back(build<ReservePlugin>(name, "reserve", registry, context, profile.plugin_args, owned_));
   }
   for (const auto& name : profile.permit) {
-    permits_.push_back(build<PermitPlugin>(name, "permit", registry, context, owned_));
+    permits_.push_back(build<PermitPlugin>(name, "permit", registry, context, profile.plugin_args, owned_));
   }
-  binder_ = build<BindPlugin>(profile.bind, "bind", registry, context, owned_);
+  binder_ = build<BindPlugin>(profile.bind, "bind", registry, context, profile.plugin_args, owned_);
   check_profile(profile, registry);
 
   const std::size_t n = cluster.node_count();

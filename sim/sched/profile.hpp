@@ -4,12 +4,18 @@
 // carry the policy names; a YAML file can define others.
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sim/core/time.hpp"
+
 namespace gpusim::sched {
+
+class PluginArgs;
 
 struct WeightedPlugin {
   std::string name;
@@ -93,6 +99,10 @@ struct Profile {
   std::vector<std::string> permit;
   std::string bind = "default-binder";
   TieBreak tie_break = TieBreak::kSeededRank;
+  // kube-scheduler's percentageOfNodesToScore: the filter stage stops once it has found this
+  // share of the nodes feasible (at least 100 nodes); 0: kube-scheduler's adaptive default; 100:
+  // every node (the built-in policies, as the FGD artifact scores every node).
+  std::int32_t percentage_of_nodes_to_score = 100;
   QueueMode queue_mode = QueueMode::kSkip;
   Preemption preemption = Preemption::kNone;
   TiresiasSettings tiresias;
@@ -107,14 +117,24 @@ struct Profile {
   // Themis: the fairness knob f; each lease is offered to the ceil((1 - f) x n) of the n active jobs
   // with the largest estimated finish-time fairness rho (CLI --themis-fairness).
   double themis_fairness = 0.8;
+  // Time sharing (Gavel's and Themis' rounds): the length of a round, or of a lease (Gavel's default).
+  core::Time round_length = core::Time::from_seconds(360);
   // Gangs through Permit (the coscheduling plugin, policy gang): a gang's workers are placed one by
   // one and wait at Permit, holding what they reserved, until every worker is placed; then all are
   // bound. Otherwise (false) a gang is placed whole within one cycle or not at all.
   bool gang_permit = false;
+  // With gang_permit, the coscheduling plugin's defaults: how long reserved workers wait at Permit
+  // for the rest of their gang (permitWaitingTimeSeconds), and how long a rejected gang is kept out
+  // of scheduling before it is tried again (deniedPGExpirationTimeSeconds).
+  core::Time gang_timeout = core::Time::from_seconds(60);
+  core::Time gang_denied_backoff = core::Time::from_seconds(20);
   // Queue quotas (replay, skip mode): each step of a cycle tries the next pod of the queue with the
   // least held over deserved GPUs, if its queue may take it; then a queue within its deserved GPUs
   // reclaims from queues above theirs (victims restart from their last checkpoint).
   QueueQuotaMode queue_quotas = QueueQuotaMode::kNone;
+  // Per plugin (canonical name), its args from the configuration's pluginConfig; a plugin that
+  // takes args and has none here gets its reader's defaults when the framework builds it.
+  std::map<std::string, std::shared_ptr<const PluginArgs>> plugin_args;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,

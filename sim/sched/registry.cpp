@@ -15,6 +15,22 @@ void Registry::add(const std::string& name, Factory factory) {
   }
 }
 
+void Registry::add(const std::string& name, Factory factory, ArgsReader reader) {
+  add(name, std::move(factory));
+  args_readers_.emplace(name, std::move(reader));
+}
+
+const ArgsReader* Registry::args_reader(const std::string& name) const {
+  const auto it = args_readers_.find(name);
+  return it == args_readers_.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<const PluginArgs> Registry::default_args(const std::string& name) const {
+  const ArgsReader* reader = args_reader(name);
+  if (reader == nullptr) return nullptr;
+  return (*reader)(YAML::Node(YAML::NodeType::Undefined), io::YamlFields("(defaults)"), name);
+}
+
 void Registry::add_alias(const std::string& alias, const std::string& name) {
   if (!factories_.contains(name) || !by_key_.emplace(name_key(alias), name).second) {
     throw std::logic_error("bad plugin alias: " + alias);

@@ -13,6 +13,7 @@
 #include "sim/cluster/gpu_catalog.hpp"
 #include "sim/cluster/pod.hpp"
 #include "sim/sched/plugin.hpp"
+#include "sim/sched/plugin_args.hpp"
 
 namespace gpusim::topology {
 class Topology;
@@ -35,6 +36,9 @@ struct PluginContext {
   // Replay: the scheduler extenders the cluster runs (HAMi's scheduler, gpushare's), called in
   // this order as kube-scheduler calls its extenders. Not owned.
   std::span<Extender* const> extenders = {};
+  // The args of the plugin being built (its pluginConfig, or its reader's defaults); null for a
+  // plugin that takes none. Set by the framework for each plugin.
+  const PluginArgs* args = nullptr;
 };
 
 class Registry {
@@ -43,6 +47,8 @@ class Registry {
 
   // Throws std::logic_error on a duplicate name or key (a programming error).
   void add(const std::string& name, Factory factory);
+  // A plugin that takes args: `reader` decodes them (sim/sched/plugin_args.hpp).
+  void add(const std::string& name, Factory factory, ArgsReader reader);
   // Another accepted spelling of a registered plugin (e.g. "dotprod" for "dot-product").
   void add_alias(const std::string& alias, const std::string& name);
   // The canonical name `name` refers to (names match as sched/names.hpp says), if any.
@@ -51,9 +57,14 @@ class Registry {
   std::unique_ptr<Plugin> create(const std::string& name, const PluginContext& context) const;
   bool contains(const std::string& name) const { return canonical(name).has_value(); }
   std::vector<std::string> names() const;
+  // The args reader of plugin `name` (canonical), or null when it takes no args.
+  const ArgsReader* args_reader(const std::string& name) const;
+  // Its args with every default, or null when it takes none.
+  std::shared_ptr<const PluginArgs> default_args(const std::string& name) const;
 
  private:
   std::map<std::string, Factory> factories_;  // ordered: listings are deterministic
+  std::map<std::string, ArgsReader> args_readers_;
   std::map<std::string, std::string> by_key_;  // name_key(name or alias) -> canonical name
 };
 

@@ -85,7 +85,7 @@ TEST(GangPermit, TheTimeoutIsASetting) {
   // With a 200 s Permit timeout the nine workers of the second scenario wait from 1 until x ends
   // at 100, and the gang starts then without a timeout.
   K8sScenario s = ten_worker_gang(100);
-  s.kube.gang_timeout = s_(200);
+  s.gang_timeout = s_(200);
   const auto result = s.run();
   for (std::size_t w = 1; w <= 10; ++w) EXPECT_EQ(seconds(record(result, w).start_us), 100) << w;
   EXPECT_EQ(seconds(record(result, 11).start_us), 200);

@@ -38,6 +38,8 @@ struct K8sScenario {
   std::string policy = "binpack";  // a built-in profile, run with node-index ties
   std::optional<sched::TiresiasSettings> tiresias;  // policy tiresias: other knobs than the defaults
   std::optional<double> themis_fairness;            // policy themis: another fairness knob than 0.8
+  std::optional<core::Time> round_length;           // time-sharing policies: another round length than 360 s
+  std::optional<core::Time> gang_timeout;           // policy gang: another Permit timeout than 60 s
   const perf::JobTypeSpeeds* job_types = nullptr;   // Gavel's throughput table, if the jobs carry job types
 
   K8sScenario() { workload.has_times = true; }
@@ -63,6 +65,8 @@ struct K8sScenario {
     profile.tie_break = sched::TieBreak::kNodeIndex;
     if (tiresias) profile.tiresias = *tiresias;
     if (themis_fairness) profile.themis_fairness = *themis_fairness;
+    if (round_length) profile.round_length = *round_length;
+    if (gang_timeout) profile.gang_timeout = *gang_timeout;
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
     config.seed = seed;

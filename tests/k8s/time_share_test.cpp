@@ -46,7 +46,7 @@ TEST(TimeShare, AJobEndingOnARoundsEdgePaysNoExtraRound) {
   // multiplied at each suspension and rounded up, they ended at 2000.000002 and 2100.000002).
   K8sScenario s;
   s.policy = "maxmin";
-  s.kube.round_length = s_(100);
+  s.round_length = s_(100);
   s.node("n0", 1);
   s.pod("a", 1, 0, 1000);
   s.pod("b", 1, 0, 1000);
@@ -64,7 +64,7 @@ TEST(TimeShare, WorkIsConservedOverManySuspensions) {
   // once: its run time summed over all its pods equals its trace run time.
   K8sScenario s;
   s.policy = "maxmin";
-  s.kube.round_length = s_(7);
+  s.round_length = s_(7);
   s.node("n0", 1);
   const std::int64_t lengths[] = {777'777'777, 123'456'789, 500'000'001};
   for (const std::int64_t us : lengths) {
