@@ -7,6 +7,7 @@
 
 #include <sstream>
 
+#include "sim/config/profiles.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/compare.hpp"
 #include "traces/bundled.hpp"
@@ -62,7 +63,7 @@ void BM_PhillyReplay(benchmark::State& state) {
   const Philly& data = philly();
   const char* policy = kPolicies[state.range(0)];
   const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.jobs, &data.registry, nullptr, {}, nullptr, nullptr};
-  const sched::Profile profile = sched::builtin_profile(policy);
+  const sched::Profile profile = config::builtin_profile(policy);
   experiment::RunConfig config;
   config.mode = experiment::Mode::kReplay;
   config.time_compression = static_cast<double>(state.range(1));

@@ -9,6 +9,7 @@
 // HAMi's scheduler (an extender that picks node and GPUs), against whole GPUs.
 #include <benchmark/benchmark.h>
 
+#include "sim/config/profiles.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/compare.hpp"
 #include "sim/k8s/settings_reader.hpp"
@@ -68,7 +69,7 @@ void BM_ReplayRun(benchmark::State& state) {
   const k8s::KubeSettings settings = variant.kube != nullptr ? data.settings(variant.kube) : k8s::KubeSettings{};
   const traces::ClusterSpec& nodes = variant.a100 ? data.a100 : data.nodes;
   const experiment::RunInputs inputs{&data.catalog, &nodes, &data.pods, &data.registry, nullptr, {}, nullptr, &settings};
-  const sched::Profile profile = sched::builtin_profile(variant.policy);
+  const sched::Profile profile = config::builtin_profile(variant.policy);
   experiment::RunConfig config;
   config.mode = experiment::Mode::kReplay;
   config.record_series = false;

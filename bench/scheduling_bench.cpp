@@ -3,6 +3,7 @@
 // fill run, the figure the FGD paper's simulator needs about ten minutes for.
 #include <benchmark/benchmark.h>
 
+#include "sim/config/profiles.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/compare.hpp"
 #include "sim/sched/framework.hpp"
@@ -31,7 +32,7 @@ const char* const kPolicies[] = {"random", "dotprod", "gpu-clustering", "gpu-pac
 void BM_SchedulingCycle(benchmark::State& state) {
   const Openb& data = openb();
   cluster::ClusterState cluster(data.catalog, data.nodes.nodes);
-  const sched::Profile profile = sched::builtin_profile(kPolicies[state.range(0)]);
+  const sched::Profile profile = config::builtin_profile(kPolicies[state.range(0)]);
   sched::Framework framework(profile, data.registry, {&data.catalog, data.pods.pods, 42, cluster.node_count()}, cluster);
   for (std::size_t i = 0; i < data.pods.pods.size() / 2; ++i) framework.schedule(data.pods.pods[i]);
   cluster::PodSpec probe = data.pods.pods[1];  // a 1 x 460 milli sharing pod
@@ -48,7 +49,7 @@ BENCHMARK(BM_SchedulingCycle)->DenseRange(0, 6)->Unit(benchmark::kMicrosecond);
 void BM_FillRun(benchmark::State& state) {
   const Openb& data = openb();
   const experiment::RunInputs inputs{&data.catalog, &data.nodes, &data.pods, &data.registry, nullptr, {}};
-  const sched::Profile profile = sched::builtin_profile(kPolicies[state.range(0)]);
+  const sched::Profile profile = config::builtin_profile(kPolicies[state.range(0)]);
   experiment::RunConfig config;
   config.record_series = false;
   for (auto _ : state) {

@@ -14,6 +14,7 @@
 
 #include "policies/register_builtin.hpp"
 #include "sim/app/input_kinds.hpp"
+#include "sim/config/profiles.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
 #include "sim/experiment/never_ran.hpp"
@@ -247,14 +248,14 @@ std::vector<fs::path> policy_files(const std::string& list) {
   return files;
 }
 
-// The policies of the list read from profile YAML files (name, file, digest), for summary.json and the
+// The policies of the list read from configuration files (name, file, digest), for summary.json and the
 // report, which name the file beside the policy: `--policy fifo-skip` alone would not find it. Null when none.
-nlohmann::json profile_files(const std::string& list, const std::vector<sched::Profile>& profiles) {
+// `sources`: per profile, the list item it came from.
+nlohmann::json profile_files(const std::vector<std::string>& sources, const std::vector<sched::Profile>& profiles) {
   nlohmann::json files = nullptr;
-  const std::vector<std::string> items = split_policies(list);
-  for (std::size_t i = 0; i < items.size() && i < profiles.size(); ++i) {
-    if (sched::builtin_policy_name(items[i])) continue;
-    files.push_back({{"name", profiles[i].name}, {"file", items[i]}, {"fnv1a64", experiment::file_digest(items[i])}});
+  for (std::size_t i = 0; i < sources.size() && i < profiles.size(); ++i) {
+    if (sched::builtin_policy_name(sources[i])) continue;
+    files.push_back({{"name", profiles[i].name}, {"file", sources[i]}, {"fnv1a64", experiment::file_digest(sources[i])}});
   }
   return files;
 }
@@ -302,23 +303,26 @@ void apply_tiresias_options(const SimulateOptions& o, std::vector<sched::Profile
   }
 }
 
-// The policies, each resolved once; a name given twice (in any spelling) is an error.
-std::vector<sched::Profile> resolve_policies(const std::string& list) {
+// The policies, each resolved once (a configuration file gives one per profile); a name given twice (in
+// any spelling) is an error. `sources` receives, per profile, the list item it came from.
+std::vector<sched::Profile> resolve_policies(const std::string& list, std::vector<std::string>& sources) {
   std::vector<sched::Profile> profiles;
   std::vector<std::string> keys;
   for (const std::string& item : split_policies(list)) {
     if (item.empty()) throw InputError(fmt::format("--policies '{}': empty name in the list", list));
-    sched::Profile profile = sched::resolve_profile(item);
-    // A profile may not pass for a built-in policy: reports compare those with published figures.
-    if (!sched::builtin_policy_name(item) && sched::builtin_policy_name(profile.name)) {
-      throw InputError(fmt::format("{}: name '{}' is a built-in policy's; give the profile a name of its own", item, profile.name));
+    for (sched::Profile& profile : config::resolve_profiles(item)) {
+      // A profile may not pass for a built-in policy: reports compare those with published figures.
+      if (!sched::builtin_policy_name(item) && sched::builtin_policy_name(profile.name)) {
+        throw InputError(fmt::format("{}: name '{}' is a built-in policy's; give the profile a name of its own", item, profile.name));
+      }
+      const std::string key = sched::name_key(profile.name);
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+        throw InputError(fmt::format("--policies: '{}' names the policy '{}' a second time", item, profile.name));
+      }
+      keys.push_back(key);
+      sources.push_back(item);
+      profiles.push_back(std::move(profile));
     }
-    const std::string key = sched::name_key(profile.name);
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
-      throw InputError(fmt::format("--policies: '{}' names the policy '{}' a second time", item, profile.name));
-    }
-    keys.push_back(key);
-    profiles.push_back(std::move(profile));
   }
   if (profiles.empty()) throw InputError("--policies: no policy given");
   return profiles;
@@ -557,7 +561,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (!paths.typical_pods.empty()) inputs.push_back(paths.typical_pods);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
-  std::vector<sched::Profile> profiles = resolve_policies(o.policies);
+  std::vector<std::string> policy_sources;
+  std::vector<sched::Profile> profiles = resolve_policies(o.policies, policy_sources);
   apply_tiresias_options(o, profiles);
   if (o.round_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
         return profile.time_share != sched::TimeSharePolicy::kNone;
@@ -627,7 +632,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   context.catalog = &loaded.catalog;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
-  context.profile_files = profile_files(o.policies, profiles);
+  context.profile_files = profile_files(policy_sources, profiles);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};
   }

@@ -149,13 +149,10 @@ std::optional<std::string> builtin_policy_name(const std::string& asked);
 std::string paper_name(const std::string& policy);
 // One line on what a built-in policy does (`gpusim policies`).
 std::string policy_summary(const std::string& policy);
-// The built-in profile `asked` names; throws core::InputError if unknown.
-Profile builtin_profile(const std::string& asked);
-// A profile from YAML (see policies/README.md for the schema); throws core::InputError.
+// The built-in profiles are KubeSchedulerConfiguration files: sim/config/profiles.hpp.
+// A profile in gpusim's older profile YAML (see policies/README.md); throws core::InputError.
 Profile load_profile(const std::filesystem::path& path);
 // The same from the file's text; `path` names it in messages.
 Profile parse_profile(const std::string& text, const std::filesystem::path& path);
-// A built-in name or a path to a YAML file.
-Profile resolve_profile(const std::string& name_or_path);
 
 }  // namespace gpusim::sched

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "sim/config/profiles.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/compare.hpp"
 #include "traces/bundled.hpp"
@@ -38,8 +39,8 @@ const Openb& openb() {
 TEST(FillExperiment, FgdBeatsRandomOnTheBundledTrace) {
   RunConfig config;
   config.seed = 42;
-  const RunResult fgd = run_one(openb().inputs(), sched::builtin_profile("fgd"), config);
-  const RunResult random = run_one(openb().inputs(), sched::builtin_profile("random"), config);
+  const RunResult fgd = run_one(openb().inputs(), config::builtin_profile("fgd"), config);
+  const RunResult random = run_one(openb().inputs(), config::builtin_profile("random"), config);
   const double fgd_alloc = *fgd.metric("gpu_allocation_pct");
   const double random_alloc = *random.metric("gpu_allocation_pct");
   EXPECT_GT(fgd_alloc, random_alloc + 4.0);
@@ -71,7 +72,7 @@ TEST(FillExperiment, PodsThatFitNowhereCarryTheirFitError) {
   const RunInputs inputs{&openb().catalog, &cluster, &workload, &openb().registry, nullptr, {}};
   RunConfig config;
   config.order = FillOrder::kAsListed;
-  const RunResult result = run_one(inputs, sched::builtin_profile("bestfit"), config);
+  const RunResult result = run_one(inputs, config::builtin_profile("bestfit"), config);
   ASSERT_EQ(result.pods.size(), 3U);
   EXPECT_EQ(result.pods[0].outcome, PodOutcome::kScheduled);
   EXPECT_EQ(result.pods[0].reason, "");
@@ -89,7 +90,7 @@ TEST(FillExperiment, PodsThatFitNowhereCarryTheirFitError) {
 TEST(FillExperiment, EveryFailedPodOfTheBundledFillHasAFitError) {
   RunConfig config;
   config.seed = 3;
-  const RunResult run = run_one(openb().inputs(), sched::builtin_profile("gpu-packing"), config);
+  const RunResult run = run_one(openb().inputs(), config::builtin_profile("gpu-packing"), config);
   const std::string prefix = fmt::format("0/{} nodes are available: ", openb().nodes.nodes.size());
   std::int64_t failed = 0;
   for (const PodRecord& pod : run.pods) {
@@ -119,7 +120,7 @@ TEST(ReplayExperiment, EveryPodEndsAccordingToItsTracePhase) {
   small.nodes.resize(300);
   RunInputs inputs = openb().inputs();
   inputs.cluster = &small;
-  const RunResult result = run_one(inputs, sched::builtin_profile("fgd"), config);
+  const RunResult result = run_one(inputs, config::builtin_profile("fgd"), config);
   EXPECT_EQ(*result.metric("completed_pods") + *result.metric("failed_pods") + *result.metric("withdrawn_pods") +
                 *result.metric("deleted_pods") + *result.metric("unscheduled_pods"),
             8152.0);
@@ -152,7 +153,7 @@ TEST(ReplayExperiment, EveryPodEndsAccordingToItsTracePhase) {
 }
 
 TEST(Compare, ParallelRunsEqualSequentialRuns) {
-  const std::vector<sched::Profile> profiles{sched::builtin_profile("bestfit"), sched::builtin_profile("random")};
+  const std::vector<sched::Profile> profiles{config::builtin_profile("bestfit"), config::builtin_profile("random")};
   const auto seeds = seed_list(7, 2);
   const auto parallel = run_compare(openb().inputs(), profiles, RunConfig{}, seeds, 2);
   const auto sequential = run_compare(openb().inputs(), profiles, RunConfig{}, seeds, 1);
@@ -237,7 +238,7 @@ TEST(ReplayWithPerformanceModel, RunTimesScaleWithTheGpuTheyLandOn) {
   RunConfig config;
   config.mode = Mode::kReplay;
   config.time_compression = 100000;
-  const RunResult result = run_one(inputs, sched::builtin_profile("fgd"), config);
+  const RunResult result = run_one(inputs, config::builtin_profile("fgd"), config);
   int checked = 0;
   for (const PodRecord& pod : result.pods) {
     const auto& spec = openb().pods.pods[pod.source_index];

@@ -3,6 +3,7 @@
 // the reader lets through cannot crash the Kubernetes layer.
 #include <fmt/format.h>
 
+#include "sim/config/profiles.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/replay_experiment.hpp"
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const experiment::RunInputs inputs{&fuzz::bundled_catalog(), &cluster, &workload, &registry, nullptr, {}, nullptr, &settings};
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
-    experiment::run_replay(inputs, sched::builtin_profile("binpack"), config);
+    experiment::run_replay(inputs, config::builtin_profile("binpack"), config);
   } catch (const core::InputError&) {
   }
   return 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/profiles.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/experiment/replay_experiment.hpp"
 #include "sim/k8s/settings.hpp"
@@ -61,7 +62,7 @@ struct K8sScenario {
   }
 
   experiment::RunResult run() {
-    sched::Profile profile = sched::builtin_profile(policy);
+    sched::Profile profile = config::builtin_profile(policy);
     profile.tie_break = sched::TieBreak::kNodeIndex;
     if (tiresias) profile.tiresias = *tiresias;
     if (themis_fairness) profile.themis_fairness = *themis_fairness;

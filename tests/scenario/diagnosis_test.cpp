@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "sim/config/profiles.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/sched/framework.hpp"
 #include "tests/scenario/test_cluster.hpp"
@@ -15,7 +16,7 @@ std::string fit_error(sched::Framework& framework, const cluster::PodSpec& p) { 
 
 TEST(Diagnosis, PodLargerThanAnyNodeIsShortOfGpusEverywhere) {
   Bench bench;
-  sched::Framework framework(sched::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
   std::vector<cluster::NodeIndex> feasible{7};
   const sched::FitError fit = framework.diagnose(pod(1000, 16, 1000), &feasible);
   EXPECT_EQ(fit.message(), "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.");
@@ -28,7 +29,7 @@ TEST(Diagnosis, PodLargerThanAnyNodeIsShortOfGpusEverywhere) {
 
 TEST(Diagnosis, EveryResourceANodeLacksIsNamedAsNodeResourcesFitDoes) {
   Bench bench;
-  sched::Framework framework(sched::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
   ASSERT_TRUE(framework.schedule(pod(1000, 8, 1000)));  // fills n1's GPUs
   // n0: 32 cores and 2 GPUs, both short; n1: no GPU free; n2: 16 cores short, its 4 GPUs enough.
   EXPECT_EQ(fit_error(framework, pod(40000, 4, 1000)), "0/3 nodes are available: 2 Insufficient cpu, 2 Insufficient nvidia.com/gpu.");
@@ -41,7 +42,7 @@ TEST(Diagnosis, EveryResourceANodeLacksIsNamedAsNodeResourcesFitDoes) {
 
 TEST(Diagnosis, AModelThePodMayNotUseIsANodeAffinityMismatch) {
   Bench bench;
-  sched::Framework framework(sched::builtin_profile("fgd"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("fgd"), bench.registry, bench.context(), bench.state);
   cluster::PodSpec only_b = pod(1000, 8, 1000);
   only_b.allowed_models.add(1);
   EXPECT_EQ(fit_error(framework, only_b),
@@ -53,7 +54,7 @@ TEST(Diagnosis, TaintsAndCordonsComeBeforeResourcesAsInKubeScheduler) {
   bench.state.set_taints(0, {{"dedicated", "gpu", "NoSchedule"}, {"other", "x", "NoExecute"}});
   bench.state.set_taints(1, {{"node.kubernetes.io/unschedulable", "", "NoSchedule"}});
   bench.state.set_taints(2, {{"soft", "", "PreferNoSchedule"}});
-  sched::Framework framework(sched::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
   // n0: its first untolerated taint; n1 (cordoned): NodeUnschedulable; n2: only a soft taint, short of GPUs.
   EXPECT_EQ(fit_error(framework, pod(1000, 16, 1000)),
             "0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint {dedicated: gpu}, "
@@ -73,7 +74,7 @@ TEST(Diagnosis, TaintsAndCordonsComeBeforeResourcesAsInKubeScheduler) {
 
 TEST(Diagnosis, NodeSelectorThatNoNodeMatches) {
   Bench bench;
-  sched::Framework framework(sched::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("bestfit"), bench.registry, bench.context(), bench.state);
   auto constraints = std::make_shared<cluster::PodConstraints>();
   constraints->node_selector = {{"zone", "nowhere"}};
   cluster::PodSpec lost = pod(1000, 1, 1000);
@@ -83,8 +84,8 @@ TEST(Diagnosis, NodeSelectorThatNoNodeMatches) {
 
 TEST(Diagnosis, ChangesNothing) {
   Bench bench, twin;
-  sched::Framework framework(sched::builtin_profile("fgd"), bench.registry, bench.context(), bench.state);
-  sched::Framework reference(sched::builtin_profile("fgd"), twin.registry, twin.context(), twin.state);
+  sched::Framework framework(config::builtin_profile("fgd"), bench.registry, bench.context(), bench.state);
+  sched::Framework reference(config::builtin_profile("fgd"), twin.registry, twin.context(), twin.state);
   ASSERT_TRUE(framework.schedule(pod(1000, 1, 300)));
   ASSERT_TRUE(reference.schedule(pod(1000, 1, 300)));
   const std::uint64_t version = bench.state.version(0) + bench.state.version(1) + bench.state.version(2);
@@ -142,7 +143,7 @@ TEST(Diagnosis, FiltersExplainExactlyTheNodesTheyReject) {
     }
     // Fill the cluster a little now and then, so that later pods meet busy nodes.
     if (round % 20 == 0) {
-      sched::Framework framework(sched::builtin_profile("bestfit"), bench.registry, bench.context(), state);
+      sched::Framework framework(config::builtin_profile("bestfit"), bench.registry, bench.context(), state);
       (void)framework.schedule(pod(2000, 1, 1000));
     }
   }

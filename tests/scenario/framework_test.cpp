@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "sim/config/profiles.hpp"
 #include "sim/core/status.hpp"
 #include "sim/sched/framework.hpp"
 #include "tests/scenario/test_cluster.hpp"
@@ -10,7 +11,7 @@ namespace gpusim::testing {
 namespace {
 
 sched::Profile dotprod(sched::TieBreak tie) {
-  sched::Profile profile = sched::builtin_profile("dotprod");
+  sched::Profile profile = config::builtin_profile("dotprod");
   profile.tie_break = tie;
   return profile;
 }
@@ -44,7 +45,7 @@ TEST(Framework, SeededRankTieBreakDependsOnTheSeedOnly) {
 
 TEST(Framework, ModelConstraintAndCapacityAreRespected) {
   Bench bench;
-  sched::Framework framework(sched::builtin_profile("fgd"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("fgd"), bench.registry, bench.context(), bench.state);
   cluster::PodSpec only_b = pod(1000, 4, 1000);
   only_b.allowed_models.add(1);
   const auto placement = framework.schedule(only_b);
@@ -58,7 +59,7 @@ TEST(Framework, ModelConstraintAndCapacityAreRespected) {
 
 TEST(Framework, ReleaseGivesResourcesBack) {
   Bench bench;
-  sched::Framework framework(sched::builtin_profile("gpu-clustering"), bench.registry, bench.context(), bench.state);
+  sched::Framework framework(config::builtin_profile("gpu-clustering"), bench.registry, bench.context(), bench.state);
   const auto p = pod(1000, 2, 1000);
   const auto placement = framework.schedule(p);
   ASSERT_TRUE(placement);
@@ -70,7 +71,7 @@ TEST(Framework, ReleaseGivesResourcesBack) {
 TEST(Framework, EveryBuiltinProfileBuildsAndPlacesAPod) {
   for (const auto& name : sched::builtin_profile_names()) {
     Bench bench;
-    sched::Framework framework(sched::builtin_profile(name), bench.registry, bench.context(), bench.state);
+    sched::Framework framework(config::builtin_profile(name), bench.registry, bench.context(), bench.state);
     EXPECT_TRUE(framework.schedule(pod(1000, 1, 500))) << name;
     EXPECT_TRUE(framework.schedule(pod(1000, 0, 0))) << name;
     bench.state.check_invariants();
@@ -79,10 +80,10 @@ TEST(Framework, EveryBuiltinProfileBuildsAndPlacesAPod) {
 
 TEST(Framework, UnknownOrMisplacedPluginsAreInputErrors) {
   Bench bench;
-  sched::Profile profile = sched::builtin_profile("fgd");
+  sched::Profile profile = config::builtin_profile("fgd");
   profile.score = {{"no-such-plugin", 1}};
   EXPECT_THROW(sched::Framework(profile, bench.registry, bench.context(), bench.state), core::InputError);
-  profile = sched::builtin_profile("fgd");
+  profile = config::builtin_profile("fgd");
   profile.filter.push_back("best-fit");  // a score plugin, not a filter
   EXPECT_THROW(sched::Framework(profile, bench.registry, bench.context(), bench.state), core::InputError);
 }

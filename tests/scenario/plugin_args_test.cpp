@@ -4,6 +4,7 @@
 // `bonus` arg on node n1 and 0 elsewhere, so the node the framework picks shows which args it got.
 #include <gtest/gtest.h>
 
+#include "sim/config/profiles.hpp"
 #include "sim/core/status.hpp"
 #include "tests/scenario/test_cluster.hpp"
 
@@ -48,7 +49,7 @@ void register_bonus(sched::Registry& registry) {
 }
 
 sched::Profile bonus_profile() {
-  sched::Profile profile = sched::builtin_profile("fifo");  // best-fit (1), node-index ties
+  sched::Profile profile = config::builtin_profile("fifo");  // best-fit (1), node-index ties
   profile.score = {{"bonus", 1}};
   return profile;
 }

@@ -3,6 +3,7 @@
 // Each failed on the code before its fix.
 #include <gtest/gtest.h>
 
+#include "sim/config/profiles.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
 #include "sim/sched/framework.hpp"
@@ -22,7 +23,7 @@ TEST(ReviewDefects, GpuClusteringBuiltinProfileKeepsItsClassCounts) {
   cluster::ClusterState state(catalog, {{"A", 64000, 131072, 8, 0, {}, {}}, {"B", 64000, 131072, 4, 0, {}, {}}});
   const sched::Registry registry = policy::builtin_registry();
   const std::vector<cluster::PodSpec> workload;
-  sched::Framework framework(sched::builtin_profile("gpu-clustering"), registry, {&catalog, workload, 1, 2}, state);
+  sched::Framework framework(config::builtin_profile("gpu-clustering"), registry, {&catalog, workload, 1, 2}, state);
   const auto share = framework.schedule(pod(1000, 1, 500, "share"));
   ASSERT_TRUE(share);
   EXPECT_EQ(share->node, 1U);
@@ -34,7 +35,7 @@ TEST(ReviewDefects, GpuClusteringBuiltinProfileKeepsItsClassCounts) {
 // Item 1, generally: a plugin that implements an extension point its profile leaves off.
 TEST(ReviewDefects, APluginOffItsReservePointIsReported) {
   Bench bench;
-  sched::Profile profile = sched::builtin_profile("gpu-clustering");
+  sched::Profile profile = config::builtin_profile("gpu-clustering");
   profile.reserve.clear();
   try {
     sched::Framework framework(profile, bench.registry, bench.context(), bench.state);
@@ -47,7 +48,7 @@ TEST(ReviewDefects, APluginOffItsReservePointIsReported) {
 // Item 8: a profile without gpu-fit used to crash in allocate(); it is refused when built.
 TEST(ReviewDefects, AProfileWithoutGpuFitIsRefused) {
   Bench bench;
-  sched::Profile profile = sched::builtin_profile("bestfit");
+  sched::Profile profile = config::builtin_profile("bestfit");
   profile.filter = {"node-resources-fit"};
   EXPECT_THROW(sched::Framework(profile, bench.registry, bench.context(), bench.state), core::InputError);
 }
@@ -76,7 +77,7 @@ TEST(ReviewDefects, NodesWithUpTo128Gpus) {
     cluster::ClusterState fresh(catalog, {big});
     const sched::Registry registry = policy::builtin_registry();
     const std::vector<cluster::PodSpec> workload;
-    sched::Framework framework(sched::builtin_profile("bestfit"), registry, {&catalog, workload, 1, 1}, fresh);
+    sched::Framework framework(config::builtin_profile("bestfit"), registry, {&catalog, workload, 1, 1}, fresh);
     for (int g = 0; g < gpus; ++g) ASSERT_TRUE(framework.schedule(pod(1, 1, 1000))) << gpus << " GPUs, pod " << g;
     EXPECT_FALSE(framework.schedule(pod(1, 1, 1000)));
     fresh.check_invariants();

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "sim/core/status.hpp"
+#include "sim/config/profiles.hpp"
 #include "sim/sched/profile.hpp"
 
 namespace gpusim::sched {
@@ -30,7 +31,7 @@ TEST(Profile, LoadsYaml) {
   EXPECT_EQ(profile.score[0].weight, 2);
   EXPECT_EQ(profile.score[1].weight, 1);
   EXPECT_EQ(profile.tie_break, TieBreak::kNodeIndex);
-  EXPECT_EQ(resolve_profile(path.string()).name, "mix");
+  EXPECT_EQ(config::resolve_profiles(path.string()).at(0).name, "mix");
 }
 
 TEST(Profile, BadYamlNamesFileLineAndField) {
@@ -42,14 +43,14 @@ TEST(Profile, BadYamlNamesFileLineAndField) {
     EXPECT_NE(std::string(e.what()).find("bad.yaml:4: score.weight"), std::string::npos) << e.what();
   }
   EXPECT_THROW(load_profile(write("typo.yaml", "filtr: [gpu-fit]\n")), core::InputError);
-  EXPECT_THROW(builtin_profile("nope"), core::InputError);
+  EXPECT_THROW(config::builtin_profile("nope"), core::InputError);
 }
 
 TEST(Profile, BuiltinsMatchTheArtifactSettings) {
-  EXPECT_EQ(builtin_profile("fgd").gpu_selection, "fgd");
-  EXPECT_EQ(builtin_profile("random").gpu_selection, "random");
-  EXPECT_EQ(builtin_profile("dotprod").gpu_selection, "best");
-  EXPECT_EQ(builtin_profile("bestfit").score.front().name, "best-fit");
+  EXPECT_EQ(config::builtin_profile("fgd").gpu_selection, "fgd");
+  EXPECT_EQ(config::builtin_profile("random").gpu_selection, "random");
+  EXPECT_EQ(config::builtin_profile("dotprod").gpu_selection, "best");
+  EXPECT_EQ(config::builtin_profile("bestfit").score.front().name, "best-fit");
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+#pragma once
+// The policies a run may name: the built-in ones, each a KubeSchedulerConfiguration file under
+// policies/profiles/ (built into the binary), and configuration files given by path.
+#include <string>
+#include <vector>
+
+#include "policies/builtin_profile_files.hpp"
+#include "sim/sched/profile.hpp"
+
+namespace gpusim::config {
+
+// The file of the built-in policy `asked` names (any spelling sched::builtin_policy_name
+// accepts, the FGD paper's names included), or null.
+const policy::BuiltinProfileFile* builtin_profile_file(const std::string& asked);
+// Its profile; throws core::InputError naming the built-in policies if there is none.
+sched::Profile builtin_profile(const std::string& asked);
+// What one --policy / --policies item names: a built-in policy, or a file: each profile of a
+// KubeSchedulerConfiguration, or the one profile of a gpusim profile YAML (the older format).
+std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path);
+
+}  // namespace gpusim::config
