@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/app/calibrate_command.hpp"
+#include "sim/app/config_command.hpp"
 #include "sim/app/exit_codes.hpp"
 #include "sim/app/export_command.hpp"
 #include "sim/app/report_command.hpp"
@@ -20,7 +21,6 @@
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/interrupt.hpp"
-#include "sim/sched/profile.hpp"
 
 namespace {
 
@@ -31,13 +31,6 @@ std::string self_path(const char* argv0) {
   std::error_code error;
   const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
   return error ? std::string(argv0) : path.string();
-}
-
-void list_policies() {
-  for (const auto& name : sched::builtin_profile_names()) {
-    const std::string paper = sched::paper_name(name);
-    fmt::print("{:<16}{}\n", name, paper.empty() ? sched::policy_summary(name) : fmt::format("FGD paper: {}", paper));
-  }
 }
 
 int run_cli(int argc, char** argv) {
@@ -59,7 +52,8 @@ int run_cli(int argc, char** argv) {
   CLI::App* report = app::add_report_command(cli, report_options);
   app::TraceOptions trace_options;
   const app::TraceCommands trace = app::add_trace_commands(cli, trace_options);
-  cli.add_subcommand("policies", "List the built-in policies (names match in any case, '-' and '_' optional)");
+  app::ConfigOptions config_options;
+  const app::ConfigCommands config_commands = app::add_config_commands(cli, config_options);
   app::add_calibrate_commands(cli, calibrate_options);
 
   // CLI11 would only say "A subcommand is required" for a mistyped command.
@@ -97,10 +91,7 @@ int run_cli(int argc, char** argv) {
     const io::InterruptGuard interrupts(abandon);
     return app::run_trace_convert(trace_options, abandon);
   }
-  if (cli.got_subcommand("policies")) {
-    list_policies();
-    return app::kExitOk;
-  }
+  if (const int code = app::run_config_commands(config_commands, config_options); code >= 0) return code;
   return app::run_calibrate_commands(cli, calibrate_options, self_path(argv[0]));
 }
 

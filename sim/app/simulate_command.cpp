@@ -14,6 +14,7 @@
 
 #include "policies/register_builtin.hpp"
 #include "sim/app/input_kinds.hpp"
+#include "sim/app/retired_options.hpp"
 #include "sim/config/profiles.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
@@ -111,27 +112,7 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
       "replay, preempting policies: a preempted job keeps all its work and may be preempted again at once, as in "
       "Tiresias' own simulator (default: it loses the work since its last checkpoint, and srtf and tiresias preempt "
       "a job only once it ran a checkpoint interval)");
-  o.tiresias_options[0] = cmd.add_option("--tiresias-thresholds", o.tiresias_thresholds,
-                                         "replay, policy tiresias: attained service (GPU-seconds) at which a job moves "
-                                         "down a queue, increasing, comma-separated (default 3250,7200: three queues, as Tiresias' "
-                                         "simulator for dlas-gpu)");
-  o.tiresias_options[1] =
-      cmd.add_option("--tiresias-starvation", o.tiresias_starvation,
-                     "replay, policy tiresias: a job waiting below queue 0 returns there once it has waited (every wait "
-                     "since its first run there) this many times as long as it ran since (default 0: never)")
-          ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000}));
-  o.tiresias_options[2] =
-      cmd.add_option("--tiresias-queue-order", o.tiresias_queue_order,
-                     "replay, policy tiresias: the order within a queue: creation (FIFO by creation time; a job never "
-                     "preempts one of its own queue; the default) or simulator (Tiresias' simulator: a job joins the "
-                     "tail of its queue on arrival, demotion and promotion, and running jobs move ahead of waiting "
-                     "ones after each pass)")
-          ->check(CLI::IsMember({"creation", "simulator"}));
-  o.themis_fairness_option =
-      cmd.add_option("--themis-fairness", o.themis_fairness,
-                     "replay, policy themis: the fairness knob f in [0, 1); each lease is offered first to the "
-                     "ceil((1 - f) n) of the n active jobs with the largest finish-time fairness rho (default 0.8)")
-          ->check(finite_range(0.0, 0.999));
+  add_retired_policy_options(cmd, o.retired);
   o.job_placement_option =
       cmd.add_option("--job-placement", o.job_placement,
                      "replay: consolidated (a job asks all its GPUs of one node, or node-sized workers when larger) or "
@@ -155,19 +136,6 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "'model' (at the shared-GPU speed model, like any pods)")
           ->check(CLI::IsMember({"table", "model"}))
           ->capture_default_str();
-  o.round_option = cmd.add_option("--round-length", o.round_length_s,
-                                  "replay, policies gavel-maxmin, gavel-ftf, maxmin, ftf, themis: seconds per round of time shares (themis: "
-                                  "per lease), "
-                                  "60 or more (default 360, as Gavel; a suspended job's owner recreates it after 10 s)")
-                       ->check(CLI::Range(std::int64_t{60}, std::int64_t{10'000'000}));
-  o.gang_timeout_option = cmd.add_option("--gang-timeout", o.gang_timeout_s,
-                                         "replay, policy gang: seconds a gang's placed workers wait at Permit for the rest "
-                                         "before all are sent back (default 60, as the coscheduling plugin)")
-                              ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
-  o.gang_backoff_option = cmd.add_option("--gang-backoff", o.gang_backoff_s,
-                                         "replay, policy gang: seconds a gang sent back from Permit stays out of scheduling "
-                                         "(default 20, the coscheduling plugin's denied pod-group expiry)")
-                              ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   o.queue_quotas_option =
       cmd.add_option("--queue-quotas", o.queue_quotas,
                      "replay, policies proportion and capacity: each queue's GPU quotas (deserved, guarantee, capability, "
@@ -192,17 +160,16 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
 
 // Options that were given but do not apply to the chosen mode are errors, not silently ignored.
 void check_mode_options(const SimulateOptions& o) {
+  refuse_retired_policy_options(o.retired);
   const bool replay = o.mode == "replay";
   for (const CLI::Option* option : {o.fill_target_option, o.order_option, o.typical_pods_option}) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
   }
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
-                                      o.checkpoint_option, o.free_preemption_option, o.tiresias_options[0], o.tiresias_options[1],
-                                      o.tiresias_options[2],
-                                      o.throughputs_option, o.colocation_option, o.round_option, o.gang_timeout_option,
-                                      o.gang_backoff_option, o.job_placement_option, o.scatter_slowdown_option,
-                                      o.themis_fairness_option, o.queue_quotas_option}) {
+                                      o.checkpoint_option, o.free_preemption_option, o.throughputs_option,
+                                      o.colocation_option, o.job_placement_option, o.scatter_slowdown_option,
+                                      o.queue_quotas_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -260,49 +227,6 @@ nlohmann::json profile_files(const std::vector<std::string>& sources, const std:
   return files;
 }
 
-// "3600,7200": positive, increasing GPU-second thresholds.
-std::vector<std::int64_t> parse_thresholds(const std::string& text) {
-  std::vector<std::int64_t> out;
-  for (std::string item : split_policies(text)) {
-    // "3600, 7200" as well as "3600,7200".
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || error != std::errc() || end != item.data() + item.size() || value <= 0 || value > 1'000'000'000'000) {
-      throw UsageError(fmt::format("--tiresias-thresholds '{}': '{}' is not a whole number of GPU-seconds in [1, 10^12]", text, item));
-    }
-    if (!out.empty() && value <= out.back()) {
-      throw UsageError(fmt::format("--tiresias-thresholds '{}': thresholds must increase ({} after {})", text, value, out.back()));
-    }
-    out.push_back(value);
-  }
-  if (out.empty()) throw UsageError(fmt::format("--tiresias-thresholds '{}': no threshold given", text));
-  return out;
-}
-
-// Tiresias' knobs from the command line; they must apply to some policy of the run.
-void apply_tiresias_options(const SimulateOptions& o, std::vector<sched::Profile>& profiles) {
-  const bool given = std::any_of(std::begin(o.tiresias_options), std::end(o.tiresias_options),
-                                 [](const CLI::Option* option) { return option->count() > 0; });
-  if (!given) return;
-  bool applied = false;
-  for (sched::Profile& profile : profiles) {
-    if (profile.preemption != sched::Preemption::kTiresias) continue;
-    if (o.tiresias_options[0]->count() > 0) profile.tiresias.thresholds_gpu_s = parse_thresholds(o.tiresias_thresholds);
-    if (o.tiresias_options[1]->count() > 0) profile.tiresias.starvation_knob = o.tiresias_starvation;
-    if (o.tiresias_options[2]->count() > 0) {
-      profile.tiresias.queue_order = o.tiresias_queue_order == "simulator" ? sched::TiresiasQueueOrder::kSimulator
-                                                                           : sched::TiresiasQueueOrder::kCreation;
-    }
-    applied = true;
-  }
-  if (!applied) {
-    throw UsageError("--tiresias-thresholds, --tiresias-starvation and --tiresias-queue-order apply to the tiresias "
-                     "policy, which this run does not use");
-  }
-}
-
 // The policies, each resolved once (a configuration file gives one per profile); a name given twice (in
 // any spelling) is an error. `sources` receives, per profile, the list item it came from.
 std::vector<sched::Profile> resolve_policies(const std::string& list, std::vector<std::string>& sources) {
@@ -310,7 +234,15 @@ std::vector<sched::Profile> resolve_policies(const std::string& list, std::vecto
   std::vector<std::string> keys;
   for (const std::string& item : split_policies(list)) {
     if (item.empty()) throw InputError(fmt::format("--policies '{}': empty name in the list", list));
-    for (sched::Profile& profile : config::resolve_profiles(item)) {
+    std::vector<std::string> notes;
+    std::vector<sched::Profile> resolved = config::resolve_profiles(item, &notes);
+    // One line for what the file holds that changes nothing here; `gpusim config check` lists it.
+    if (notes.size() == 1) fmt::print(stderr, "gpusim: note: {}\n", notes.front());
+    if (notes.size() > 1) {
+      fmt::print(stderr, "gpusim: note: {}: {} settings or plugins change nothing in gpusim (each with its reason: "
+                         "gpusim config check {})\n", item, notes.size(), item);
+    }
+    for (sched::Profile& profile : resolved) {
       // A profile may not pass for a built-in policy: reports compare those with published figures.
       if (!sched::builtin_policy_name(item) && sched::builtin_policy_name(profile.name)) {
         throw InputError(fmt::format("{}: name '{}' is a built-in policy's; give the profile a name of its own", item, profile.name));
@@ -563,33 +495,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<std::string> policy_sources;
   std::vector<sched::Profile> profiles = resolve_policies(o.policies, policy_sources);
-  apply_tiresias_options(o, profiles);
-  if (o.round_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
-        return profile.time_share != sched::TimeSharePolicy::kNone;
-      })) {
-    throw UsageError("--round-length applies to the time-sharing policies (gavel-maxmin, gavel-ftf, maxmin, ftf, themis), which "
-                     "this run does not use");
-  }
-  if (o.themis_fairness_option->count() > 0) {
-    bool applied = false;
-    for (sched::Profile& profile : profiles) {
-      if (profile.time_share != sched::TimeSharePolicy::kThemis) continue;
-      profile.themis_fairness = o.themis_fairness;
-      applied = true;
-    }
-    if (!applied) throw UsageError("--themis-fairness applies to the policy themis, which this run does not use");
-  }
-  for (sched::Profile& profile : profiles) {
-    if (o.round_option->count() > 0) profile.round_length = core::Time::from_seconds(o.round_length_s);
-    if (o.gang_timeout_option->count() > 0) profile.gang_timeout = core::Time::from_seconds(o.gang_timeout_s);
-    if (o.gang_backoff_option->count() > 0) profile.gang_denied_backoff = core::Time::from_seconds(o.gang_backoff_s);
-  }
-  for (const CLI::Option* option : {o.gang_timeout_option, o.gang_backoff_option}) {
-    if (option->count() > 0 &&
-        std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) { return profile.gang_permit; })) {
-      throw UsageError(fmt::format("{} applies to the policy gang (gangs wait at Permit), which this run does not use",
-                                   option->get_name()));
-    }
+  if (o.single_run && profiles.size() != 1) {
+    throw UsageError(fmt::format("--policy {}: the file holds {} profiles; `gpusim run` runs one policy (compare them with "
+                                 "`gpusim compare --policies {}`)", o.policies, profiles.size(), o.policies));
   }
   const auto quota_policy = [](const sched::Profile& p) { return p.queue_quotas != sched::QueueQuotaMode::kNone; };
   if (o.queue_quotas_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
@@ -601,8 +509,14 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                    "Philly one: --queue-quotas philly)", profile.name));
     }
   }
-  for (const sched::Profile& profile : profiles) {
+  for (sched::Profile& profile : profiles) {
     // Fill mode places pods one by one without time: no queue to share, nothing running to preempt.
+    if (o.mode == "fill" && profile.preemption == sched::Preemption::kPriority && !sched::builtin_policy_name(profile.name)) {
+      // kube-scheduler's default configuration enables DefaultPreemption; a fill places every pod
+      // once and none ends, so there is nothing to preempt for (pods of the FGD traces have one priority).
+      fmt::print(stderr, "gpusim: note: policy '{}': DefaultPreemption is not run in fill mode\n", profile.name);
+      profile.preemption = sched::Preemption::kNone;
+    }
     if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf || quota_policy(profile) ||
                              profile.time_share != sched::TimeSharePolicy::kNone || profile.gang_permit)) {
       throw UsageError(fmt::format("policy '{}' works in --mode replay only (fill mode places pods one by one, "
@@ -667,9 +581,12 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (o.mode == "replay" && (o.job_placement_option->count() > 0 || o.scatter_slowdown_option->count() > 0)) {
     context.placement = {{"job_placement", o.job_placement}, {"scatter_slowdown", o.scatter_slowdown}};
   }
-  if (o.mode == "replay" && std::any_of(profiles.begin(), profiles.end(), [](const sched::Profile& p) { return p.gang_permit; })) {
-    context.gang = {{"permit_timeout_s", o.gang_timeout_s},
-                    {"denied_backoff_s", o.gang_backoff_s}};
+  for (const sched::Profile& profile : profiles) {
+    // The first gang profile's (they agree unless a configuration gives profiles different ones).
+    if (o.mode == "replay" && profile.gang_permit && context.gang.is_null()) {
+      context.gang = {{"permit_timeout_s", profile.gang_timeout.seconds_floor()},
+                      {"denied_backoff_s", profile.gang_denied_backoff.seconds_floor()}};
+    }
   }
   if (loaded.job_types) {
     context.time_sharing["throughputs"] = {{"file", o.throughputs},

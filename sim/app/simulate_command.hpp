@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/app/progress_options.hpp"
+#include "sim/app/retired_options.hpp"
 #include "sim/io/output_dir.hpp"
 
 namespace gpusim::app {
@@ -37,31 +38,21 @@ struct SimulateOptions {
   double memory_fraction = 0.5;
   std::string precision = "fp32";
   std::string kube;  // replay: the --kube settings YAML ("" = defaults)
-  // replay, preempting policies: how often jobs checkpoint (seconds of run time), and Tiresias'
-  // queue thresholds (GPU-seconds, comma-separated) and starvation knob.
+  // replay, preempting policies: how often jobs checkpoint (seconds of run time).
   std::int64_t checkpoint_interval_s = 0;
-  std::string tiresias_thresholds;
-  std::int64_t tiresias_starvation = 0;
-  std::string tiresias_queue_order;  // creation | simulator
   bool free_preemption = false;
   CLI::Option* free_preemption_option = nullptr;
-  // replay: Gavel's throughput table ("gavel" or a path; empty: none) and the time-sharing
-  // policies' round length in seconds.
+  // replay: Gavel's throughput table ("gavel" or a path; empty: none).
   std::string throughputs;
   std::string colocation = "table";  // with throughputs: how pairs sharing a GPU run (table, model)
-  std::int64_t round_length_s = 360;
-  std::int64_t gang_timeout_s = 60;
-  std::int64_t gang_backoff_s = 20;
-  double themis_fairness = 0.8;
-  CLI::Option* themis_fairness_option = nullptr;
+  // Policy parameters now given as plugin args: refused with the lines that replace them.
+  RetiredPolicyOptions retired;
   std::string job_placement = "consolidated";
   double scatter_slowdown = 1;
   CLI::Option* job_placement_option = nullptr;
   CLI::Option* scatter_slowdown_option = nullptr;
   std::string queue_quotas;  // replay, policies proportion and capacity: a quota YAML ("philly": the bundled one)
   CLI::Option* queue_quotas_option = nullptr;
-  CLI::Option* gang_timeout_option = nullptr;
-  CLI::Option* gang_backoff_option = nullptr;
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;
@@ -79,10 +70,8 @@ struct SimulateOptions {
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* kube_option = nullptr;
   CLI::Option* checkpoint_option = nullptr;
-  CLI::Option* tiresias_options[3] = {};
   CLI::Option* throughputs_option = nullptr;
   CLI::Option* colocation_option = nullptr;
-  CLI::Option* round_option = nullptr;
   CLI::Option* perf_detail_options[4] = {};
 };
 

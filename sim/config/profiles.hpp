@@ -16,6 +16,7 @@ const policy::BuiltinProfileFile* builtin_profile_file(const std::string& asked)
 sched::Profile builtin_profile(const std::string& asked);
 // What one --policy / --policies item names: a built-in policy, or a file: each profile of a
 // KubeSchedulerConfiguration, or the one profile of a gpusim profile YAML (the older format).
-std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path);
+// `notes` (optional) receives what a configuration file holds that changes nothing in gpusim.
+std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, std::vector<std::string>* notes = nullptr);
 
 }  // namespace gpusim::config

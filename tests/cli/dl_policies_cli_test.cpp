@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -108,18 +109,21 @@ TEST_F(DlPolicies, TiresiasDefaultThresholdsAreItsSimulators) {
 TEST_F(DlPolicies, TiresiasQueueOrder) {
   std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,1,v100-sxm2-16gb\n";
   log({{0, 1000}, {10, 1000}});
-  const std::string tiresias = "--policy tiresias --tiresias-thresholds 100 --free-preemption";
+  // Tiresias with one threshold at 100 GPU-seconds, in each queue order (its plugin args).
+  derived_policy(dir_, "tiresias", "tiresias-100", "Tiresias", "{queueThresholdsGpuSeconds: [100]}");
+  derived_policy(dir_, "tiresias", "tiresias-100-sim", "Tiresias", "{queueThresholdsGpuSeconds: [100], queueOrder: Simulator}");
+  const std::string tiresias = "--free-preemption --policy ";
   auto ends = [](auto& pods) {
     std::vector<std::string> out;
     for (auto& [name, row] : pods) out.push_back(row["end_s"]);
     return out;
   };
-  auto creation = run(tiresias);
+  auto creation = run(tiresias + "tiresias-100.yaml");
   EXPECT_EQ(ends(creation), (std::vector<std::string>{"2000.000000", "1100.000000"}));
   EXPECT_EQ(metric("preemptions"), 1);
   EXPECT_NE(summary_.find("\"tiresias_queue_order\": \"creation\""), std::string::npos);
   // The second run replaces the first one's outputs (gpusim rewrites a directory it wrote).
-  auto simulator = run(tiresias + " --tiresias-queue-order simulator");
+  auto simulator = run(tiresias + "tiresias-100-sim.yaml");
   EXPECT_EQ(ends(simulator), (std::vector<std::string>{"1100.000000", "2000.000000"}));
   EXPECT_EQ(metric("preemptions"), 2);
   EXPECT_NE(summary_.find("\"tiresias_queue_order\": \"simulator\""), std::string::npos);
@@ -150,7 +154,8 @@ TEST_F(DlPolicies, AGangLargerThanTheClusterBlocksNothing) {
 TEST_F(DlPolicies, MaxMinJobsEndOnTheRoundsEdge) {
   std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,1,v100-sxm2-16gb\n";
   log({{0, 1000}, {0, 1000}});
-  auto pods = run("--policy maxmin --round-length 100");
+  derived_policy(dir_, "maxmin", "maxmin-100", "Gavel", "{objective: MaxMin, heterogeneityAware: false, roundLengthSeconds: 100}");
+  auto pods = run("--policy maxmin-100.yaml");
   std::vector<std::string> ends;
   for (auto& [name, row] : pods) ends.push_back(row["end_s"]);
   std::sort(ends.begin(), ends.end());

@@ -1,12 +1,14 @@
 // Gavel's time-sharing policies and throughput table through the real binary: a run on a small
 // heterogeneous cluster records its knobs and rounds, and the mistakes users make fail at once with
 // the file or option named and nothing written.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -29,12 +31,20 @@ void write_small_inputs(const fs::path& dir) {
 TEST(GavelCli, ComparesAwareAndBlindPoliciesWithTheTable) {
   const auto dir = fresh_dir("gavel_compare");
   write_small_inputs(dir);
+  // The four time-sharing policies with rounds of 120 s: their Gavel plugin's args.
+  std::string policies = "fifo";
+  for (const auto& [base, args] : {std::pair{"maxmin", "MaxMin, heterogeneityAware: false"}, {"gavel-maxmin", "MaxMin, heterogeneityAware: true"},
+                                   {"ftf", "FinishTimeFairness, heterogeneityAware: false"},
+                                   {"gavel-ftf", "FinishTimeFairness, heterogeneityAware: true"}}) {
+    derived_policy(dir, base, std::string(base) + "-120", "Gavel", fmt::format("{{objective: {}, roundLengthSeconds: 120}}", args));
+    policies += fmt::format(",{}-120.yaml", base);
+  }
   const auto result = run_gpusim(dir, "compare --workload jobs.csv --cluster nodes.csv --throughputs gavel --mode replay "
-                                      "--policies fifo,maxmin,gavel-maxmin,ftf,gavel-ftf --round-length 120 --seeds 1 --out out");
+                                      "--policies " + policies + " --seeds 1 --out out");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
   ASSERT_EQ(summary["policies"].size(), 5u);
-  EXPECT_EQ(summary["policies"][2]["name"], "gavel-maxmin");
+  EXPECT_EQ(summary["policies"][2]["name"], "gavel-maxmin-120");
   EXPECT_EQ(summary["inputs"]["time_sharing"]["round_length_s"], 120);
   EXPECT_EQ(summary["inputs"]["time_sharing"]["throughputs"]["file"], "gavel");
   for (std::size_t p = 0; p < 5; ++p) {
@@ -72,7 +82,7 @@ TEST(GavelCli, MistakesFailBeforeAnythingIsWritten) {
       {"run --workload jobs.csv --cluster nodes.csv --throughputs missing.json --mode replay --policy gavel-maxmin --out out",
        "missing.json"},
       {"run --workload jobs.csv --cluster nodes.csv --mode replay --policy fifo --round-length 60 --out out",
-       "--round-length applies to the time-sharing policies"},
+       "--round-length is gone: policy parameters are plugin args in a KubeSchedulerConfiguration now"},
       {"run --workload jobs.csv --cluster nodes.csv --mode fill --policy gavel-maxmin --out out", "works in --mode replay only"},
       {"run --workload jobs.csv --cluster nodes.csv --mode fill --policy fifo --throughputs gavel --out out",
        "--throughputs applies to --mode replay only"},

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -139,9 +140,12 @@ TEST(DlrmCli, ReplayKeepsRolesRdmaAndEachServicesLimitPerNode) {
 
 TEST(PlacementCli, OptionsForGangsAndScatteringRefuseWhatTheyCannotApplyTo) {
   const auto dir = fresh_dir("placement_options");
+  // The Permit timeout is the Coscheduling plugin's arg now: the old option says so, with the lines.
   const auto no_gang = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --gang-timeout 30 --out out");
   EXPECT_EQ(no_gang.exit_code, 2);
-  EXPECT_NE(no_gang.err.find("--gang-timeout applies to the policy gang"), std::string::npos) << no_gang.err;
+  EXPECT_NE(no_gang.err.find("--gang-timeout is gone"), std::string::npos) << no_gang.err;
+  EXPECT_NE(no_gang.err.find("args: {permitWaitingTimeSeconds: 30, deniedPGExpirationTimeSeconds: 20}"), std::string::npos)
+      << no_gang.err;
   const auto both = run_gpusim(dir, "run --workload philly --cluster philly-gavel --throughputs gavel --mode replay "
                                     "--policy fifo --job-placement scattered --scatter-slowdown 2 --out out");
   EXPECT_EQ(both.exit_code, 2);
@@ -160,14 +164,19 @@ TEST(PlacementCli, TheThemisKnobAppliesToThemisOnly) {
   const auto dir = fresh_dir("themis_knob");
   const auto other = run_gpusim(dir, "run --workload philly --mode replay --policy fifo --themis-fairness 0.5 --out out");
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.err.find("--themis-fairness applies to the policy themis"), std::string::npos) << other.err;
-  const auto range = run_gpusim(dir, "run --workload philly --mode replay --policy themis --themis-fairness 1 --out out");
-  EXPECT_EQ(range.exit_code, 2);
+  EXPECT_NE(other.err.find("--themis-fairness is gone"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("- name: Themis\n    args: {fairness: 0.5, leaseSeconds: 360}"), std::string::npos) << other.err;
+  derived_policy(dir, "themis", "themis-1", "Themis", "{fairness: 1}");
+  const auto range = run_gpusim(dir, "run --workload philly --mode replay --policy themis-1.yaml --out out");
+  EXPECT_EQ(range.exit_code, 1);
+  EXPECT_NE(range.err.find("themis-1.yaml:"), std::string::npos) << range.err;
+  EXPECT_NE(range.err.find("args.fairness"), std::string::npos) << range.err;
   EXPECT_FALSE(fs::exists(dir / "out"));
   std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
                                      "2017-10-01 00:00:00,600.0,8,4800.0,vc\n"
                                      "2017-10-01 00:01:00,300.0,16,4800.0,vc\n";
-  const auto ok = run_gpusim(dir, "run --workload jobs.csv --mode replay --policy themis --themis-fairness 0.5 --out out");
+  derived_policy(dir, "themis", "themis-half", "Themis", "{fairness: 0.5}");
+  const auto ok = run_gpusim(dir, "run --workload jobs.csv --mode replay --policy themis-half.yaml --out out");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
   EXPECT_EQ(summary["inputs"]["time_sharing"]["themis_fairness"], 0.5);
@@ -177,8 +186,9 @@ TEST(PlacementCli, TheThemisKnobAppliesToThemisOnly) {
 
 TEST(PlacementCli, ScatteredRunsRecordTheirPlacementAndCountSpreadGangs) {
   const auto dir = fresh_dir("placement_record");
-  const auto result = run_gpusim(dir, "run --workload philly --mode replay --policy gang --job-placement scattered "
-                                      "--scatter-slowdown 1.5 --gang-timeout 30 --out out");
+  derived_policy(dir, "gang", "gang-30s", "Coscheduling", "{permitWaitingTimeSeconds: 30}");
+  const auto result = run_gpusim(dir, "run --workload philly --mode replay --policy gang-30s.yaml --job-placement scattered "
+                                      "--scatter-slowdown 1.5 --out out");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
   EXPECT_EQ(summary["inputs"]["placement"]["job_placement"], "scattered");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -140,9 +141,9 @@ TEST(PhillyCli, PreemptingPoliciesRecordTheirKnobsAndPreemptions) {
                                      "2017-10-01 02:00:00,600.0,8,4800.0,vc\n";
   std::ofstream(dir / "one-node.csv") << "sn,cpu_milli,memory_mib,gpu,model\n"
                                          "node-0,96000,786432,8,V100M32\n";
+  derived_policy(dir, "tiresias", "tiresias-3600", "Tiresias", "{queueThresholdsGpuSeconds: [3600, 100000]}");
   const auto result = run_gpusim(dir, "compare --workload jobs.csv --cluster one-node.csv --mode replay "
-                                      "--policies fifo,srtf,tiresias --tiresias-thresholds 3600,100000 "
-                                      "--checkpoint-interval 900 --seeds 1 --out out");
+                                      "--policies fifo,srtf,tiresias-3600.yaml --checkpoint-interval 900 --seeds 1 --out out");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
   const auto& knobs = summary["inputs"]["preemption"];
@@ -160,17 +161,24 @@ TEST(PhillyCli, PreemptingPoliciesRecordTheirKnobsAndPreemptions) {
 
 TEST(PhillyCli, TiresiasKnobsAreCheckedBeforeAnythingRuns) {
   const auto dir = fresh_dir("philly_knobs");
+  // The knobs are the Tiresias plugin's args: the old options say which lines replace them, and
+  // bad args are refused with the file, line and field.
+  const auto retired = run_gpusim(dir, "run --workload philly --mode replay --out out --policy tiresias --tiresias-thresholds 3600,7200");
+  EXPECT_EQ(retired.exit_code, 2);
+  EXPECT_NE(retired.err.find("args: {queueThresholdsGpuSeconds: [3600,7200], starvationKnob: 0, queueOrder: Creation}"),
+            std::string::npos) << retired.err;
+  derived_policy(dir, "tiresias", "decreasing", "Tiresias", "{queueThresholdsGpuSeconds: [3600, 100]}");
+  derived_policy(dir, "tiresias", "hours", "Tiresias", "{queueThresholdsGpuSeconds: [1h]}");
   const struct {
     const char* args;
     const char* message;
   } cases[] = {
-      {"--policy fifo --tiresias-starvation 2", "apply to the tiresias policy, which this run does not use"},
-      {"--policy tiresias --tiresias-thresholds 3600,100", "thresholds must increase (100 after 3600)"},
-      {"--policy tiresias --tiresias-thresholds 1h", "'1h' is not a whole number of GPU-seconds"},
+      {"--policy decreasing.yaml", "decreasing.yaml:23: profiles[0].pluginConfig[0].args.queueThresholdsGpuSeconds[1]: thresholds must increase (100 after 3600)"},
+      {"--policy hours.yaml", "hours.yaml:23: profiles[0].pluginConfig[0].args.queueThresholdsGpuSeconds[0]: '1h'"},
   };
   for (const auto& c : cases) {
     const auto result = run_gpusim(dir, std::string("run --workload philly --mode replay --out out ") + c.args);
-    EXPECT_EQ(result.exit_code, 2) << c.args;
+    EXPECT_EQ(result.exit_code, 1) << c.args;
     EXPECT_NE(result.err.find(c.message), std::string::npos) << result.err;
     EXPECT_FALSE(fs::exists(dir / "out")) << c.args;
   }
@@ -185,8 +193,8 @@ TEST(PhillyCli, TiresiasKnobsAreCheckedBeforeAnythingRuns) {
   std::ofstream(dir / "two.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
                                     "2017-10-01 00:00:00,100.0,1,100.0,vc\n"
                                     "2017-10-01 00:01:00,100.0,1,100.0,vc\n";
-  const auto spaced = run_gpusim(dir, "run --workload two.csv --mode replay --policy tiresias --tiresias-thresholds "
-                                      "'3600, 36000' --out spaced");
+  derived_policy(dir, "tiresias", "two-queues", "Tiresias", "{queueThresholdsGpuSeconds: [3600, 36000]}");
+  const auto spaced = run_gpusim(dir, "run --workload two.csv --mode replay --policy two-queues.yaml --out spaced");
   EXPECT_EQ(spaced.exit_code, 0) << spaced.err;
 }
 

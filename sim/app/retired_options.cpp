@@ -1,0 +1,70 @@
+#include "sim/app/retired_options.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/app/simulate_command.hpp"
+
+namespace gpusim::app {
+namespace {
+
+// "3600,7200" as a YAML list; anything else as given (the reader then says what is wrong with it).
+std::string yaml_list(const std::string& csv) { return "[" + csv + "]"; }
+std::string or_default(const std::string& given, const char* fallback) { return given.empty() ? fallback : given; }
+
+std::string how_to(const char* policy, const char* plugin, const std::string& args) {
+  return fmt::format(
+      "policy parameters are plugin args in a KubeSchedulerConfiguration now. Start from the built-in policy's file "
+      "and give the profile a name of its own:\n"
+      "  gpusim config show {0} > my-{0}.yaml      (then: schedulerName: my-{0})\n"
+      "and set its args there:\n"
+      "  pluginConfig:\n"
+      "  - name: {1}\n"
+      "    args: {2}\n"
+      "then run it with --policy my-{0}.yaml (`gpusim policies --describe {0}` lists every arg and its default)",
+      policy, plugin, args);
+}
+
+}  // namespace
+
+void add_retired_policy_options(CLI::App& command, RetiredPolicyOptions& r) {
+  const char* names[] = {"--tiresias-thresholds", "--tiresias-starvation", "--tiresias-queue-order", "--themis-fairness",
+                         "--round-length",        "--gang-timeout",         "--gang-backoff"};
+  std::string* values[] = {&r.tiresias_thresholds, &r.tiresias_starvation, &r.tiresias_queue_order, &r.themis_fairness,
+                           &r.round_length,        &r.gang_timeout,        &r.gang_backoff};
+  for (std::size_t i = 0; i < std::size(names); ++i) {
+    r.options[i] = command.add_option(names[i], *values[i], "retired: a plugin arg in a KubeSchedulerConfiguration")->group("");
+  }
+}
+
+void refuse_retired_policy_options(const RetiredPolicyOptions& r) {
+  const auto given = [&](std::size_t i) { return r.options[i] != nullptr && r.options[i]->count() > 0; };
+  if (given(0) || given(1) || given(2)) {
+    const std::string name = given(0) ? "--tiresias-thresholds" : given(1) ? "--tiresias-starvation" : "--tiresias-queue-order";
+    const std::string order = r.tiresias_queue_order == "simulator" ? "Simulator" : "Creation";
+    throw UsageError(fmt::format("{} is gone: {}", name,
+                                 how_to("tiresias", "Tiresias",
+                                        fmt::format("{{queueThresholdsGpuSeconds: {}, starvationKnob: {}, queueOrder: {}}}",
+                                                    yaml_list(or_default(r.tiresias_thresholds, "3250,7200")),
+                                                    or_default(r.tiresias_starvation, "0"), order))));
+  }
+  if (given(3)) {
+    throw UsageError(fmt::format("--themis-fairness is gone: {}",
+                                 how_to("themis", "Themis", fmt::format("{{fairness: {}, leaseSeconds: {}}}", r.themis_fairness,
+                                                                        or_default(r.round_length, "360")))));
+  }
+  if (given(4)) {
+    throw UsageError(fmt::format(
+        "--round-length is gone: {}\n(for themis: `- name: Themis` with args {{leaseSeconds: {}}})",
+        how_to("gavel-maxmin", "Gavel",
+               fmt::format("{{objective: MaxMin, heterogeneityAware: true, roundLengthSeconds: {}}}", r.round_length)),
+        r.round_length));
+  }
+  if (given(5) || given(6)) {
+    throw UsageError(fmt::format("{} is gone: {}", given(5) ? "--gang-timeout" : "--gang-backoff",
+                                 how_to("gang", "Coscheduling",
+                                        fmt::format("{{permitWaitingTimeSeconds: {}, deniedPGExpirationTimeSeconds: {}}}",
+                                                    or_default(r.gang_timeout, "60"), or_default(r.gang_backoff, "20")))));
+  }
+}
+
+}  // namespace gpusim::app

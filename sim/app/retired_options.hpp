@@ -1,0 +1,20 @@
+#pragma once
+// Policy parameters that were command-line options and are now plugin args in a
+// KubeSchedulerConfiguration (issue 30). They are still parsed, hidden from --help, so that a
+// user who gives one is told the configuration lines that replace it, with the values given.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace gpusim::app {
+
+struct RetiredPolicyOptions {
+  std::string tiresias_thresholds, tiresias_starvation, tiresias_queue_order;
+  std::string themis_fairness, round_length, gang_timeout, gang_backoff;
+  CLI::Option* options[7] = {};
+};
+
+void add_retired_policy_options(CLI::App& command, RetiredPolicyOptions& retired);
+// Throws UsageError for the first one given, with the lines that replace it.
+void refuse_retired_policy_options(const RetiredPolicyOptions& retired);
+
+}  // namespace gpusim::app

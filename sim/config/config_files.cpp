@@ -1,0 +1,59 @@
+#include "sim/config/config_files.hpp"
+
+#include <fmt/format.h>
+
+#include "policies/register_builtin.hpp"
+#include "sim/config/kube_scheduler_config.hpp"
+#include "sim/core/status.hpp"
+#include "sim/io/input_file.hpp"
+#include "sim/io/yaml_fields.hpp"
+
+namespace gpusim::config {
+namespace {
+
+std::string read_scheduler_config(const std::string& text, const std::string& source, RunConfiguration& into) {
+  const sched::Registry registry = policy::builtin_registry();
+  SchedulerConfiguration config = parse_kube_scheduler_config(text, source, registry);
+  std::vector<std::string> names;
+  for (sched::Profile& profile : config.profiles) {
+    names.push_back(profile.name);
+    into.profiles.push_back(std::move(profile));
+    into.profile_sources.push_back(source);
+  }
+  into.notes.insert(into.notes.end(), config.notes.begin(), config.notes.end());
+  return fmt::format("{} profile{}: {}", names.size(), names.size() == 1 ? "" : "s", fmt::join(names, ", "));
+}
+
+constexpr ConfigKind kKinds[] = {
+    {"KubeSchedulerConfiguration", is_kube_scheduler_config, read_scheduler_config},
+};
+
+}  // namespace
+
+std::span<const ConfigKind> config_kinds() { return kKinds; }
+
+std::string read_config_file(const std::string& path, RunConfiguration& into) {
+  const std::string text = io::read_file(path, "configuration file");
+  YAML::Node first;
+  try {
+    first = YAML::Load(text);  // the first document: enough to tell the kind
+  } catch (const YAML::Exception& e) {
+    throw core::InputError(io::yaml_syntax_error(path, text, e));
+  }
+  const ConfigKind* found = nullptr;
+  std::vector<std::string> names;
+  for (const ConfigKind& kind : kKinds) {
+    names.emplace_back(kind.name);
+    if (!kind.recognise(first)) continue;
+    if (found != nullptr) {
+      throw core::InputError(fmt::format("{}:1: reads as both a {} and a {}", path, found->name, kind.name));
+    }
+    found = &kind;
+  }
+  if (found == nullptr) {
+    throw core::InputError(fmt::format("{}:1: not a configuration file gpusim reads (kinds: {})", path, fmt::join(names, ", ")));
+  }
+  return fmt::format("{}: {}", found->name, found->read(text, path, into));
+}
+
+}  // namespace gpusim::config
