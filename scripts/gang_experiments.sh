@@ -3,7 +3,8 @@
 # for the rest of their gang; 60 s timeout, 20 s backoff after a rejection) against gangs placed
 # whole within one cycle (policies/profiles/fifo-skip.yaml: the same queue and placement), on
 # Microsoft's Philly job log replayed on the Philly-like cluster with arrivals 4x and 8x denser.
-# Each compression also runs gang with a 600 s Permit timeout. results/gang-philly/<name>/ are gpusim
+# Each compression also runs gang with a 600 s Permit timeout (policies/examples/gang-timeout-600.yaml:
+# the Coscheduling plugin's args; results made before issue 30 name that run `gang`, from --gang-timeout 600). results/gang-philly/<name>/ are gpusim
 # output directories; results/gang-philly/table.md collects their metrics, with the mean JCT of the
 # jobs that run as gangs (more than 8 GPUs) and of the rest, from each run's jobs.csv. Per-run
 # files (runs/) are not committed.
@@ -20,13 +21,13 @@ for k in 4 8; do
     ./build/gpusim compare --workload philly --mode replay --time-compression "$k" \
     --policies policies/profiles/fifo-skip.yaml,gang --seeds 1 --out "$dir/compression-$k" > /dev/null
   /usr/bin/time -f "compression $k, gang (600 s): %e s wall, %M KB max RSS" \
-    ./build/gpusim compare --workload philly --mode replay --time-compression "$k" --gang-timeout 600 \
-    --policies gang --seeds 1 --out "$dir/compression-$k-timeout-600" > /dev/null
+    ./build/gpusim compare --workload philly --mode replay --time-compression "$k" \
+    --policies policies/examples/gang-timeout-600.yaml --seeds 1 --out "$dir/compression-$k-timeout-600" > /dev/null
 done
 # The same with a 1 s backoff after a rejection instead of 20 s: what the backoff does.
 /usr/bin/time -f "compression 8, gang (60 s, backoff 1 s): %e s wall, %M KB max RSS" \
-  ./build/gpusim compare --workload philly --mode replay --time-compression 8 --gang-backoff 1 \
-  --policies gang --seeds 1 --out "$dir/compression-8-backoff-1" > /dev/null
+  ./build/gpusim compare --workload philly --mode replay --time-compression 8 \
+  --policies policies/examples/gang-backoff-1.yaml --seeds 1 --out "$dir/compression-8-backoff-1" > /dev/null
 
 h() { jq -r "(. / 3600 * 100 | round) / 100"; }
 r2() { jq -r '(. * 100 | round) / 100'; }
@@ -43,8 +44,8 @@ jct_of() { awk -F, -v big="$2" 'NR > 1 && ((big && $4 > 8) || (!big && $4 <= 8))
       for p in $(jq -r '.policies[].name' "$s"); do
         m() { jq -r --arg p "$p" --arg m "$1" '.policies[] | select(.name == $p) | .[$m].mean' "$s"; }
         pm() { jq -r --arg p "$p" --arg m "$1" '.policies[] | select(.name == $p) | (.[$m].mean // null) | if . == null then "–" else (. * 100 | round) / 100 end' "$s"; }
-        timeout=$(jq -r --arg p "$p" 'if $p == "gang" then .inputs.gang.permit_timeout_s else "–" end' "$s")
-        backoff=$(jq -r --arg p "$p" 'if $p == "gang" then .inputs.gang.denied_backoff_s else "–" end' "$s")
+        timeout=$(jq -r --arg p "$p" 'if ($p | startswith("gang")) then .inputs.gang.permit_timeout_s else "–" end' "$s")
+        backoff=$(jq -r --arg p "$p" 'if ($p | startswith("gang")) then .inputs.gang.denied_backoff_s else "–" end' "$s")
         jobs=$out/runs/$p/seed-42/jobs.csv
         echo "| $k | $p | $timeout | $backoff | $(m job_mean_jct_s | h) | $(m job_p95_jct_s | h) | $(m job_mean_queueing_s | h) | $(jct_of "$jobs" 1) | $(jct_of "$jobs" 0) | $(pm gang_permit_timeouts) | $(pm gang_permit_rejections) | $(pm gpu_hours_held_at_permit) | $(m mean_gpu_allocation_pct | r2) |"
       done
