@@ -8,4 +8,4 @@ set key right top
 set grid
 set yrange [0:*]
 set offsets 0, 0, graph 0.06, 0
-plot "pending-time-gang.dat" index 0 using 1:2 with steps lc rgb '#4477aa' lw 1.5 dt 1 notitle, "pending-time-gang.dat" index 1 using 1:2 with points lc rgb '#4477aa' pt 6 ps 0.9 notitle, keyentry with linespoints lc rgb '#4477aa' lw 1.5 dt 1 pt 6 ps 0.9 title "gang" noenhanced
+plot "pending-time-gang-timeout-600.dat" index 0 using 1:2 with steps lc rgb '#4477aa' lw 1.5 dt 1 notitle, "pending-time-gang-timeout-600.dat" index 1 using 1:2 with points lc rgb '#4477aa' pt 6 ps 0.9 notitle, keyentry with linespoints lc rgb '#4477aa' lw 1.5 dt 1 pt 6 ps 0.9 title "gang-timeout-600" noenhanced
