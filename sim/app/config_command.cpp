@@ -30,7 +30,7 @@ int describe(const std::string& name_or_path) {
     if (!summary.empty()) fmt::print("what it does: {}\n", summary);
     return kExitOk;
   }
-  const std::vector<sched::Profile> profiles = config::resolve_profiles(name_or_path);
+  const std::vector<sched::Profile> profiles = config::resolve_profiles(name_or_path, registry);
   for (std::size_t i = 0; i < profiles.size(); ++i) {
     if (i > 0) fmt::print("\n");
     fmt::print("{}", config::describe_profile(profiles[i], registry, name_or_path));

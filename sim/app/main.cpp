@@ -18,6 +18,7 @@
 #include "sim/app/trace_command.hpp"
 #include "sim/app/usage_error.hpp"
 #include "sim/app/simulate_command.hpp"
+#include "policies/register_builtin.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/interrupt.hpp"
@@ -72,7 +73,7 @@ int run_cli(int argc, char** argv) {
   if (*run || *compare) {
     io::AbandonList abandon;
     const io::InterruptGuard interrupts(abandon);  // before any worker thread starts
-    return app::run_simulate(*run ? run_options : compare_options, abandon);
+    return app::run_simulate(*run ? run_options : compare_options, abandon, policy::builtin_registry());
   }
   if (*report) {
     io::AbandonList abandon;

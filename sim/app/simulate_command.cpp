@@ -229,13 +229,14 @@ nlohmann::json profile_files(const std::vector<std::string>& sources, const std:
 
 // The policies, each resolved once (a configuration file gives one per profile); a name given twice (in
 // any spelling) is an error. `sources` receives, per profile, the list item it came from.
-std::vector<sched::Profile> resolve_policies(const std::string& list, std::vector<std::string>& sources) {
+std::vector<sched::Profile> resolve_policies(const std::string& list, std::vector<std::string>& sources,
+                                             const sched::Registry& registry) {
   std::vector<sched::Profile> profiles;
   std::vector<std::string> keys;
   for (const std::string& item : split_policies(list)) {
     if (item.empty()) throw InputError(fmt::format("--policies '{}': empty name in the list", list));
     std::vector<std::string> notes;
-    std::vector<sched::Profile> resolved = config::resolve_profiles(item, &notes);
+    std::vector<sched::Profile> resolved = config::resolve_profiles(item, registry, &notes);
     // One line for what the file holds that changes nothing here; `gpusim config check` lists it.
     if (notes.size() == 1) fmt::print(stderr, "gpusim: note: {}\n", notes.front());
     if (notes.size() > 1) {
@@ -362,8 +363,8 @@ void note_jobs_larger_than_cluster(const std::string& file, const Loaded& loaded
   }
 }
 
-Loaded load(const SimulateOptions& o, const InputPaths& paths) {
-  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, std::nullopt, policy::builtin_registry(), std::nullopt, {}, {},
+Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Registry& registry) {
+  Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, std::nullopt, registry, std::nullopt, {}, {},
                 std::nullopt};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
@@ -477,7 +478,7 @@ CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
   return compare;
 }
 
-int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
+int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched::Registry& registry) {
   const auto started = std::chrono::steady_clock::now();
   check_mode_options(o);
   if (o.single_run && split_policies(o.policies).size() != 1) {
@@ -494,7 +495,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<std::string> policy_sources;
-  std::vector<sched::Profile> profiles = resolve_policies(o.policies, policy_sources);
+  std::vector<sched::Profile> profiles = resolve_policies(o.policies, policy_sources, registry);
   if (o.single_run && profiles.size() != 1) {
     throw UsageError(fmt::format("--policy {}: the file holds {} profiles; `gpusim run` runs one policy (compare them with "
                                  "`gpusim compare --policies {}`)", o.policies, profiles.size(), o.policies));
@@ -524,7 +525,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     }
   }
 
-  Loaded loaded = load(o, paths);
+  Loaded loaded = load(o, paths, registry);
   if (loaded.typical_pods && std::none_of(profiles.begin(), profiles.end(), [&](const sched::Profile& profile) {
         const auto is_fgd = [&](const std::string& name) { return loaded.registry.canonical(name) == "fgd"; };
         return is_fgd(profile.gpu_selection) ||

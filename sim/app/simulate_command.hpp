@@ -10,6 +10,7 @@
 #include "sim/app/progress_options.hpp"
 #include "sim/app/retired_options.hpp"
 #include "sim/io/output_dir.hpp"
+#include "sim/sched/registry.hpp"
 
 namespace gpusim::app {
 
@@ -79,6 +80,7 @@ CLI::App* add_run_command(CLI::App& app, SimulateOptions& options);
 CLI::App* add_compare_command(CLI::App& app, SimulateOptions& options);
 
 // Runs the command; returns the exit code. Throws UsageError, core::InputError.
-int run_simulate(const SimulateOptions& options, io::AbandonList& abandon);
+// `registry`: the plugins policies may name (main passes the built-in ones; a test may add its own).
+int run_simulate(const SimulateOptions& options, io::AbandonList& abandon, const sched::Registry& registry);
 
 }  // namespace gpusim::app

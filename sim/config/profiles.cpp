@@ -34,7 +34,8 @@ sched::Profile builtin_profile(const std::string& asked) {
   return std::move(config.profiles.front());
 }
 
-std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, std::vector<std::string>* notes) {
+std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, const sched::Registry& registry,
+                                             std::vector<std::string>* notes) {
   const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
                        name_or_path.ends_with(".yml");
   if (!is_path) return {builtin_profile(name_or_path)};
@@ -46,7 +47,6 @@ std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, st
     throw core::InputError(io::yaml_syntax_error(name_or_path, text, e));
   }
   if (is_kube_scheduler_config(doc)) {
-    const sched::Registry registry = policy::builtin_registry();
     SchedulerConfiguration config = parse_kube_scheduler_config(text, name_or_path, registry);
     if (notes != nullptr) notes->insert(notes->end(), config.notes.begin(), config.notes.end());
     return std::move(config.profiles);

@@ -6,6 +6,7 @@
 
 #include "policies/builtin_profile_files.hpp"
 #include "sim/sched/profile.hpp"
+#include "sim/sched/registry.hpp"
 
 namespace gpusim::config {
 
@@ -17,6 +18,8 @@ sched::Profile builtin_profile(const std::string& asked);
 // What one --policy / --policies item names: a built-in policy, or a file: each profile of a
 // KubeSchedulerConfiguration, or the one profile of a gpusim profile YAML (the older format).
 // `notes` (optional) receives what a configuration file holds that changes nothing in gpusim.
-std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, std::vector<std::string>* notes = nullptr);
+// A file's plugins are looked up in `registry` (the built-in one, or one with other plugins added).
+std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, const sched::Registry& registry,
+                                             std::vector<std::string>* notes = nullptr);
 
 }  // namespace gpusim::config

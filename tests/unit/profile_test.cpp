@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "sim/core/status.hpp"
+#include "policies/register_builtin.hpp"
 #include "sim/config/profiles.hpp"
 #include "sim/sched/profile.hpp"
 
@@ -31,7 +32,7 @@ TEST(Profile, LoadsYaml) {
   EXPECT_EQ(profile.score[0].weight, 2);
   EXPECT_EQ(profile.score[1].weight, 1);
   EXPECT_EQ(profile.tie_break, TieBreak::kNodeIndex);
-  EXPECT_EQ(config::resolve_profiles(path.string()).at(0).name, "mix");
+  EXPECT_EQ(config::resolve_profiles(path.string(), policy::builtin_registry()).at(0).name, "mix");
 }
 
 TEST(Profile, BadYamlNamesFileLineAndField) {
