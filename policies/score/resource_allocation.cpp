@@ -50,6 +50,13 @@ void FitScorer::prepare(const cluster::PodSpec& pod) {
 
 std::int64_t FitScorer::score(const cluster::PodSpec& pod, cluster::NodeIndex n, const cluster::ClusterState& cluster) {
   if (prepared_ != &pod) prepare(pod);
+  if (scoring_.gpusim_legacy && cpu_memory_only_) {
+    // The built-in least-allocated and most-allocated: their two terms directly (hot in fill runs).
+    const cluster::NodeSpec& node = cluster.node(n);
+    const Amount cpu{node.cpu_milli, node.cpu_milli - cluster.cpu_free(n) + pod.cpu_milli};
+    const Amount memory{node.memory_mib, node.memory_mib - cluster.memory_free(n) + pod.memory_mib};
+    return (legacy_score(scoring_.strategy, cpu) + legacy_score(scoring_.strategy, memory)) / 2;
+  }
   const Requests requests = scoring_.gpusim_legacy ? Requests::kActual : Requests::kNonZero;
   std::int64_t node_score = 0;
   std::int64_t weight_sum = 0;
@@ -86,7 +93,19 @@ std::int64_t FitScorer::score(const cluster::PodSpec& pod, cluster::NodeIndex n,
   return node_score / weight_sum;
 }
 
-BalancedScorer::BalancedScorer(std::vector<ScoredResource> resources) : resources_(std::move(resources)) {
+namespace {
+
+bool is_cpu_and_memory(const std::vector<ScoredResource>& resources) {
+  return resources.size() == 2 && resources[0].kind == ResourceKind::kCpu && resources[1].kind == ResourceKind::kMemory &&
+         resources[0].weight == 1 && resources[1].weight == 1;
+}
+
+}  // namespace
+
+FitScorer::FitScorer(FitScoring scoring) : scoring_(std::move(scoring)), cpu_memory_only_(is_cpu_and_memory(scoring_.resources)) {}
+
+BalancedScorer::BalancedScorer(std::vector<ScoredResource> resources)
+    : resources_(std::move(resources)), cpu_memory_only_(is_cpu_and_memory(resources_)) {
   fractions_.reserve(resources_.size());
 }
 
@@ -100,6 +119,19 @@ std::int64_t BalancedScorer::score(const cluster::PodSpec& pod, cluster::NodeInd
   if (prepared_ != &pod) prepare(pod);
   if (best_effort_) return 0;
   const cluster::CpuMemory asked{pod.cpu_milli, pod.memory_mib};
+  if (cpu_memory_only_) {
+    // The default resources: two fractions, std = |f1 - f2| / 2, without the general loop.
+    const Amount cpu = amount_on_node(resources_[0], pod, asked, n, cluster, Requests::kActual);
+    const Amount memory = amount_on_node(resources_[1], pod, asked, n, cluster, Requests::kActual);
+    if (cpu.allocatable != 0 && memory.allocatable != 0) {
+      const auto fraction = [](Amount a) {
+        const double f = static_cast<double>(a.requested) / static_cast<double>(a.allocatable);
+        return f > 1 ? 1.0 : f;
+      };
+      const double std_dev = std::abs((fraction(cpu) - fraction(memory)) / 2);
+      return static_cast<std::int64_t>((1 - std_dev) * static_cast<double>(sched::kMaxNodeScore));
+    }
+  }
   fractions_.clear();
   double total = 0;
   for (const ScoredResource& r : resources_) {

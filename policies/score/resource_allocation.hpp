@@ -53,7 +53,7 @@ struct FitScoring {
 // NodeResourcesFit's score (its scoringStrategy).
 class FitScorer {
  public:
-  explicit FitScorer(FitScoring scoring) : scoring_(std::move(scoring)) {}
+  explicit FitScorer(FitScoring scoring);
   // Per cycle: the pod's own requests (PreScore).
   void prepare(const cluster::PodSpec& pod);
   std::int64_t score(const cluster::PodSpec& pod, cluster::NodeIndex n, const cluster::ClusterState& cluster);
@@ -61,6 +61,7 @@ class FitScorer {
 
  private:
   FitScoring scoring_;
+  bool cpu_memory_only_;  // resources: cpu and memory, weight 1 each (the default)
   const cluster::PodSpec* prepared_ = nullptr;
   cluster::CpuMemory asked_;
 };
@@ -74,6 +75,7 @@ class BalancedScorer {
 
  private:
   std::vector<ScoredResource> resources_;
+  bool cpu_memory_only_;
   std::vector<double> fractions_;  // scratch, sized once
   const cluster::PodSpec* prepared_ = nullptr;
   bool best_effort_ = false;

@@ -118,16 +118,13 @@ cluster::CpuMemory scored_requests(const cluster::PodSpec& pod, Requests request
   return requests == Requests::kActual ? cluster::CpuMemory{pod.cpu_milli, pod.memory_mib} : cluster::nonzero_requests(pod);
 }
 
-Amount amount_on_node(const ScoredResource& resource, const cluster::PodSpec& pod, cluster::CpuMemory asked,
-                      cluster::NodeIndex n, const cluster::ClusterState& cluster, Requests requests) {
+Amount device_amount_on_node(const ScoredResource& resource, const cluster::PodSpec& pod, cluster::NodeIndex n,
+                             const cluster::ClusterState& cluster, Requests requests) {
   const cluster::NodeSpec& node = cluster.node(n);
-  const bool nonzero = requests == Requests::kNonZero;
   switch (resource.kind) {
     case ResourceKind::kCpu:
-      return {node.cpu_milli, (nonzero ? cluster.nonzero_cpu_requested(n) : node.cpu_milli - cluster.cpu_free(n)) + asked.cpu_milli};
     case ResourceKind::kMemory:
-      return {node.memory_mib,
-              (nonzero ? cluster.nonzero_memory_requested(n) : node.memory_mib - cluster.memory_free(n)) + asked.memory_mib};
+      return amount_on_node(resource, pod, scored_requests(pod, requests), n, cluster, requests);
     case ResourceKind::kNvidiaGpu:
       // An extended resource the pod does not ask is left out (upstream returns (0, 0)).
       if (!asks_nvidia_gpu(pod) || node.gpu_count == 0) return {};

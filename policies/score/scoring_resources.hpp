@@ -72,10 +72,25 @@ struct Amount {
 // The pod's CPU and memory requests as the scores take them (computed once per cycle).
 cluster::CpuMemory scored_requests(const cluster::PodSpec& pod, Requests requests);
 
+// The same for the GPU resources (every kind but cpu and memory).
+Amount device_amount_on_node(const ScoredResource& resource, const cluster::PodSpec& pod, cluster::NodeIndex n,
+                             const cluster::ClusterState& cluster, Requests requests);
+
 // kube-scheduler's (allocatable, requested) of `resource` on node n with `pod` added; `asked` is
-// scored_requests(pod, requests).
-Amount amount_on_node(const ScoredResource& resource, const cluster::PodSpec& pod, cluster::CpuMemory asked,
-                      cluster::NodeIndex n, const cluster::ClusterState& cluster, Requests requests);
+// scored_requests(pod, requests). Inline: it runs for every feasible node and resource.
+inline Amount amount_on_node(const ScoredResource& resource, const cluster::PodSpec& pod, cluster::CpuMemory asked,
+                             cluster::NodeIndex n, const cluster::ClusterState& cluster, Requests requests) {
+  const cluster::NodeSpec& node = cluster.node(n);
+  const bool nonzero = requests == Requests::kNonZero;
+  if (resource.kind == ResourceKind::kCpu) {
+    return {node.cpu_milli, (nonzero ? cluster.nonzero_cpu_requested(n) : node.cpu_milli - cluster.cpu_free(n)) + asked.cpu_milli};
+  }
+  if (resource.kind == ResourceKind::kMemory) {
+    return {node.memory_mib,
+            (nonzero ? cluster.nonzero_memory_requested(n) : node.memory_mib - cluster.memory_free(n)) + asked.memory_mib};
+  }
+  return device_amount_on_node(resource, pod, n, cluster, requests);
+}
 
 // The pod's request of `resource` alone (0: it asks none), for BalancedAllocation's best-effort
 // test; GPU resources count the GPUs it asks of the kind that resource is.
