@@ -109,5 +109,25 @@ TEST(NodesToScore, AbsentNodesAreSkipped) {
   wide.state->check_invariants();
 }
 
+// Below 100 nodes every node is found whatever the percentage: the GPU pods of a bin-packing
+// profile (whose filter stage skips nodes without room through the GPU index) land where they land
+// with 100, though each stage starts elsewhere.
+TEST(NodesToScore, SmallClustersFindEveryNode) {
+  Bench with_adaptive, with_all;
+  sched::Profile adaptive = sched::builtin_profile("binpack");
+  adaptive.percentage_of_nodes_to_score = 0;
+  sched::Framework a(adaptive, with_adaptive.registry, with_adaptive.context(), with_adaptive.state);
+  sched::Framework b(sched::builtin_profile("binpack"), with_all.registry, with_all.context(), with_all.state);
+  for (const auto& p : {pod(4000, 1, 1000), pod(2000, 2, 1000), pod(1000, 1, 500), pod(8000, 4, 1000), pod(1000, 1, 250)}) {
+    const auto pa = a.schedule(p);
+    const auto pb = b.schedule(p);
+    ASSERT_EQ(pa.has_value(), pb.has_value());
+    if (pa) {
+      EXPECT_EQ(*pa, *pb);
+    }
+    EXPECT_EQ(a.last_feasible_count(), b.last_feasible_count());
+  }
+}
+
 }  // namespace
 }  // namespace gpusim::testing
