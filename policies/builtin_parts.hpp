@@ -5,6 +5,8 @@
 namespace gpusim::policy {
 
 void register_filters(sched::Registry& registry);
+void register_node_resources_fit(sched::Registry& registry);
+void register_default_preemption(sched::Registry& registry);
 void register_queue_sort(sched::Registry& registry);
 void register_binders(sched::Registry& registry);
 void register_gpu_selectors(sched::Registry& registry);

@@ -7,6 +7,7 @@ namespace gpusim::policy {
 void register_builtin(sched::Registry& registry) {
   register_queue_sort(registry);
   register_filters(registry);
+  register_node_resources_fit(registry);
   register_binders(registry);
   register_gpu_selectors(registry);
   register_kube_scores(registry);
@@ -17,6 +18,7 @@ void register_builtin(sched::Registry& registry) {
   register_best_fit(registry);
   register_fgd(registry);
   register_topology_aware(registry);
+  register_default_preemption(registry);
 }
 
 sched::Registry builtin_registry() {

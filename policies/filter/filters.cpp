@@ -1,7 +1,6 @@
-// Filter plugins: host resources (kube-scheduler's NodeResourcesFit, with RDMA bandwidth and a
-// service's instances per node as counted resources), the gpu-milli device fit
-// (the FGD artifact's Open-Gpu-Share filter) with the node's GPU resource name, and kube-scheduler's
-// NodeAffinity and TaintToleration. Each also explains a rejection in kube-scheduler's words for
+// Filter plugins: the gpu-milli device fit (the FGD artifact's Open-Gpu-Share filter) with the
+// node's GPU resource name, and kube-scheduler's NodeAffinity and TaintToleration (NodeResourcesFit,
+// also a score, is policies/filter/node_resources_fit.cpp). Each also explains a rejection in kube-scheduler's words for
 // the FitError of pods that never ran (policies/filter/kube_reasons.hpp).
 #include <memory>
 
@@ -16,38 +15,6 @@ namespace {
 using sched::KubeFilter;
 using sched::NodeReasons;
 using sched::Status;
-
-class NodeResourcesFit final : public sched::FilterPlugin {
- public:
-  std::string_view name() const override { return "node-resources-fit"; }
-  Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
-                sched::CycleState&) const override {
-    // Checked first and for every pod, as kube-scheduler's fitsRequest does.
-    if (!cluster.has_pod_room(n)) return Status::unschedulable("too many pods", "node-resources-fit");
-    if (cluster.cpu_free(n) < pod.cpu_milli) return Status::unschedulable("insufficient cpu", "node-resources-fit");
-    if (cluster.memory_free(n) < pod.memory_mib) {
-      return Status::unschedulable("insufficient memory", "node-resources-fit");
-    }
-    if (cluster.rdma_free(n) < pod.rdma_percent) return Status::unschedulable("insufficient rdma", "node-resources-fit");
-    // The trace's per-service density limit (Alibaba's max_instance_per_node), a count kept like a resource.
-    if (!cluster.app_has_room(pod, n)) {
-      return Status::unschedulable("node holds max_per_node instances of the pod's service", "node-resources-fit");
-    }
-    return Status::ok();
-  }
-  // As kube-scheduler's fitsRequest: every resource the node lacks, not only the first.
-  void explain(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster, sched::CycleState&,
-               NodeReasons& reasons) const override {
-    if (!cluster.has_pod_room(n)) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kTooManyPods});
-    if (cluster.cpu_free(n) < pod.cpu_milli) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, "cpu"});
-    if (cluster.memory_free(n) < pod.memory_mib) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, "memory"});
-    if (cluster.rdma_free(n) < pod.rdma_percent) reasons.reject(KubeFilter::kNodeResourcesFit, {kube::kInsufficient, "rdma"});
-    // The trace's per-service limit has no kube-scheduler plugin (pod anti-affinity comes closest).
-    if (!cluster.app_has_room(pod, n)) {
-      reasons.reject(KubeFilter::kOther, {"node(s) already had max_instance_per_node pods of the pod's service"});
-    }
-  }
-};
 
 // A pod without GPUs passes on any node, GPU nodes included (as in the artifact). A GPU pod
 // needs a node of an allowed model with enough GPUs that have its share free.
@@ -169,7 +136,6 @@ class TaintToleration final : public sched::FilterPlugin {
 }  // namespace
 
 void register_filters(sched::Registry& registry) {
-  registry.add("node-resources-fit", [](const sched::PluginContext&) { return std::make_unique<NodeResourcesFit>(); });
   registry.add("gpu-fit", [](const sched::PluginContext&) { return std::make_unique<GpuFit>(); });
   registry.add("node-affinity", [](const sched::PluginContext&) { return std::make_unique<NodeAffinity>(); });
   registry.add("taint-toleration", [](const sched::PluginContext&) { return std::make_unique<TaintToleration>(); });

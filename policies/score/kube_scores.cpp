@@ -1,80 +1,73 @@
-// kube-scheduler's NodeResourcesFit scoring strategies over CPU and memory, integer arithmetic
-// as upstream: LeastAllocated (spread), MostAllocated (bin packing) and BalancedAllocation.
-#include <cmath>
+// kube-scheduler's resource scores as gpusim's score plugins:
+// - least-allocated and most-allocated: NodeResourcesFit's LeastAllocated and MostAllocated over CPU
+//   and memory with weight 1 each, with gpusim's arithmetic from before issue 30 (FitScoring::
+//   gpusim_legacy: requests as asked, no non-zero defaults), so that the built-in policies keep their
+//   results. node-resources-fit at score (policies/filter/node_resources_fit.cpp) is the faithful
+//   NodeResourcesFit, with its args.
+// - balanced-allocation: NodeResourcesBalancedAllocation with its args (resources; default cpu and
+//   memory), as upstream (policies/score/resource_allocation.hpp).
 #include <memory>
 
 #include "policies/builtin_parts.hpp"
+#include "policies/score/balanced_allocation_args.hpp"
+#include "policies/score/resource_allocation.hpp"
 
 namespace gpusim::policy {
 namespace {
 
-struct Usage {
-  std::int64_t requested;  // already allocated plus this pod
-  std::int64_t capacity;
-};
-
-Usage cpu_usage(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& c) {
-  const std::int64_t capacity = c.node(n).cpu_milli;
-  return {capacity - c.cpu_free(n) + pod.cpu_milli, capacity};
-}
-Usage memory_usage(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& c) {
-  const std::int64_t capacity = c.node(n).memory_mib;
-  return {capacity - c.memory_free(n) + pod.memory_mib, capacity};
-}
-
-std::int64_t least(Usage u) {
-  if (u.capacity == 0 || u.requested > u.capacity) return 0;
-  return (u.capacity - u.requested) * sched::kMaxNodeScore / u.capacity;
-}
-std::int64_t most(Usage u) {
-  if (u.capacity == 0 || u.requested > u.capacity) return 0;
-  return u.requested * sched::kMaxNodeScore / u.capacity;
-}
-
-class ResourceScore final : public sched::ScorePlugin {
+class LegacyResourceScore final : public sched::ScorePlugin {
  public:
-  enum class Kind { kLeast, kMost };
-  explicit ResourceScore(Kind kind) : kind_(kind) {}
-  std::string_view name() const override {
-    return kind_ == Kind::kLeast ? "least-allocated" : "most-allocated";
+  LegacyResourceScore(std::string_view name, ScoringStrategy strategy)
+      : name_(name), scorer_(FitScoring{strategy, default_resources(), {}, true}) {}
+  std::string_view name() const override { return name_; }
+  void pre_score(const sched::PodSpec& pod, std::span<const sched::NodeIndex>, const sched::ClusterState&,
+                 sched::CycleState&) override {
+    scorer_.prepare(pod);
   }
   std::int64_t score(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& c,
                      sched::CycleState&) override {
-    // Two direct calls rather than one through a function pointer: this runs per feasible node.
-    const Usage cpu = cpu_usage(pod, n, c);
-    const Usage memory = memory_usage(pod, n, c);
-    return kind_ == Kind::kLeast ? (least(cpu) + least(memory)) / 2 : (most(cpu) + most(memory)) / 2;
+    return scorer_.score(pod, n, c);
   }
 
  private:
-  Kind kind_;
+  std::string_view name_;
+  FitScorer scorer_;
 };
 
-// 100 * (1 - standard deviation of the CPU and memory fractions), as upstream since 1.23.
 class BalancedAllocation final : public sched::ScorePlugin {
  public:
+  explicit BalancedAllocation(const BalancedAllocationArgs& args) : scorer_(args.resources) {}
   std::string_view name() const override { return "balanced-allocation"; }
+  void pre_score(const sched::PodSpec& pod, std::span<const sched::NodeIndex>, const sched::ClusterState&,
+                 sched::CycleState&) override {
+    scorer_.prepare(pod);
+  }
   std::int64_t score(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& c,
                      sched::CycleState&) override {
-    const auto fraction = [](Usage u) {
-      if (u.capacity == 0) return 1.0;
-      return std::min(1.0, static_cast<double>(u.requested) / static_cast<double>(u.capacity));
-    };
-    const double spread = std::abs(fraction(cpu_usage(pod, n, c)) - fraction(memory_usage(pod, n, c))) / 2;
-    return static_cast<std::int64_t>((1.0 - spread) * static_cast<double>(sched::kMaxNodeScore));
+    return scorer_.score(pod, n, c);
   }
+
+ private:
+  BalancedScorer scorer_;
 };
 
 }  // namespace
 
 void register_kube_scores(sched::Registry& registry) {
   registry.add("least-allocated", [](const sched::PluginContext&) {
-    return std::make_unique<ResourceScore>(ResourceScore::Kind::kLeast);
+    return std::make_unique<LegacyResourceScore>("least-allocated", ScoringStrategy::kLeastAllocated);
   });
   registry.add("most-allocated", [](const sched::PluginContext&) {
-    return std::make_unique<ResourceScore>(ResourceScore::Kind::kMost);
+    return std::make_unique<LegacyResourceScore>("most-allocated", ScoringStrategy::kMostAllocated);
   });
-  registry.add("balanced-allocation", [](const sched::PluginContext&) { return std::make_unique<BalancedAllocation>(); });
+  registry.add(
+      "balanced-allocation",
+      [](const sched::PluginContext& context) {
+        const auto* args = dynamic_cast<const BalancedAllocationArgs*>(context.args);
+        return std::make_unique<BalancedAllocation>(args != nullptr ? *args : BalancedAllocationArgs{});
+      },
+      read_balanced_allocation_args);
+  registry.add_alias("NodeResourcesBalancedAllocation", "balanced-allocation");
 }
 
 }  // namespace gpusim::policy

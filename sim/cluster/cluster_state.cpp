@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/cluster/nonzero_requests.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
 
@@ -16,11 +17,14 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   memory_free_.resize(n);
   rdma_free_.resize(n);
   pods_.assign(n, 0);
+  nonzero_extra_cpu_.assign(n, 0);
+  nonzero_extra_memory_.assign(n, 0);
   app_pods_.resize(n);
   node_gpu_free_.resize(n);
   version_.assign(n, 0);
   unhealthy_.assign(n, GpuSet{});
   present_.assign(n, 1);
+  present_count_ = n;
   taints_.reserve(n);
   for (const NodeSpec& node : nodes_) {
     taints_.push_back(node.taints);
@@ -137,6 +141,7 @@ void ClusterState::allocate(const PodSpec& pod, const Placement& placement, bool
                            placement.gpus.lowest()));
   const NodeIndex n = placement.node;
   pods_[n] += counts_as_pod ? 1 : 0;
+  if (counts_as_pod) count_nonzero(pod, n, 1);
   cpu_free_[n] -= pod.cpu_milli;
   memory_free_[n] -= pod.memory_mib;
   rdma_free_[n] -= pod.rdma_percent;
@@ -161,6 +166,7 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement, bool 
   GPUSIM_CHECK(n < nodes_.size(), "release on an unknown node");
   GPUSIM_CHECK(!counts_as_pod || pods_[n] > 0, fmt::format("release of pod {}: node {} holds no pod", pod.name, nodes_[n].name));
   pods_[n] -= counts_as_pod ? 1 : 0;
+  if (counts_as_pod) count_nonzero(pod, n, -1);
   GPUSIM_CHECK(cpu_free_[n] + pod.cpu_milli <= nodes_[n].cpu_milli &&
                    memory_free_[n] + pod.memory_mib <= nodes_[n].memory_mib &&
                    rdma_free_[n] + pod.rdma_percent <= nodes_[n].rdma_percent,
@@ -227,7 +233,16 @@ void ClusterState::set_device_class(NodeIndex n, int device, std::uint8_t device
   ++version_[n];
 }
 
+void ClusterState::count_nonzero(const PodSpec& pod, NodeIndex n, std::int64_t sign) {
+  // A trace pod (one container) that asks both counts as it asks: the common case, kept cheap.
+  if (pod.constraints == nullptr && pod.cpu_milli > 0 && pod.memory_mib > 0) return;
+  const CpuMemory nonzero = nonzero_requests(pod);
+  nonzero_extra_cpu_[n] += sign * (nonzero.cpu_milli - pod.cpu_milli);
+  nonzero_extra_memory_[n] += sign * (nonzero.memory_mib - pod.memory_mib);
+}
+
 void ClusterState::set_present(NodeIndex n, bool present) {
+  if ((present_.at(n) != 0) != present) present_count_ = present ? present_count_ + 1 : present_count_ - 1;
   present_.at(n) = present ? 1 : 0;
   ++version_[n];
 }
@@ -246,6 +261,8 @@ void ClusterState::set_gpu_healthy(NodeIndex n, int gpu, bool healthy) {
 }
 
 void ClusterState::check_invariants() const {
+  GPUSIM_CHECK(present_count_ == static_cast<std::size_t>(std::count(present_.begin(), present_.end(), std::uint8_t{1})),
+               "present node count out of step");
   std::int64_t allocated_gpu = 0, in_use = 0, allocated_cpu = 0, allocated_memory = 0;
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const NodeSpec& node = nodes_[n];
@@ -254,6 +271,8 @@ void ClusterState::check_invariants() const {
                  "memory out of range");
     GPUSIM_CHECK(rdma_free_[n] >= 0 && rdma_free_[n] <= node.rdma_percent, "RDMA out of range");
     GPUSIM_CHECK(pods_[n] >= 0 && (node.max_pods <= 0 || pods_[n] <= node.max_pods), "pod count out of range");
+    GPUSIM_CHECK(nonzero_extra_cpu_[n] >= 0 && nonzero_extra_memory_[n] >= 0 && (pods_[n] > 0 || (nonzero_extra_cpu_[n] == 0 && nonzero_extra_memory_[n] == 0)),
+                 "non-zero requests out of step");
     allocated_cpu += node.cpu_milli - cpu_free_[n];
     allocated_memory += node.memory_mib - memory_free_[n];
     std::int64_t node_free = 0;

@@ -35,6 +35,14 @@ class ClusterState {
 
   std::int64_t cpu_free(NodeIndex n) const { return cpu_free_[n]; }
   std::int64_t memory_free(NodeIndex n) const { return memory_free_[n]; }
+  // kube-scheduler's NodeInfo.NonZeroRequested: what the pods on node n ask, a container that asks
+  // no CPU (memory) counted as 100m (200 MiB) (sim/cluster/nonzero_requests.hpp). Scores use it.
+  std::int64_t nonzero_cpu_requested(NodeIndex n) const {
+    return nodes_[n].cpu_milli - cpu_free_[n] + nonzero_extra_cpu_[n];
+  }
+  std::int64_t nonzero_memory_requested(NodeIndex n) const {
+    return nodes_[n].memory_mib - memory_free_[n] + nonzero_extra_memory_[n];
+  }
   // RDMA bandwidth free on node n, in percent of one NIC.
   std::int32_t rdma_free(NodeIndex n) const { return rdma_free_[n]; }
   // Instances of service `app` (PodSpec::app) on node n.
@@ -86,6 +94,8 @@ class ClusterState {
   // considers present nodes only.
   bool present(NodeIndex n) const { return present_[n] != 0; }
   void set_present(NodeIndex n, bool present);
+  // How many nodes are present (kube-scheduler's snapshot size, for percentageOfNodesToScore).
+  std::size_t present_count() const { return present_count_; }
   // Increases on every change to node n.
   std::uint64_t version(NodeIndex n) const { return version_[n]; }
 
@@ -122,10 +132,14 @@ class ClusterState {
   std::vector<std::int64_t> memory_free_;
   std::vector<std::int32_t> rdma_free_;
   std::vector<std::int32_t> pods_;  // pods allocated on each node
+  // Per node, what its pods' non-zero requests add to their requests (nonzero_cpu_requested).
+  std::vector<std::int64_t> nonzero_extra_cpu_;
+  std::vector<std::int64_t> nonzero_extra_memory_;
   // Per node, (service, instances) sorted by service: few services share a node, so a short
   // sorted list beats a node x service table.
   std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> app_pods_;
   void count_app(NodeIndex n, std::int32_t app, std::int32_t delta);
+  void count_nonzero(const PodSpec& pod, NodeIndex n, std::int64_t sign);
   std::vector<std::int64_t> node_gpu_free_;
   // Nodes bucketed by node_gpu_free_ rounded up to whole GPUs: bucket b is a bit set over the
   // nodes (node_words_ words each) whose free share is in (b - 1, b] GPUs.
@@ -149,6 +163,7 @@ class ClusterState {
   std::vector<GpuSet> class_devices_;  // per node and device class: its GPUs
   std::vector<std::vector<Taint>> taints_;
   std::vector<std::uint8_t> present_;
+  std::size_t present_count_ = 0;
   std::size_t tainted_nodes_ = 0;
   std::int64_t total_gpus_ = 0;
   std::int64_t total_cpu_ = 0;

@@ -9,6 +9,7 @@
 #include "sim/cluster/device_class.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/status.hpp"
+#include "sim/sched/nodes_to_score.hpp"
 
 namespace gpusim::sched {
 namespace {
@@ -218,7 +219,15 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
 // free GPU share could hold it (the cluster's bucket index): the gpu-fit filter, which every
 // profile has, would reject the others, and filters keep no state, so the feasible nodes and
 // their order are the same as with a visit of all nodes.
+//
+// With percentageOfNodesToScore 100 (the built-in profiles) every node is examined, in node order:
+// the same feasible set as kube-scheduler's, which also examines every node then (from a rotating
+// start, in parallel; the order does not matter, as the host is chosen by score and tie-break).
 void Framework::filter_nodes(const PodSpec& pod) {
+  if (profile_.percentage_of_nodes_to_score != 100) {
+    filter_some_nodes(pod);
+    return;
+  }
   const auto try_node = [&](NodeIndex n) {
     if (!cluster_.present(n)) return;
     for (const FilterPlugin* plugin : active_filters_) {
@@ -240,6 +249,45 @@ void Framework::filter_nodes(const PodSpec& pod) {
       try_node(static_cast<NodeIndex>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
     }
   }
+}
+
+// kube-scheduler's findNodesThatPassFilters with fewer nodes to find than there are: it starts
+// where the last filter stage stopped (nextStartNodeIndex) and stops once it has found
+// feasible_nodes_to_find() nodes (one, when the profile has no score plugin); the next stage starts
+// after the last node examined (feasible or not). Upstream examines nodes in parallel, so which
+// nodes it finds varies from run to run; gpusim walks them one by one in node order from the start
+// (wrapping around), so it finds the first ones in that order, deterministically. Nodes not
+// present are skipped and not counted (kube-scheduler's snapshot lists present nodes only), but the
+// start moves over node indices, absent nodes included.
+void Framework::filter_some_nodes(const PodSpec& pod) {
+  const std::size_t all = cluster_.node_count();
+  if (all == 0) return;
+  const auto wanted = static_cast<std::size_t>(
+      scorers_.empty() ? 1
+                       : feasible_nodes_to_find(profile_.percentage_of_nodes_to_score,
+                                                static_cast<std::int64_t>(cluster_.present_count())));
+  // A GPU pod examines the nodes the GPU bucket index lets through (as filter_nodes); the others
+  // are rejected by gpu-fit, so they count as examined.
+  const bool gpu = pod.wants_gpu();
+  if (gpu) {
+    const std::int64_t need = std::int64_t{pod.gpu_count} * std::min(pod.gpu_milli, cluster::kMilliPerGpu);
+    cluster_.nodes_with_gpu_free(need, candidates_);
+  }
+  std::size_t walked = 0;
+  for (; walked < all && feasible_.size() < wanted; ++walked) {
+    const auto n = static_cast<NodeIndex>((next_start_ + walked) % all);
+    if (!cluster_.present(n)) continue;
+    if (gpu && ((candidates_[n / 64] >> (n % 64)) & 1U) == 0) continue;
+    bool ok = true;
+    for (const FilterPlugin* plugin : active_filters_) {
+      if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) feasible_.push_back(n);
+  }
+  next_start_ = (next_start_ + walked) % all;
 }
 
 Extender* Framework::gpu_binder(NodeIndex n) const {

@@ -49,6 +49,8 @@ class Framework {
 
  private:
   void filter_nodes(const PodSpec& pod);  // fills feasible_
+  // percentageOfNodesToScore below 100: from next_start_, until enough nodes are feasible.
+  void filter_some_nodes(const PodSpec& pod);
   NodeIndex select_host(const PodSpec& pod);
   Extender* gpu_binder(NodeIndex n) const;  // the first extender that picks GPUs on n, or null
   void check_profile(const Profile& profile, const Registry& registry) const;
@@ -75,6 +77,8 @@ class Framework {
   std::vector<NodeScore> plugin_scores_;
   std::vector<std::int64_t> total_scores_;
   std::vector<std::uint32_t> tie_rank_;  // per node; smaller wins a tie
+  // Where the next filter stage starts when it may stop early (kube-scheduler's nextStartNodeIndex).
+  std::size_t next_start_ = 0;
   Outcome last_outcome_ = Outcome::kScheduled;
 };
 

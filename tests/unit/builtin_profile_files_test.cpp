@@ -29,7 +29,11 @@ Profile gpu_milli_profile(std::string name, std::string scorer, std::string gpu_
 Profile legacy_profile(const std::string& name) {
   if (name == "kube-default") {
     Profile profile = gpu_milli_profile(name, "least-allocated", "first-fit");
-    profile.score = {{"least-allocated", 1}, {"balanced-allocation", 1}};
+    // The one deliberate change: kube-default's file names kube-scheduler's NodeResourcesFit at
+    // score, which is now upstream's scorer (non-zero requests); gpusim's least-allocated kept
+    // the older arithmetic. No committed result moves (results/dlrm is identical); an openb fill
+    // does, by its one pod that asks no memory (policies/README.md, "kube-scheduler's plugins").
+    profile.score = {{"node-resources-fit", 1}, {"balanced-allocation", 1}};
     return profile;
   }
   if (name == "binpack") {

@@ -53,7 +53,7 @@ TEST(KubeSchedulerConfig, TheDocumentationsTwoProfilesExample) {
   // The default multiPoint order: TaintToleration, NodeAffinity, then NodeResourcesFit (gpusim's
   // node-resources-fit and gpu-fit).
   EXPECT_EQ(defaults.filter, (std::vector<std::string>{"taint-toleration", "node-affinity", "node-resources-fit", "gpu-fit"}));
-  EXPECT_EQ(score_names(defaults), (std::vector<std::string>{"least-allocated=1", "balanced-allocation=1"}));
+  EXPECT_EQ(score_names(defaults), (std::vector<std::string>{"node-resources-fit=1", "balanced-allocation=1"}));
   EXPECT_EQ(defaults.preemption, sched::Preemption::kPriority) << "DefaultPreemption is a default plugin";
   EXPECT_EQ(defaults.bind, "default-binder");
   EXPECT_EQ(defaults.gpu_selection, "first-fit");
@@ -91,7 +91,7 @@ TEST(KubeSchedulerConfig, AReEnabledDefaultKeepsItsPlaceWithTheNewWeight) {
 )");
   const sched::Profile& p = config.profiles[0];
   // Point's own entries overriding a multiPoint one first, then multiPoint's, then the rest.
-  EXPECT_EQ(score_names(p), (std::vector<std::string>{"balanced-allocation=5", "least-allocated=1", "fgd=1000"}));
+  EXPECT_EQ(score_names(p), (std::vector<std::string>{"balanced-allocation=5", "node-resources-fit=1", "fgd=1000"}));
   EXPECT_EQ(p.gpu_selection, "fgd");
   EXPECT_EQ(p.percentage_of_nodes_to_score, 70);
 }

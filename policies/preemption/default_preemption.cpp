@@ -1,0 +1,64 @@
+#include "policies/preemption/default_preemption.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "policies/args_yaml.hpp"
+
+namespace gpusim::policy {
+namespace {
+
+// The name a configuration gives; it takes part in no extension point of the framework.
+class DefaultPreemption final : public sched::Plugin {
+ public:
+  std::string_view name() const override { return "default-preemption"; }
+};
+
+}  // namespace
+
+std::vector<sched::ArgLine> DefaultPreemptionArgs::describe() const {
+  return {{"minCandidateNodesPercentage", std::to_string(min_candidate_nodes_percentage), !percentage_given},
+          {"minCandidateNodesAbsolute", std::to_string(min_candidate_nodes_absolute), !absolute_given}};
+}
+
+std::int32_t candidate_nodes(const DefaultPreemptionArgs& args, std::int32_t nodes) {
+  std::int32_t n = nodes * args.min_candidate_nodes_percentage / 100;
+  if (n < args.min_candidate_nodes_absolute) n = args.min_candidate_nodes_absolute;
+  if (n > nodes) n = nodes;
+  return n;
+}
+
+std::shared_ptr<const sched::PluginArgs> read_default_preemption_args(const YAML::Node& args, const io::YamlFields& fields,
+                                                                      const std::string& field) {
+  auto out = std::make_shared<DefaultPreemptionArgs>();
+  if (!given(args)) return out;
+  check_args_keys(args, fields, field, "DefaultPreemptionArgs", {"minCandidateNodesPercentage", "minCandidateNodesAbsolute"});
+  const YAML::Node percentage = args["minCandidateNodesPercentage"];
+  const YAML::Node absolute = args["minCandidateNodesAbsolute"];
+  if (given(percentage)) {
+    const std::int64_t v = fields.integer(percentage, field + ".minCandidateNodesPercentage", INT32_MIN, INT32_MAX);
+    if (v < 0 || v > 100) fields.fail(percentage, field + ".minCandidateNodesPercentage", fmt::format("{} not in valid range [0, 100]", v));
+    out->min_candidate_nodes_percentage = static_cast<std::int32_t>(v);
+    out->percentage_given = true;
+  }
+  if (given(absolute)) {
+    const std::int64_t v = fields.integer(absolute, field + ".minCandidateNodesAbsolute", INT32_MIN, INT32_MAX);
+    if (v < 0) fields.fail(absolute, field + ".minCandidateNodesAbsolute", fmt::format("{} not in valid range [0, inf)", v));
+    out->min_candidate_nodes_absolute = static_cast<std::int32_t>(v);
+    out->absolute_given = true;
+  }
+  if (out->min_candidate_nodes_percentage == 0 && out->min_candidate_nodes_absolute == 0) {
+    fields.fail(given(percentage) ? percentage : absolute, field + ".minCandidateNodesPercentage",
+                "cannot be zero at the same time as minCandidateNodesAbsolute");
+  }
+  return out;
+}
+
+void register_default_preemption(sched::Registry& registry) {
+  registry.add(
+      "default-preemption", [](const sched::PluginContext&) { return std::make_unique<DefaultPreemption>(); },
+      read_default_preemption_args);
+}
+
+}  // namespace gpusim::policy
