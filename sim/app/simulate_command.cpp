@@ -1,6 +1,7 @@
 #include "sim/app/simulate_command.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
@@ -20,6 +21,9 @@
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/progress_reporter.hpp"
+#include "sim/io/yaml_fields.hpp"
+#include "sim/k8s/plugin_config_files.hpp"
+#include "sim/k8s/pool_labels.hpp"
 #include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
@@ -100,6 +104,9 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
   o.kube_option = cmd.add_option("--kube", o.kube,
                                  "replay: Kubernetes-layer settings YAML (kubelet timings, owners' backoff, device-plugin "
                                  "model per node pool, topology, GPU failures; sim/k8s/README.md)");
+  o.config_option = cmd.add_option("--config", o.configs,
+                                   "replay: a real project's configuration file, told by its content (repeatable): NVIDIA's "
+                                   "device-plugin config or ConfigMap, HAMi's Helm values or ConfigMaps; sim/k8s/README.md");
   o.checkpoint_option =
       cmd.add_option("--checkpoint-interval", o.checkpoint_interval_s,
                      "replay: jobs checkpoint every this many seconds of run time; a preempted or evicted job restarts "
@@ -196,7 +203,8 @@ void check_mode_options(const SimulateOptions& o) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));
   }
   if (!replay) {
-    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
+    for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.config_option,
+                                      o.fragmentation_option,
                                       o.checkpoint_option, o.free_preemption_option, o.tiresias_options[0], o.tiresias_options[1],
                                       o.tiresias_options[2],
                                       o.throughputs_option, o.colocation_option, o.round_option, o.gang_timeout_option,
@@ -332,6 +340,7 @@ struct InputPaths {
   fs::path typical_pods;     // empty: FGD's typical pods come from the workload
   fs::path calibration_dir;  // empty: none (performance model off)
   fs::path kube;             // empty: default Kubernetes-layer settings
+  std::vector<fs::path> configs;  // --config files
   fs::path throughputs;      // empty: no Gavel throughput table
   fs::path queue_quotas;     // empty: every queue has the default quota
 };
@@ -356,6 +365,10 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
   if (!o.kube.empty()) {
     paths.kube = o.kube;
     io::require_file(paths.kube, "--kube settings");
+  }
+  for (const std::string& config : o.configs) {
+    paths.configs.emplace_back(config);
+    io::require_file(paths.configs.back(), "--config file");
   }
   if (!o.throughputs.empty()) {
     paths.throughputs = o.throughputs == "gavel" ? paths.root / "traces" / "data" / "gavel" / "simulation_throughputs.json"
@@ -441,6 +454,23 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
     loaded.typical_pods->source = o.typical_pods;
   }
   if (!paths.kube.empty()) loaded.kube = k8s::load_kube_settings(paths.kube, loaded.cluster.nodes);
+  // Pools' labels first: a device-plugin ConfigMap's configs are chosen by node label.
+  k8s::label_pool_nodes(loaded.kube, loaded.catalog, loaded.cluster.nodes);
+  for (const fs::path& file : paths.configs) {
+    const std::string text = io::read_file(file, "--config file");
+    YAML::Node doc;
+    try {
+      doc = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      throw InputError(io::yaml_syntax_error(file.string(), text, e));
+    }
+    const k8s::PluginConfigKind kind = k8s::plugin_config_kind(doc);
+    if (kind == k8s::PluginConfigKind::kNone) {
+      throw InputError(fmt::format("{}: not a configuration gpusim reads (NVIDIA's device-plugin config or a ConfigMap of "
+                                   "them; HAMi's Helm values, device config or ConfigMaps)", file.string()));
+    }
+    print_notes(file.string(), k8s::read_plugin_config(kind, text, file.string(), loaded.cluster.nodes, loaded.kube));
+  }
   if (!paths.queue_quotas.empty()) {
     loaded.kube.queue_quotas = k8s::load_queue_quotas(paths.queue_quotas, loaded.workload.queues);
     // The guarantees must fit the cluster: the book checks it (here, before any run starts).
@@ -552,6 +582,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
+  inputs.insert(inputs.end(), paths.configs.begin(), paths.configs.end());
   if (!paths.throughputs.empty()) inputs.push_back(paths.throughputs);
   if (!paths.queue_quotas.empty()) inputs.push_back(paths.queue_quotas);
   if (!paths.typical_pods.empty()) inputs.push_back(paths.typical_pods);
@@ -625,6 +656,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   context.catalog = &loaded.catalog;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
+  for (std::size_t i = 0; i < paths.configs.size(); ++i) {
+    context.configs.push_back({{"file", o.configs[i]}, {"fnv1a64", experiment::file_digest(paths.configs[i])}});
+  }
   context.profile_files = profile_files(o.policies, profiles);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};

@@ -37,6 +37,7 @@ struct SimulateOptions {
   double memory_fraction = 0.5;
   std::string precision = "fp32";
   std::string kube;  // replay: the --kube settings YAML ("" = defaults)
+  std::vector<std::string> configs;  // replay: real projects' configuration files (--config), told by content
   // replay, preempting policies: how often jobs checkpoint (seconds of run time), and Tiresias'
   // queue thresholds (GPU-seconds, comma-separated) and starvation knob.
   std::int64_t checkpoint_interval_s = 0;
@@ -78,6 +79,7 @@ struct SimulateOptions {
   CLI::Option* fragmentation_option = nullptr;
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* kube_option = nullptr;
+  CLI::Option* config_option = nullptr;
   CLI::Option* checkpoint_option = nullptr;
   CLI::Option* tiresias_options[3] = {};
   CLI::Option* throughputs_option = nullptr;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/core/status.hpp"
+#include "sim/k8s/plugin_config_apply.hpp"
 #include "sim/k8s/settings_reader.hpp"
 
 namespace gpusim::k8s {
@@ -91,7 +92,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const cluster::NodeSpec& node = nodes[n];
     NodeSetup chosen = fallback;
-    const MigConfig* mig = &settings.default_mig;
+    MigConfig mig = settings.default_mig;
     std::string from = "the defaults";
     for (const ResolvedPool& pool : pools) {
       const bool name_ok = node.name.starts_with(pool.pool->match.name_prefix);
@@ -103,7 +104,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         chosen.topology = pool.topology;
         chosen.sharing = pool.pool->sharing;
         chosen.hami = pool.pool->hami;
-        mig = &pool.pool->mig;
+        mig = pool.pool->mig;
         from = "pool " + pool.pool->name;
         break;
       }
@@ -147,6 +148,16 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         from = "its annotations";
       }
     }
+    // The real configuration files (--config) give the parameters of the plugin serving the node.
+    const std::string source = from == "the defaults" ? "the --kube devicePlugin" : from;
+    if (settings.device_plugin_configs && served_by_nvidia_plugin(chosen.model)) {
+      // Only a node whose --kube model is mig has a layout (its pool's or the defaults').
+      if (chosen.model != DevicePluginModel::kMig) mig = MigConfig{};
+      apply_device_plugin_config(*settings.device_plugin_configs, node, catalog, source, chosen, mig);
+    }
+    if (settings.hami_settings && chosen.model == DevicePluginModel::kHamiVgpu) {
+      apply_hami_settings(*settings.hami_settings, node, source, chosen);
+    }
     if (chosen.topology >= 0 && topologies.at(chosen.topology).gpu_count() != node.gpu_count) {
       throw core::InputError(fmt::format("node {}: {} gives it topology '{}' of {} GPUs, but the node has {}", node.name,
                                          from, topologies.at(chosen.topology).name(),
@@ -158,7 +169,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         throw core::InputError(fmt::format("node {}: {} gives it mig with topology '{}'; topologies apply to whole GPUs only",
                                            node.name, from, topologies.at(chosen.topology).name()));
       }
-      resolve_mig(chosen, *mig, node, from, catalog);
+      resolve_mig(chosen, mig, node, from, catalog);
     }
     if (is_shared(chosen.model)) {
       // Replicas are devices of their own; gpusim models a node's topology for whole GPUs only.
