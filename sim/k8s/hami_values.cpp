@@ -107,7 +107,7 @@ HamiSettings parse_hami_values(const std::string& text, const std::string& sourc
       YAML::Node node = parent;
       for (const char* key : path) {
         if (!given(node) || !node.IsMap()) return YAML::Node();
-        node = node[key];
+        node.reset(node[key]);
       }
       return node;
     };
