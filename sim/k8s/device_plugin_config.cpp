@@ -33,7 +33,7 @@ class ConfigReader : public io::YamlFields {
   ConfigReader(std::string file, std::string prefix) : io::YamlFields(std::move(file)), prefix_(std::move(prefix)) {}
 
   std::string at(const std::string& field) const {
-    if (prefix_.empty()) return field;
+    if (prefix_.empty()) return field.empty() ? "config" : field;
     return field.empty() ? prefix_ : prefix_ + "." + field;
   }
   [[noreturn]] void refuse(const YAML::Node& node, const std::string& field, const std::string& why) const {
@@ -46,7 +46,8 @@ class ConfigReader : public io::YamlFields {
   }
   bool flag(const YAML::Node& node, const std::string& field) const { return boolean(node, at(field)); }
   void known(const YAML::Node& map, const std::string& field, std::initializer_list<const char*> fields) const {
-    only(map, at(field), fields);
+    // A bare file's top-level keys read as themselves ("sharing", not "config.sharing").
+    only(map, prefix_.empty() && field.empty() ? "" : at(field), fields);
   }
   std::string any_text(const YAML::Node& node, const std::string& field) const { return text(node, at(field)); }
   std::int64_t whole(const YAML::Node& node, const std::string& field, std::int64_t low, std::int64_t high) const {
@@ -337,7 +338,9 @@ DevicePluginConfigs parse_device_plugin_config(const std::string& text, const st
   try {
     const YAML::Node doc = YAML::Load(text);
     const io::YamlFields top(source);
-    if (!doc || doc.IsNull()) top.fail(doc, "", "empty: expected a device-plugin config (version: v1, ...) or a ConfigMap of them");
+    if (!doc || doc.IsNull()) {
+      throw core::InputError(fmt::format("{}:1: empty: expected a device-plugin config (version: v1, ...) or a ConfigMap of them", source));
+    }
     if (traces::k8s::is_config_map(doc)) {
       const traces::k8s::ConfigMap map = traces::k8s::read_config_map(doc, top, text);
       out.config_map = map.name;

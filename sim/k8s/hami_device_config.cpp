@@ -41,10 +41,11 @@ void require_default(const io::YamlFields& r, const YAML::Node& node, const std:
 }  // namespace
 
 void read_device_config(const io::YamlFields& r, const YAML::Node& doc, const std::string& field, HamiSettings& settings) {
-  if (!doc.IsMap()) r.fail(doc, join_field(field, ""), "expected a mapping of vendor sections (nvidia, ...)");
+  const std::string top = field.empty() ? "device-config" : field;
+  if (!doc.IsMap()) r.fail(doc, top, "expected a mapping of vendor sections (nvidia, ...)");
   std::vector<std::string> others;
   for (const auto& entry : doc) {
-    const std::string key = r.text(entry.first, join_field(field, ""));
+    const std::string key = r.text(entry.first, top);
     if (!is_vendor_section(key)) {
       r.fail(entry.first, join_field(field, key), fmt::format("unknown section (HAMi's: {})", fmt::join(kVendorSections, ", ")));
     }
@@ -116,9 +117,10 @@ void read_node_config(const io::YamlFields& r, const YAML::Node& doc, const std:
     }
     return YAML::Node();
   };
-  if (!doc.IsMap()) r.fail(doc, join_field(field, ""), "expected a JSON object with nodeconfig");
+  const std::string top = field.empty() ? "config.json" : field;
+  if (!doc.IsMap()) r.fail(doc, top, "expected a JSON object with nodeconfig");
   for (const auto& entry : doc) {
-    const std::string key = r.text(entry.first, join_field(field, ""));
+    const std::string key = r.text(entry.first, top);
     if (lower(key) != "nodeconfig") r.fail(entry.first, join_field(field, key), "unknown field (known: nodeconfig)");
   }
   const YAML::Node list = lookup(doc, "nodeconfig");

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "sim/core/status.hpp"
@@ -173,9 +174,14 @@ HamiSettings parse_hami_values(const std::string& text, const std::string& sourc
       if (given(json)) hami::read_node_config(r, json, "devicePlugin.nodeConfiguration.config", settings);
     }
     if (!unread.empty()) {
-      settings.notes.push_back(fmt::format("{} chart setting{} accepted that do not change the simulation (deployment "
-                                           "details: images, resources, tolerations, webhook, other vendors' devices): {}",
-                                           unread.size(), unread.size() == 1 ? "" : "s", fmt::join(unread, ", ")));
+      // A whole values file has over a hundred: the first few name the kind.
+      constexpr std::size_t kShown = 8;
+      const std::size_t shown = std::min(unread.size(), kShown);
+      settings.notes.push_back(fmt::format(
+          "{} chart setting{} accepted that do not change the simulation (deployment details: images, resources, "
+          "tolerations, webhook, other vendors' devices): {}{}", unread.size(), unread.size() == 1 ? "" : "s",
+          fmt::join(unread.begin(), unread.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+          unread.size() > shown ? fmt::format(" and {} more", unread.size() - shown) : ""));
     }
   } catch (const YAML::Exception& e) {
     throw core::InputError(io::yaml_syntax_error(source, text, e));
