@@ -99,9 +99,9 @@ void read_device_config(const io::YamlFields& r, const YAML::Node& doc, const st
   if (given(nv["overwriteEnv"])) r.boolean(nv["overwriteEnv"], join_field(at, "overwriteEnv"));
   if (given(nv["enableNumaTopology"])) r.boolean(nv["enableNumaTopology"], join_field(at, "enableNumaTopology"));
   if (!unmodelled.empty()) {
-    settings.notes.push_back(fmt::format("{}: accepted; they do not change which GPUs pods get (migProfileAllowlist applies "
+    settings.notes.push_back(fmt::format("{}: accepted; {} not change which GPUs pods get (migProfileAllowlist applies "
                                          "to HAMi's MIG mode, which gpusim's HAMi nodes do not use)",
-                                         fmt::join(unmodelled, ", ")));
+                                         fmt::join(unmodelled, ", "), unmodelled.size() == 1 ? "it does" : "they do"));
   }
 }
 
