@@ -20,6 +20,8 @@ sharing_settings() {
     hami-vgpu-binpack) out=(--kube $d/hami-vgpu.yaml --config $d/hami-vgpu-binpack.hami-values.yaml) ;;
     hami-vgpu-memory-2x) out=(--kube $d/hami-vgpu-gpumem.yaml --config $d/hami-vgpu-memory-2x.hami-values.yaml) ;;
     hami-vgpu-overrun) out=(--kube $d/hami-vgpu-overrun.yaml --config $d/hami-vgpu.hami-values.yaml) ;;
+    mig-single-3g) out=(--kube $d/mig-single-3g-labels.yaml --config $d/mig-single.device-plugin.yaml --config $d/mig.mig-parted.yaml) ;;
+    mig-mixed) out=(--kube $d/mig-mixed-labels.yaml --config $d/mig-mixed.device-plugin.yaml --config $d/mig.mig-parted.yaml) ;;
     *) out=(--kube "$d/$1.yaml") ;;
   esac
 }

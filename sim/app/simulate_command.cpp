@@ -106,7 +106,7 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                                  "model per node pool, topology, GPU failures; sim/k8s/README.md)");
   o.config_option = cmd.add_option("--config", o.configs,
                                    "replay: a real project's configuration file, told by its content (repeatable): NVIDIA's "
-                                   "device-plugin config or ConfigMap, HAMi's Helm values or ConfigMaps; sim/k8s/README.md");
+                                   "device-plugin config or ConfigMap, its mig-parted config, HAMi's Helm values or ConfigMaps; sim/k8s/README.md");
   o.checkpoint_option =
       cmd.add_option("--checkpoint-interval", o.checkpoint_interval_s,
                      "replay: jobs checkpoint every this many seconds of run time; a preempted or evicted job restarts "
@@ -467,7 +467,8 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
     const k8s::PluginConfigKind kind = k8s::plugin_config_kind(doc);
     if (kind == k8s::PluginConfigKind::kNone) {
       throw InputError(fmt::format("{}: not a configuration gpusim reads (NVIDIA's device-plugin config or a ConfigMap of "
-                                   "them; HAMi's Helm values, device config or ConfigMaps)", file.string()));
+                                   "them, NVIDIA's mig-parted config; HAMi's Helm values, device config or ConfigMaps)",
+                                   file.string()));
     }
     print_notes(file.string(), k8s::read_plugin_config(kind, text, file.string(), loaded.cluster.nodes, loaded.kube));
   }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/core/status.hpp"
+#include "sim/k8s/mig_parted_config.hpp"
 #include "sim/k8s/plugin_config_apply.hpp"
 #include "sim/k8s/settings_reader.hpp"
 
@@ -81,6 +82,10 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     }
     pools.push_back(resolved);
   }
+  if (settings.mig_parted_configs && !settings.device_plugin_configs) {
+    throw core::InputError("a mig-parted config cuts GPUs into MIG instances, but without NVIDIA's device-plugin config "
+                           "nothing says how the plugin advertises them (flags.migStrategy single or mixed): give one with --config");
+  }
   NodeSetup fallback;
   fallback.model = settings.default_model;
   fallback.choice = settings.default_choice;
@@ -153,7 +158,10 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     if (settings.device_plugin_configs && served_by_nvidia_plugin(chosen.model)) {
       // Only a node whose --kube model is mig has a layout (its pool's or the defaults').
       if (chosen.model != DevicePluginModel::kMig) mig = MigConfig{};
-      apply_device_plugin_config(*settings.device_plugin_configs, node, catalog, source, chosen, mig);
+      std::string layout_from = source;
+      apply_device_plugin_config(*settings.device_plugin_configs, settings.mig_parted_configs.get(), node, catalog, source,
+                                 chosen, mig, layout_from);
+      from = layout_from;
     }
     if (settings.hami_settings && chosen.model == DevicePluginModel::kHamiVgpu) {
       apply_hami_settings(*settings.hami_settings, node, source, chosen);

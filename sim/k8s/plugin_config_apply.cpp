@@ -30,11 +30,25 @@ bool served_by_nvidia_plugin(DevicePluginModel model) {
          model == DevicePluginModel::kMps || model == DevicePluginModel::kMig;
 }
 
-void apply_device_plugin_config(const DevicePluginConfigs& configs, const cluster::NodeSpec& node,
-                                const cluster::GpuCatalog& catalog, const std::string& from, NodeSetup& chosen,
-                                MigConfig& mig) {
+void apply_device_plugin_config(const DevicePluginConfigs& configs, const MigPartedConfigs* mig_parted,
+                                const cluster::NodeSpec& node, const cluster::GpuCatalog& catalog, const std::string& from,
+                                NodeSetup& chosen, MigConfig& mig, std::string& layout_from) {
   const DevicePluginConfig& c = configs.for_node(node);
   const std::string where = fmt::format("node {}: {}", node.name, config_name(configs, c));
+  if (mig_parted != nullptr) {
+    const MigPartedConfig* config = mig_parted->for_node(node);
+    std::vector<std::string> layout;
+    if (config != nullptr && node.gpu_count > 0) layout = mig_parted->layout(*config, node, catalog.at(node.gpu_model).id);
+    if (!layout.empty()) {
+      if (!mig.layout.empty()) {
+        throw core::InputError(fmt::format("node {}: mig-parted config '{}' ({}) gives its MIG layout, and {} gives one too: "
+                                           "keep it in the mig-parted config alone", node.name, config->name,
+                                           mig_parted->file, from));
+      }
+      mig.layout = std::move(layout);
+      layout_from = fmt::format("mig-parted config '{}' ({}:{})", config->name, mig_parted->file, config->line);
+    }
+  }
   // The --kube what-if knob that no real config has (MPS clients' SM share) stays --kube's.
   SharingConfig kube_sharing = chosen.sharing;
   kube_sharing.mps_active_thread_percentage = 0;
@@ -46,11 +60,11 @@ void apply_device_plugin_config(const DevicePluginConfigs& configs, const cluste
     // Its GPUs have MIG on (the --kube layout): the plugin advertises their instances under single or mixed.
     if (!c.mig_strategy) {
       throw core::InputError(fmt::format("{} says migStrategy none, but {} cuts its GPUs into MIG instances: the plugin "
-                                         "would not advertise them; set flags.migStrategy single or mixed", where, from));
+                                         "would not advertise them; set flags.migStrategy single or mixed", where, layout_from));
     }
     if (c.sharing != DevicePluginModel::kDevicePlugin) {
       throw core::InputError(fmt::format("{} shares GPUs ({}), but {} cuts them into MIG instances: gpusim does not model "
-                                         "replicas of MIG instances", where, to_string(c.sharing), from));
+                                         "replicas of MIG instances", where, to_string(c.sharing), layout_from));
     }
     if (mig.strategy_given && mig.strategy != *c.mig_strategy) {
       throw core::InputError(fmt::format("{} says migStrategy {}, but {} says mig.strategy {}: keep the strategy in the "
@@ -60,7 +74,7 @@ void apply_device_plugin_config(const DevicePluginConfigs& configs, const cluste
     if (*c.mig_strategy == MigStrategy::kSingle &&
         std::any_of(mig.layout.begin(), mig.layout.end(), [&](const std::string& p) { return p != mig.layout.front(); })) {
       throw core::InputError(fmt::format("{} says migStrategy single, but {} cuts each GPU into different profiles: the "
-                                         "plugin's single strategy needs one profile throughout; use mixed", where, from));
+                                         "plugin's single strategy needs one profile throughout; use mixed", where, layout_from));
     }
     if (mig.dynamic && *c.mig_strategy != MigStrategy::kMixed) {
       throw core::InputError(fmt::format("{} says migStrategy {}; dynamic MIG ({}) changes which profiles a GPU offers and "

@@ -14,6 +14,7 @@
 #include "sim/cluster/node.hpp"
 #include "sim/k8s/device_plugin_config.hpp"
 #include "sim/k8s/hami_settings.hpp"
+#include "sim/k8s/mig_parted_config.hpp"
 #include "sim/k8s/settings.hpp"
 
 namespace gpusim::k8s {
@@ -22,11 +23,13 @@ namespace gpusim::k8s {
 bool served_by_nvidia_plugin(DevicePluginModel model);
 
 // `chosen` is the node's setup so far and `mig` the --kube MIG settings of its pool (an empty
-// layout: its GPUs have MIG off). Sets the model, the sharing and, for a MIG node, mig.strategy.
-// `from` says where the node's model came from, for messages. Throws core::InputError.
-void apply_device_plugin_config(const DevicePluginConfigs& configs, const cluster::NodeSpec& node,
-                                const cluster::GpuCatalog& catalog, const std::string& from, NodeSetup& chosen,
-                                MigConfig& mig);
+// layout: its GPUs have MIG off). With a mig-parted config (may be null) the layout is the one the
+// node's nvidia.com/mig.config label selects, and `layout_from` says so for later messages.
+// Sets the model, the sharing and, for a MIG node, mig.strategy and mig.layout. `from` says where
+// the node's model came from, for messages. Throws core::InputError.
+void apply_device_plugin_config(const DevicePluginConfigs& configs, const MigPartedConfigs* mig_parted,
+                                const cluster::NodeSpec& node, const cluster::GpuCatalog& catalog, const std::string& from,
+                                NodeSetup& chosen, MigConfig& mig, std::string& layout_from);
 
 // `chosen` is a hami-vgpu node's setup; keeps its --kube fractionAsks.
 void apply_hami_settings(const HamiSettings& settings, const cluster::NodeSpec& node, const std::string& from,

@@ -8,6 +8,7 @@
 #include "sim/core/status.hpp"
 #include "sim/k8s/device_plugin_config.hpp"
 #include "sim/k8s/hami_settings.hpp"
+#include "sim/k8s/mig_parted_config.hpp"
 
 namespace gpusim::k8s {
 
@@ -15,6 +16,7 @@ PluginConfigKind plugin_config_kind(const YAML::Node& doc) {
   if (is_device_plugin_config(doc)) return PluginConfigKind::kNvidiaDevicePlugin;
   if (is_hami_device_config(doc)) return PluginConfigKind::kHamiDeviceConfig;
   if (is_hami_values(doc)) return PluginConfigKind::kHamiValues;
+  if (is_mig_parted_config(doc)) return PluginConfigKind::kMigParted;
   return PluginConfigKind::kNone;
 }
 
@@ -24,6 +26,7 @@ const char* to_string(PluginConfigKind kind) {
     case PluginConfigKind::kNvidiaDevicePlugin: return "NVIDIA device-plugin config";
     case PluginConfigKind::kHamiValues: return "HAMi Helm values";
     case PluginConfigKind::kHamiDeviceConfig: return "HAMi device config";
+    case PluginConfigKind::kMigParted: return "NVIDIA mig-parted config";
   }
   return "none";
 }
@@ -56,6 +59,16 @@ std::vector<std::string> read_plugin_config(PluginConfigKind kind, const std::st
       }
     }
     settings.hami_settings = std::move(hami);
+    return notes;
+  }
+  if (kind == PluginConfigKind::kMigParted) {
+    if (settings.mig_parted_configs) {
+      throw core::InputError(fmt::format("{}: a second mig-parted config ({} came first): the MIG manager reads one",
+                                         source, settings.mig_parted_configs->file));
+    }
+    auto configs = std::make_shared<MigPartedConfigs>(parse_mig_parted_config(text, source));
+    std::vector<std::string> notes = configs->notes;
+    settings.mig_parted_configs = std::move(configs);
     return notes;
   }
   throw core::InputError(fmt::format("{}: not a device-plugin configuration gpusim reads", source));

@@ -1,7 +1,8 @@
 #pragma once
 // `gpusim run --config FILE`: a real project's configuration file, told by its content, read into
 // the Kubernetes-layer settings. The kinds here are the device plugins' (NVIDIA's device-plugin
-// config or ConfigMap; HAMi's Helm values, device ConfigMap or device config); the command line
+// config or ConfigMap, its MIG manager's mig-parted config; HAMi's Helm values, device ConfigMap or
+// device config); the command line
 // dispatches other kinds (scheduler configurations) to their own readers.
 #include <yaml-cpp/yaml.h>
 
@@ -20,6 +21,7 @@ enum class PluginConfigKind : std::uint8_t {
   kNvidiaDevicePlugin,  // device_plugin_config.hpp
   kHamiValues,        // hami_settings.hpp: parse_hami_values
   kHamiDeviceConfig,  // hami_settings.hpp: parse_hami_device_config
+  kMigParted,         // mig_parted_config.hpp
 };
 
 PluginConfigKind plugin_config_kind(const YAML::Node& doc);

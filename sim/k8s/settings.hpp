@@ -17,6 +17,7 @@ namespace gpusim::k8s {
 
 struct DevicePluginConfigs;  // sim/k8s/device_plugin_config.hpp
 struct HamiSettings;         // sim/k8s/hami_settings.hpp
+struct MigPartedConfigs;     // sim/k8s/mig_parted_config.hpp
 
 // How a node's GPUs are advertised to the scheduler and handed to containers (sim/k8s/README.md).
 enum class DevicePluginModel : std::uint8_t {
@@ -235,6 +236,8 @@ struct KubeSettings {
   // (sim/k8s/plugin_config_apply.hpp); null: none given, the --kube parameters hold.
   std::shared_ptr<const DevicePluginConfigs> device_plugin_configs;
   std::shared_ptr<const HamiSettings> hami_settings;
+  // NVIDIA's MIG manager (mig-parted) config: the MIG layout of each node it serves, by label.
+  std::shared_ptr<const MigPartedConfigs> mig_parted_configs;
 
   // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
   // on the GPU (it fell off the bus).
