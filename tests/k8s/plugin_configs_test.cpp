@@ -7,6 +7,7 @@
 #include "sim/core/status.hpp"
 #include "sim/k8s/device_plugin_config.hpp"
 #include "sim/k8s/hami_settings.hpp"
+#include "sim/k8s/mig_parted_config.hpp"
 #include "sim/k8s/pool_labels.hpp"
 #include "tests/k8s/k8s_harness.hpp"
 
@@ -158,6 +159,58 @@ TEST(PluginConfigs, MigStrategyComesFromTheConfig) {
   K8sScenario shared = s;
   use_config(shared, "sharing:\n  timeSlicing:\n    resources: [{name: gpu, replicas: 2}]\nflags: {migStrategy: single}\n");
   EXPECT_NE(run_error(shared).find("gpusim does not model replicas of MIG instances"), std::string::npos);
+}
+
+// The layout from NVIDIA's MIG manager config instead of --kube: node a100-0 is labelled
+// nvidia.com/mig.config=mixed-3-2-1-1 (3g.40gb, 2g.20gb and two 1g.10gb per GPU, written smallest
+// first; mig-parted creates them largest first), a100-1 has no label and gets all-disabled: a
+// whole GPU. Under migStrategy mixed a pod asking 0.1 of a GPU asks the smallest profile that
+// covers it, 1g.10gb: a on device 2 and b on device 3 of a100-0, both at full speed (their demand
+// is the instance's share). A whole-GPU pod asks 7g, which no layout offers, so with MIG on one
+// node every GPU pod asks a profile: the whole GPU of a100-1 would be refused, which gpusim does
+// (a cluster with mixed MIG nodes and other GPU nodes) — so both nodes are labelled here.
+TEST(PluginConfigs, MigLayoutFromTheMigManagersConfig) {
+  K8sScenario s;
+  s.catalog = cluster::GpuCatalog::from_models({{"a100-sxm4-80gb", "A100 80GB", {"A100"}, 81920, 0, 0, 0, 0, ""}});
+  s.node("a100-0", 1);
+  s.node("a100-1", 1);
+  s.kube.default_model = DevicePluginModel::kDevicePlugin;
+  s.cluster.nodes[0].labels.emplace_back(k8s::kMigConfigLabel, "mixed-3-2-1-1");
+  s.cluster.nodes[1].labels.emplace_back(k8s::kMigConfigLabel, "all-7g");
+  use_config(s, "version: v1\nflags: {migStrategy: mixed}\n");
+  const char* const parted = R"(version: v1
+mig-configs:
+  all-disabled:
+    - {devices: all, mig-enabled: false}
+  all-7g:
+    - {devices: all, mig-enabled: true, mig-devices: {"7g.80gb": 1}}
+  mixed-3-2-1-1:
+    - devices: all
+      mig-enabled: true
+      mig-devices: {"1g.10gb": 2, "2g.20gb": 1, "3g.40gb": 1}
+)";
+  s.kube.mig_parted_configs = std::make_shared<k8s::MigPartedConfigs>(k8s::parse_mig_parted_config(parted, "mig.yaml"));
+  s.pod("a", 1, 0, 100).gpu_milli = 100;
+  s.pod("b", 1, 0, 100).gpu_milli = 100;
+  s.pod("w", 1, 0, 100);
+  const auto result = s.run();
+  EXPECT_EQ(record(result, 0).node, 0);
+  EXPECT_EQ(record(result, 0).gpus, gpus({2}));
+  EXPECT_EQ(record(result, 1).gpus, gpus({3}));
+  EXPECT_EQ(seconds(record(result, 1).end_us), 100);
+  // The whole-GPU pod takes a100-1's 7g instance (98 of 108 SMs): 100 x 108 / 98 s.
+  EXPECT_EQ(record(result, 2).node, 1);
+  EXPECT_NEAR(seconds(record(result, 2).end_us), 100.0 * 108 / 98, 1e-5);
+  // A --kube layout as well is refused; a mig-parted config without a device-plugin config too.
+  K8sScenario both = s;
+  both.kube.default_model = DevicePluginModel::kMig;
+  both.kube.default_mig.layout = {"7g.80gb"};
+  EXPECT_EQ(run_error(both), "node a100-0: mig-parted config 'mixed-3-2-1-1' (mig.yaml) gives its MIG layout, and the --kube "
+                             "devicePlugin gives one too: keep it in the mig-parted config alone");
+  K8sScenario alone = s;
+  alone.kube.device_plugin_configs = nullptr;
+  EXPECT_NE(run_error(alone).find("a mig-parted config cuts GPUs into MIG instances, but without NVIDIA's device-plugin config"),
+            std::string::npos);
 }
 
 // The same parameters in --kube and in the config are refused: they have one place.
