@@ -31,14 +31,14 @@ void label_pool_nodes(const KubeSettings& settings, const cluster::GpuCatalog& c
       const bool name_ok = node.name.starts_with(pool.match.name_prefix);
       const bool model_ok = !models[p] || (node.gpu_count > 0 && node.gpu_model == *models[p]);
       if (!name_ok || !model_ok) continue;
-      for (const auto& [key, value] : pool.labels) {
-        auto own = std::find_if(node.labels.begin(), node.labels.end(), [&](const auto& l) { return l.first == key; });
+      for (const auto& label : pool.labels) {
+        auto own = std::find_if(node.labels.begin(), node.labels.end(), [&](const auto& l) { return l.first == label.first; });
         if (own == node.labels.end()) {
-          node.labels.emplace_back(key, value);
-        } else if (own->second != value) {
+          node.labels.push_back(label);
+        } else if (own->second != label.second) {
           throw core::InputError(fmt::format("node {}: pool {} labels it {}={}, but the node has {}={} (kubectl label "
                                              "would refuse it without --overwrite)",
-                                             node.name, pool.name, key, value, key, own->second));
+                                             node.name, pool.name, label.first, label.second, label.first, own->second));
         }
       }
       break;
