@@ -401,6 +401,7 @@ struct Loaded {
   perf::JobProfile job;
   k8s::KubeSettings kube;
   std::optional<perf::JobTypeSpeeds> job_types;
+  std::vector<std::vector<std::string>> config_notes{};  // per --config file, what it accepted unmodelled
 };
 
 void print_notes(const std::string& file, const std::vector<std::string>& notes) {
@@ -441,7 +442,7 @@ void note_jobs_larger_than_cluster(const std::string& file, const Loaded& loaded
 
 Loaded load(const SimulateOptions& o, const InputPaths& paths) {
   Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, std::nullopt, policy::builtin_registry(), std::nullopt, {}, {},
-                std::nullopt};
+                std::nullopt, {}};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
   loaded.cluster.source = cluster_name(o);
@@ -470,7 +471,8 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths) {
                                    "them, NVIDIA's mig-parted config; HAMi's Helm values, device config or ConfigMaps)",
                                    file.string()));
     }
-    print_notes(file.string(), k8s::read_plugin_config(kind, text, file.string(), loaded.cluster.nodes, loaded.kube));
+    loaded.config_notes.push_back(k8s::read_plugin_config(kind, text, file.string(), loaded.cluster.nodes, loaded.kube));
+    print_notes(file.string(), loaded.config_notes.back());
   }
   if (!paths.queue_quotas.empty()) {
     loaded.kube.queue_quotas = k8s::load_queue_quotas(paths.queue_quotas, loaded.workload.queues);
@@ -658,7 +660,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   context.catalog = &loaded.catalog;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
   for (std::size_t i = 0; i < paths.configs.size(); ++i) {
-    context.configs.push_back({{"file", o.configs[i]}, {"fnv1a64", experiment::file_digest(paths.configs[i])}});
+    nlohmann::json config = {{"file", o.configs[i]}, {"fnv1a64", experiment::file_digest(paths.configs[i])}};
+    if (!loaded.config_notes[i].empty()) config["notes"] = loaded.config_notes[i];
+    context.configs.push_back(std::move(config));
   }
   context.profile_files = profile_files(o.policies, profiles);
   if (loaded.typical_pods) {
