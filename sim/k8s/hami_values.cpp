@@ -104,11 +104,13 @@ HamiSettings parse_hami_values(const std::string& text, const std::string& sourc
     check_keys(r, doc, "", unread);
     const YAML::Node scheduler = doc["scheduler"];
     const YAML::Node plugin = doc["devicePlugin"];
+    // A path walk through const nodes: yaml-cpp's non-const operator[] would add the missing keys.
     const auto at = [](const YAML::Node& parent, std::initializer_list<const char*> path) {
       YAML::Node node = parent;
       for (const char* key : path) {
         if (!given(node) || !node.IsMap()) return YAML::Node();
-        node.reset(node[key]);
+        const YAML::Node& current = node;
+        node.reset(current[key]);
       }
       return node;
     };
