@@ -110,7 +110,9 @@ HamiSettings parse_hami_values(const std::string& text, const std::string& sourc
       for (const char* key : path) {
         if (!given(node) || !node.IsMap()) return YAML::Node();
         const YAML::Node& current = node;
-        node.reset(current[key]);
+        const YAML::Node child = current[key];  // invalid when absent: reset() would throw on it
+        if (!child) return YAML::Node();
+        node.reset(child);
       }
       return node;
     };
