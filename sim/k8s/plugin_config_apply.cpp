@@ -33,6 +33,8 @@ bool served_by_nvidia_plugin(DevicePluginModel model) {
 void apply_device_plugin_config(const DevicePluginConfigs& configs, const MigPartedConfigs* mig_parted,
                                 const cluster::NodeSpec& node, const cluster::GpuCatalog& catalog, const std::string& from,
                                 NodeSetup& chosen, MigConfig& mig, std::string& layout_from) {
+  // The plugin's DaemonSet runs on GPU nodes only (its chart's affinity to NVIDIA's PCI vendor id).
+  if (node.gpu_count == 0) return;
   const DevicePluginConfig& c = configs.for_node(node);
   const std::string where = fmt::format("node {}: {}", node.name, config_name(configs, c));
   if (mig_parted != nullptr) {

@@ -115,6 +115,21 @@ data:
   EXPECT_EQ(seconds(record(result, 2).end_us), 100);
 }
 
+// The plugin runs on GPU nodes only: a CPU node without the label is no error, though the
+// ConfigMap's two configs leave an unlabelled GPU node without one.
+TEST(PluginConfigs, NoConfigNeededWhereNoPluginRuns) {
+  K8sScenario s;
+  s.node("gpu-0", 1);
+  s.node("cpu-0", 0);
+  s.cluster.nodes[0].labels.emplace_back(k8s::kDevicePluginConfigLabel, "a");
+  s.kube.default_model = DevicePluginModel::kDevicePlugin;
+  use_config(s, "kind: ConfigMap\nmetadata: {name: two}\ndata:\n  a: 'version: v1'\n  b: 'version: v1'\n");
+  s.pod("p", 1, 0, 100);
+  EXPECT_EQ(record(s.run(), 0).node, 0);
+  s.cluster.nodes[0].labels.clear();
+  EXPECT_NE(run_error(s).find("node gpu-0: no label nvidia.com/device-plugin.config"), std::string::npos);
+}
+
 // A label kubectl would refuse to change without --overwrite is refused.
 TEST(PluginConfigs, PoolLabelsDoNotOverwriteANodesOwn) {
   K8sScenario s;
