@@ -20,12 +20,14 @@ dir=results/gavel-colocation
 mkdir -p "$dir"
 compressions=(1 4 8)
 variants=(whole-gpu pairs-table pairs-model)
+source scripts/sharing_settings.sh
 for k in "${compressions[@]}"; do
   for v in "${variants[@]}"; do
     extra=()
     case $v in
-      pairs-table) extra=(--kube traces/sharing/time-slicing-2-packed.yaml --colocation table) ;;
-      pairs-model) extra=(--kube traces/sharing/time-slicing-2-packed.yaml --colocation model) ;;
+      # NVIDIA's device plugin with its time-slicing config (scripts/sharing_settings.sh).
+      pairs-table) sharing_settings time-slicing-2-packed extra; extra+=(--colocation table) ;;
+      pairs-model) sharing_settings time-slicing-2-packed extra; extra+=(--colocation model) ;;
     esac
     /usr/bin/time -f "$v ÷$k: %e s wall, %M KB max RSS" \
       ./build/gpusim compare --workload philly --cluster philly-gavel --throughputs gavel --mode replay \

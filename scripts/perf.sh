@@ -66,14 +66,17 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
     ./build/gpusim run "${k8s[@]}" --policy binpack --kube traces/synthetic/kube-stale-60s.yaml --out "$scratch/k8s-stale"
   python3 scripts/make_sharing_workload.py "$scratch/sharing-jobs.csv"
   sharing=(--mode replay --cluster traces/sharing/openb-eighth-cluster.csv --workload "$scratch/sharing-jobs.csv" --seed 42 --policy binpack)
+  source scripts/sharing_settings.sh  # each variant's --kube and --config files
   for v in whole-gpu time-slicing-2 time-slicing-4-packed mps-2 gpushare hami-vgpu hami-vgpu-memory-2x; do
+    sharing_settings "$v" settings
     measure "gpusim run, sharing comparison, $v (770 GPUs, 7,064 pods)" \
-      ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
+      ./build/gpusim run "${sharing[@]}" "${settings[@]}" --out "$scratch/sharing-$v"
   done
   sharing[3]=traces/sharing/openb-eighth-cluster-a100.csv
   for v in a100-whole-gpu mig-mixed mig-dynamic; do
+    sharing_settings "$v" settings
     measure "gpusim run, sharing comparison, $v (770 A100s, 7,064 pods)" \
-      ./build/gpusim run "${sharing[@]}" --kube "traces/sharing/$v.yaml" --out "$scratch/sharing-$v"
+      ./build/gpusim run "${sharing[@]}" "${settings[@]}" --out "$scratch/sharing-$v"
   done
   for p in fifo backfill sjf; do
     measure "gpusim run --workload philly --policy $p (Philly log, 82,247 jobs, 2,490 GPUs, own times)" \
@@ -93,8 +96,9 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
   echo "|---|---:|---:|---:|---:|"
   base=""
   for v in whole-gpu time-slicing-2 time-slicing-4-packed mps-2 gpushare hami-vgpu hami-vgpu-memory-2x; do
+    sharing_settings "$v" settings
     valgrind --tool=callgrind --callgrind-out-file="$scratch/cg-$v.out" --toggle-collect='gpusim::experiment::run_replay*' \
-      ./build/gpusim run "${k8s[@]}" --policy binpack --kube "traces/sharing/$v.yaml" --out "$scratch/cg-$v" \
+      ./build/gpusim run "${k8s[@]}" --policy binpack "${settings[@]}" --out "$scratch/cg-$v" \
       > /dev/null 2> "$scratch/cg-$v.err"
     ir=$(grep -oE 'Collected : [0-9]+' "$scratch/cg-$v.err" | grep -oE '[0-9]+$')
     base=${base:-$ir}
@@ -113,9 +117,10 @@ measure() {  # label, command...: prints a table row "label | wall s | peak MiB"
     cluster=traces/sharing/openb-eighth-cluster.csv
     [[ $v == a100-* || $v == mig-* ]] && cluster=traces/sharing/openb-eighth-cluster-a100.csv
     [[ $v == whole-gpu || $v == a100-whole-gpu ]] && base=""
+    sharing_settings "$v" settings
     valgrind --tool=callgrind --callgrind-out-file="$scratch/cgs-$v.out" --toggle-collect='gpusim::experiment::run_replay*' \
       ./build/gpusim run --mode replay --cluster "$cluster" --workload "$scratch/sharing-jobs.csv" --seed 42 --policy binpack \
-      --kube "traces/sharing/$v.yaml" --out "$scratch/cgs-$v" > /dev/null 2> "$scratch/cgs-$v.err"
+      "${settings[@]}" --out "$scratch/cgs-$v" > /dev/null 2> "$scratch/cgs-$v.err"
     ir=$(grep -oE 'Collected : [0-9]+' "$scratch/cgs-$v.err" | grep -oE '[0-9]+$')
     base=${base:-$ir}
     objects=$(jq --argjson rows "$rows" '.policies[0].pods_recreated.mean + $rows' "$scratch/cgs-$v/summary.json")

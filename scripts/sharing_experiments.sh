@@ -16,7 +16,9 @@
 #   a100-whole-gpu, mig-single-3g, mig-mixed, mig-dynamic   on the A100 what-if cluster (the same nodes
 #                    relabelled A100 80GB, which has MIG): whole GPUs, MIG single (2 x 3g), MIG mixed
 #                    (static layouts per pool) and dynamic MIG (HAMi's templates, 60 s reconfiguration)
-# Every run samples the cluster's FGD fragmentation every 10 simulated minutes.
+# Every run samples the cluster's FGD fragmentation every 10 simulated minutes. Each variant's options
+# (the --kube settings and the real files: NVIDIA's device-plugin config, HAMi's Helm values) are
+# in scripts/sharing_settings.sh.
 # Inputs: traces/sharing/openb-eighth-cluster.csv (every 8th openb GPU node: 152 nodes, 770 GPUs),
 # traces/sharing/openb-eighth-cluster-a100.csv (the same, every GPU an A100 80GB)
 # and the workload scripts/make_sharing_workload.py makes from the openb default trace (checked
@@ -74,13 +76,13 @@ mkdir -p "$dir"
 variants=(gpu-milli defrag-1 defrag-4 whole-gpu gpushare hami-vgpu hami-vgpu-binpack hami-vgpu-memory-2x time-slicing-2 time-slicing-4-packed mps-2 mps-4
           gpushare-overrun hami-vgpu-overrun time-slicing-2-overrun mps-2-overrun
           a100-whole-gpu mig-single-3g mig-mixed mig-dynamic)
+source scripts/sharing_settings.sh
 for v in "${variants[@]}"; do
-  kube=()
-  [[ $v != gpu-milli ]] && kube=(--kube "traces/sharing/$v.yaml")
+  sharing_settings "$v" settings  # --kube and the real files (--config) of the variant
   cluster=traces/sharing/openb-eighth-cluster.csv
   [[ $v == a100-* || $v == mig-* ]] && cluster=traces/sharing/openb-eighth-cluster-a100.csv
   ./build/gpusim compare --mode replay --cluster "$cluster" --workload "$workload" \
-    "${kube[@]}" --policies binpack --seeds 3 --fragmentation-every 600 --out "$dir/$v" > /dev/null
+    "${settings[@]}" --policies binpack --seeds 3 --fragmentation-every 600 --out "$dir/$v" > /dev/null
   echo "sharing: $v done"
 done
 

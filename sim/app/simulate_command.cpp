@@ -1,6 +1,7 @@
 #include "sim/app/simulate_command.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
@@ -15,6 +16,7 @@
 #include "policies/register_builtin.hpp"
 #include "sim/app/input_kinds.hpp"
 #include "sim/app/retired_options.hpp"
+#include "sim/config/config_files.hpp"
 #include "sim/config/profiles.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
@@ -22,6 +24,9 @@
 #include "sim/experiment/output_writer.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/progress_reporter.hpp"
+#include "sim/io/yaml_fields.hpp"
+#include "sim/k8s/plugin_config_files.hpp"
+#include "sim/k8s/pool_labels.hpp"
 #include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
@@ -102,6 +107,11 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
   o.kube_option = cmd.add_option("--kube", o.kube,
                                  "replay: Kubernetes-layer settings YAML (kubelet timings, owners' backoff, device-plugin "
                                  "model per node pool, topology, GPU failures; sim/k8s/README.md)");
+  o.config_option = cmd.add_option("--config", o.configs,
+                                   "A configuration file as its project writes it, told by its content (repeatable): a "
+                                   "KubeSchedulerConfiguration (each profile a policy of the run), NVIDIA's device-plugin "
+                                   "config or ConfigMap, its mig-parted config, HAMi's Helm values or ConfigMaps (replay); "
+                                   "`gpusim config check FILE` validates one");
   o.checkpoint_option =
       cmd.add_option("--checkpoint-interval", o.checkpoint_interval_s,
                      "replay: jobs checkpoint every this many seconds of run time; a preempted or evicted job restarts "
@@ -269,6 +279,7 @@ struct InputPaths {
   fs::path typical_pods;     // empty: FGD's typical pods come from the workload
   fs::path calibration_dir;  // empty: none (performance model off)
   fs::path kube;             // empty: default Kubernetes-layer settings
+  std::vector<fs::path> configs;  // --config files
   fs::path throughputs;      // empty: no Gavel throughput table
   fs::path queue_quotas;     // empty: every queue has the default quota
 };
@@ -293,6 +304,10 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
   if (!o.kube.empty()) {
     paths.kube = o.kube;
     io::require_file(paths.kube, "--kube settings");
+  }
+  for (const std::string& config : o.configs) {
+    paths.configs.emplace_back(config);
+    io::require_file(paths.configs.back(), "--config file");
   }
   if (!o.throughputs.empty()) {
     paths.throughputs = o.throughputs == "gavel" ? paths.root / "traces" / "data" / "gavel" / "simulation_throughputs.json"
@@ -325,6 +340,7 @@ struct Loaded {
   perf::JobProfile job;
   k8s::KubeSettings kube;
   std::optional<perf::JobTypeSpeeds> job_types;
+  std::vector<std::vector<std::string>> config_notes{};  // per --config file, what it accepted unmodelled
 };
 
 void print_notes(const std::string& file, const std::vector<std::string>& notes) {
@@ -365,7 +381,7 @@ void note_jobs_larger_than_cluster(const std::string& file, const Loaded& loaded
 
 Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Registry& registry) {
   Loaded loaded{cluster::GpuCatalog::load(paths.catalog), {}, {}, std::nullopt, registry, std::nullopt, {}, {},
-                std::nullopt};
+                std::nullopt, {}};
   loaded.cluster = is_manifest(paths.cluster) ? traces::read_k8s_nodes(paths.cluster, loaded.catalog)
                                               : traces::read_openb_nodes(paths.cluster, loaded.catalog);
   loaded.cluster.source = cluster_name(o);
@@ -378,6 +394,32 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Regi
     loaded.typical_pods->source = o.typical_pods;
   }
   if (!paths.kube.empty()) loaded.kube = k8s::load_kube_settings(paths.kube, loaded.cluster.nodes);
+  // Pools' labels first: a device-plugin ConfigMap's configs are chosen by node label.
+  k8s::label_pool_nodes(loaded.kube, loaded.catalog, loaded.cluster.nodes);
+  for (const fs::path& file : paths.configs) {
+    if (config::is_kube_scheduler_config_file(file.string())) {
+      loaded.config_notes.emplace_back();  // its profiles are the run's policies (policy_list)
+      continue;
+    }
+    if (o.mode != "replay") {
+      throw UsageError(fmt::format("--config {}: a device plugin's configuration applies to --mode replay only", file.string()));
+    }
+    const std::string text = io::read_file(file, "--config file");
+    YAML::Node doc;
+    try {
+      doc = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      throw InputError(io::yaml_syntax_error(file.string(), text, e));
+    }
+    const k8s::PluginConfigKind kind = k8s::plugin_config_kind(doc);
+    if (kind == k8s::PluginConfigKind::kNone) {
+      throw InputError(fmt::format("{}: not a configuration gpusim reads (NVIDIA's device-plugin config or a ConfigMap of "
+                                   "them, NVIDIA's mig-parted config; HAMi's Helm values, device config or ConfigMaps)",
+                                   file.string()));
+    }
+    loaded.config_notes.push_back(k8s::read_plugin_config(kind, text, file.string(), loaded.cluster.nodes, loaded.kube));
+    print_notes(file.string(), loaded.config_notes.back());
+  }
   if (!paths.queue_quotas.empty()) {
     loaded.kube.queue_quotas = k8s::load_queue_quotas(paths.queue_quotas, loaded.workload.queues);
     // The guarantees must fit the cluster: the book checks it (here, before any run starts).
@@ -459,7 +501,9 @@ CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
   o.policies = "fgd";
   o.seed_count = 1;
   o.single_run = true;
-  run->add_option("--policy", o.policies, "Built-in policy (any spelling: fgd, FGD, BestFit, gpu_packing, ...) or profile YAML path")
+  o.policies_option =
+      run->add_option("--policy", o.policies,
+                      "Built-in policy (any spelling: fgd, FGD, BestFit, gpu_packing, ...) or a KubeSchedulerConfiguration file")
       ->capture_default_str();
   run->add_option("--seed", o.first_seed, "Root seed (0 .. 2^63-1)")->check(kSeedRange)->capture_default_str();
   return run;
@@ -468,7 +512,9 @@ CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
 CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
   auto* compare = app.add_subcommand("compare", "Run every (policy, seed) pair in parallel and report mean and std");
   add_common(*compare, o);
-  compare->add_option("--policies", o.policies, "Comma-separated policies (names in any spelling, or YAML paths), each once")
+  o.policies_option =
+      compare->add_option("--policies", o.policies,
+                          "Comma-separated policies (names in any spelling, or KubeSchedulerConfiguration paths), each once")
       ->capture_default_str();
   compare->add_option("--seeds", o.seed_count, "Number of seeds")->check(CLI::Range(1, 100000))->capture_default_str();
   compare->add_option("--first-seed", o.first_seed, "Seeds are first-seed, first-seed+1, ... (0 .. 2^63-1)")
@@ -478,27 +524,39 @@ CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
   return compare;
 }
 
+// The run's policies: --policy / --policies and the KubeSchedulerConfigurations among --config files
+// (their profiles); the default policy only when neither names one.
+std::string policy_list(const SimulateOptions& o) {
+  std::string list = o.policies_option != nullptr && o.policies_option->count() > 0 ? o.policies : "";
+  for (const std::string& file : o.configs) {
+    if (!config::is_kube_scheduler_config_file(file)) continue;
+    list += (list.empty() ? "" : ",") + file;
+  }
+  return list.empty() ? o.policies : list;
+}
+
 int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched::Registry& registry) {
   const auto started = std::chrono::steady_clock::now();
   check_mode_options(o);
-  if (o.single_run && split_policies(o.policies).size() != 1) {
+  if (o.single_run && split_policies(policy_list(o)).size() != 1) {
     throw UsageError("--policy takes one policy; use `gpusim compare --policies` for several");
   }
-  std::vector<fs::path> inputs = policy_files(o.policies);
+  std::vector<fs::path> inputs = policy_files(policy_list(o));
   const InputPaths paths = resolve_inputs(o);
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
+  inputs.insert(inputs.end(), paths.configs.begin(), paths.configs.end());
   if (!paths.throughputs.empty()) inputs.push_back(paths.throughputs);
   if (!paths.queue_quotas.empty()) inputs.push_back(paths.queue_quotas);
   if (!paths.typical_pods.empty()) inputs.push_back(paths.typical_pods);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<std::string> policy_sources;
-  std::vector<sched::Profile> profiles = resolve_policies(o.policies, policy_sources, registry);
+  std::vector<sched::Profile> profiles = resolve_policies(policy_list(o), policy_sources, registry);
   if (o.single_run && profiles.size() != 1) {
-    throw UsageError(fmt::format("--policy {}: the file holds {} profiles; `gpusim run` runs one policy (compare them with "
-                                 "`gpusim compare --policies {}`)", o.policies, profiles.size(), o.policies));
+    throw UsageError(fmt::format("--policy {}: {} profiles; `gpusim run` runs one policy (compare them with "
+                                 "`gpusim compare --policies {}`)", policy_list(o), profiles.size(), policy_list(o)));
   }
   const auto quota_policy = [](const sched::Profile& p) { return p.queue_quotas != sched::QueueQuotaMode::kNone; };
   if (o.queue_quotas_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
@@ -547,6 +605,11 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   context.catalog = &loaded.catalog;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
+  for (std::size_t i = 0; i < paths.configs.size(); ++i) {
+    nlohmann::json config = {{"file", o.configs[i]}, {"fnv1a64", experiment::file_digest(paths.configs[i])}};
+    if (!loaded.config_notes[i].empty()) config["notes"] = loaded.config_notes[i];
+    context.configs.push_back(std::move(config));
+  }
   context.profile_files = profile_files(policy_sources, profiles);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};

@@ -39,6 +39,8 @@ struct SimulateOptions {
   double memory_fraction = 0.5;
   std::string precision = "fp32";
   std::string kube;  // replay: the --kube settings YAML ("" = defaults)
+  std::vector<std::string> configs;  // real projects' configuration files (--config), told by content
+  CLI::Option* policies_option = nullptr;  // --policy / --policies, when given
   // replay, preempting policies: how often jobs checkpoint (seconds of run time).
   std::int64_t checkpoint_interval_s = 0;
   bool free_preemption = false;
@@ -70,6 +72,7 @@ struct SimulateOptions {
   CLI::Option* fragmentation_option = nullptr;
   CLI::Option* perf_model_option = nullptr;
   CLI::Option* kube_option = nullptr;
+  CLI::Option* config_option = nullptr;
   CLI::Option* checkpoint_option = nullptr;
   CLI::Option* throughputs_option = nullptr;
   CLI::Option* colocation_option = nullptr;

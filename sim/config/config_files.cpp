@@ -7,6 +7,7 @@
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
+#include "sim/k8s/plugin_config_files.hpp"
 
 namespace gpusim::config {
 namespace {
@@ -24,8 +25,29 @@ std::string read_scheduler_config(const std::string& text, const std::string& so
   return fmt::format("{} profile{}: {}", names.size(), names.size() == 1 ? "" : "s", fmt::join(names, ", "));
 }
 
+// The device plugins' files (sim/k8s/plugin_config_files.hpp) are checked alone: no cluster, so
+// what depends on its nodes (labels, names) is checked when a run reads them.
+template <k8s::PluginConfigKind kKind>
+bool is_plugin_config(const YAML::Node& doc) {
+  return k8s::plugin_config_kind(doc) == kKind;
+}
+template <k8s::PluginConfigKind kKind>
+std::string read_plugin_config(const std::string& text, const std::string& source, RunConfiguration& into) {
+  k8s::KubeSettings scratch;
+  const std::vector<std::string> notes = k8s::read_plugin_config(kKind, text, source, {}, scratch);
+  for (const std::string& note : notes) into.notes.push_back(fmt::format("{}: {}", source, note));
+  return "read (its node selection is checked when a run applies it to a cluster)";
+}
+
 constexpr ConfigKind kKinds[] = {
     {"KubeSchedulerConfiguration", is_kube_scheduler_config, read_scheduler_config},
+    {"NVIDIA device-plugin config", is_plugin_config<k8s::PluginConfigKind::kNvidiaDevicePlugin>,
+     read_plugin_config<k8s::PluginConfigKind::kNvidiaDevicePlugin>},
+    {"NVIDIA mig-parted config", is_plugin_config<k8s::PluginConfigKind::kMigParted>,
+     read_plugin_config<k8s::PluginConfigKind::kMigParted>},
+    {"HAMi Helm values", is_plugin_config<k8s::PluginConfigKind::kHamiValues>, read_plugin_config<k8s::PluginConfigKind::kHamiValues>},
+    {"HAMi device config", is_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>,
+     read_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>},
 };
 
 }  // namespace
@@ -54,6 +76,18 @@ std::string read_config_file(const std::string& path, RunConfiguration& into) {
     throw core::InputError(fmt::format("{}:1: not a configuration file gpusim reads (kinds: {})", path, fmt::join(names, ", ")));
   }
   return fmt::format("{}: {}", found->name, found->read(text, path, into));
+}
+
+bool is_kube_scheduler_config_file(const std::string& path) {
+  std::string text;
+  try {
+    text = io::read_file(path, "configuration file");
+    return is_kube_scheduler_config(YAML::Load(text));
+  } catch (const YAML::Exception&) {
+    return false;
+  } catch (const core::InputError&) {
+    return false;
+  }
 }
 
 }  // namespace gpusim::config

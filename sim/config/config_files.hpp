@@ -34,4 +34,8 @@ std::span<const ConfigKind> config_kinds();
 // or of several, is an error that lists the kinds.
 std::string read_config_file(const std::string& path, RunConfiguration& into);
 
+// Whether the file is a KubeSchedulerConfiguration (false when it cannot be read or parsed: its
+// reader then says why).
+bool is_kube_scheduler_config_file(const std::string& path);
+
 }  // namespace gpusim::config

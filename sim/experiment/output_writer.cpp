@@ -306,6 +306,7 @@ nlohmann::ordered_json summary_json(const CompareResult& result, const OutputCon
     if (result.base.fragmentation_every_s > 0) inputs["fragmentation_every_s"] = result.base.fragmentation_every_s;
   }
   if (!ctx.kube.is_null()) inputs["kube"] = ctx.kube;
+  if (!ctx.configs.is_null()) inputs["configs"] = ctx.configs;
   if (!ctx.preemption.is_null()) inputs["preemption"] = ctx.preemption;
   if (!ctx.time_sharing.is_null()) inputs["time_sharing"] = ctx.time_sharing;
   if (!ctx.gang.is_null()) inputs["gang"] = ctx.gang;

@@ -28,6 +28,8 @@ struct OutputContext {
   nlohmann::json performance = nullptr;
   // Replay with a --kube file: its name and digest; null otherwise.
   nlohmann::json kube = nullptr;
+  // Replay with --config files: each one's name and digest; null otherwise.
+  nlohmann::json configs = nullptr;
   // Fill with --typical-pods: its name and digest; null otherwise.
   nlohmann::json typical_pods = nullptr;
   // Replay with preempting policies: the checkpoint interval and Tiresias' knobs; null otherwise.

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include "sim/core/status.hpp"
+#include "sim/k8s/mig_parted_config.hpp"
+#include "sim/k8s/plugin_config_apply.hpp"
 #include "sim/k8s/settings_reader.hpp"
 
 namespace gpusim::k8s {
@@ -80,6 +82,10 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     }
     pools.push_back(resolved);
   }
+  if (settings.mig_parted_configs && !settings.device_plugin_configs) {
+    throw core::InputError("a mig-parted config cuts GPUs into MIG instances, but without NVIDIA's device-plugin config "
+                           "nothing says how the plugin advertises them (flags.migStrategy single or mixed): give one with --config");
+  }
   NodeSetup fallback;
   fallback.model = settings.default_model;
   fallback.choice = settings.default_choice;
@@ -91,7 +97,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const cluster::NodeSpec& node = nodes[n];
     NodeSetup chosen = fallback;
-    const MigConfig* mig = &settings.default_mig;
+    MigConfig mig = settings.default_mig;
     std::string from = "the defaults";
     for (const ResolvedPool& pool : pools) {
       const bool name_ok = node.name.starts_with(pool.pool->match.name_prefix);
@@ -103,7 +109,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         chosen.topology = pool.topology;
         chosen.sharing = pool.pool->sharing;
         chosen.hami = pool.pool->hami;
-        mig = &pool.pool->mig;
+        mig = pool.pool->mig;
         from = "pool " + pool.pool->name;
         break;
       }
@@ -147,6 +153,19 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         from = "its annotations";
       }
     }
+    // The real configuration files (--config) give the parameters of the plugin serving the node.
+    const std::string source = from == "the defaults" ? "the --kube devicePlugin" : from;
+    if (settings.device_plugin_configs && served_by_nvidia_plugin(chosen.model)) {
+      // Only a node whose --kube model is mig has a layout (its pool's or the defaults').
+      if (chosen.model != DevicePluginModel::kMig) mig = MigConfig{};
+      std::string layout_from = source;
+      apply_device_plugin_config(*settings.device_plugin_configs, settings.mig_parted_configs.get(), node, catalog, source,
+                                 chosen, mig, layout_from);
+      from = layout_from;
+    }
+    if (settings.hami_settings && chosen.model == DevicePluginModel::kHamiVgpu) {
+      apply_hami_settings(*settings.hami_settings, node, source, chosen);
+    }
     if (chosen.topology >= 0 && topologies.at(chosen.topology).gpu_count() != node.gpu_count) {
       throw core::InputError(fmt::format("node {}: {} gives it topology '{}' of {} GPUs, but the node has {}", node.name,
                                          from, topologies.at(chosen.topology).name(),
@@ -158,7 +177,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         throw core::InputError(fmt::format("node {}: {} gives it mig with topology '{}'; topologies apply to whole GPUs only",
                                            node.name, from, topologies.at(chosen.topology).name()));
       }
-      resolve_mig(chosen, *mig, node, from, catalog);
+      resolve_mig(chosen, mig, node, from, catalog);
     }
     if (is_shared(chosen.model)) {
       // Replicas are devices of their own; gpusim models a node's topology for whole GPUs only.

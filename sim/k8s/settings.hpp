@@ -4,6 +4,7 @@
 // where it has one (sources in sim/k8s/README.md); every field can be set in a --kube YAML file.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "sim/k8s/queue_quotas.hpp"
 
 namespace gpusim::k8s {
+
+struct DevicePluginConfigs;  // sim/k8s/device_plugin_config.hpp
+struct HamiSettings;         // sim/k8s/hami_settings.hpp
+struct MigPartedConfigs;     // sim/k8s/mig_parted_config.hpp
 
 // How a node's GPUs are advertised to the scheduler and handed to containers (sim/k8s/README.md).
 enum class DevicePluginModel : std::uint8_t {
@@ -109,6 +114,8 @@ struct MigConfig {
   // `layout` is then every GPU's layout at the start.
   bool dynamic = false;
   core::Time reconfigure_time = core::Time::from_seconds(60);
+  // Whether the --kube file wrote `strategy` (a device-plugin config's migStrategy must then agree).
+  bool strategy_given = false;
 };
 
 // Which replicas the plugin's GetPreferredAllocation picks (NVIDIA's greedy allocators).
@@ -128,6 +135,7 @@ struct SharingConfig {
   ReplicaPolicy policy = ReplicaPolicy::kDistributed;
   // MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of each client; 0: the plugin's 100 / replicas.
   double mps_active_thread_percentage = 0;
+  friend bool operator==(const SharingConfig&, const SharingConfig&) = default;
 };
 
 // device-plugin nodes: how the kubelet's device manager picks devices.
@@ -156,6 +164,9 @@ struct NodePool {
   SharingConfig sharing;  // time-slicing and mps
   HamiConfig hami{};   // hami-vgpu
   MigConfig mig{};                                          // mig
+  // Node labels the pool's nodes get, as `kubectl label` sets them (a device-plugin ConfigMap's
+  // config is chosen by nvidia.com/device-plugin.config).
+  std::vector<std::pair<std::string, std::string>> labels{};
 };
 
 // A failure read from a file or drawn by the seeded process.
@@ -220,6 +231,13 @@ struct KubeSettings {
   HamiConfig default_hami;
   MigConfig default_mig;
   std::vector<NodePool> pools;  // the first pool that matches a node wins
+  // The real projects' configuration files (gpusim run --config): NVIDIA's device-plugin config
+  // and HAMi's settings give the sharing, MIG and HAMi parameters of the nodes those plugins serve
+  // (sim/k8s/plugin_config_apply.hpp); null: none given, the --kube parameters hold.
+  std::shared_ptr<const DevicePluginConfigs> device_plugin_configs;
+  std::shared_ptr<const HamiSettings> hami_settings;
+  // NVIDIA's MIG manager (mig-parted) config: the MIG layout of each node it serves, by label.
+  std::shared_ptr<const MigPartedConfigs> mig_parted_configs;
 
   // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
   // on the GPU (it fell off the bus).

@@ -12,6 +12,7 @@
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
 #include "sim/topology/topology.hpp"
+#include "traces/k8s/labels.hpp"
 #include "traces/k8s_quantity.hpp"
 
 namespace gpusim::k8s {
@@ -119,6 +120,7 @@ class Reader : public io::YamlFields {
     only(map, field, {"strategy", "layout", "dynamic", "reconfigureTime"});
     MigConfig c;
     if (map["strategy"]) {
+      c.strategy_given = true;
       const std::string strategy = text(map["strategy"], field + ".strategy");
       if (strategy == "mixed") c.strategy = MigStrategy::kMixed;
       else if (strategy != "single") fail(map["strategy"], field + ".strategy", "expected single or mixed");
@@ -152,6 +154,29 @@ class Reader : public io::YamlFields {
     return c;
   }
 
+  // Label keys and values as Kubernetes validates them (an optional DNS-subdomain prefix and a
+  // name of at most 63 characters; a value of at most 63, possibly empty).
+  std::vector<std::pair<std::string, std::string>> labels(const YAML::Node& map, const std::string& field) const {
+    if (!map.IsMap()) fail(map, field, "expected a mapping of label keys to values");
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& entry : map) {
+      const std::string key = text(entry.first, field);
+      const std::string where = field + "." + key;
+      if (!traces::k8s::label_key_valid(key)) {
+        fail(entry.first, where, "not a label key (an optional DNS-subdomain prefix and '/', then at most 63 letters, "
+                                 "digits, '-', '_' or '.', beginning and ending with a letter or digit)");
+      }
+      const std::string value = entry.second.IsNull() ? std::string() : text(entry.second, where);
+      if (!traces::k8s::label_value_valid(value)) {
+        fail(entry.second, where, fmt::format("'{}' is not a label value (at most 63 letters, digits, '-', '_' or '.', "
+                                              "beginning and ending with a letter or digit)", value));
+      }
+      if (std::any_of(out.begin(), out.end(), [&](const auto& l) { return l.first == key; })) fail(entry.first, where, "given twice");
+      out.emplace_back(key, value);
+    }
+    return out;
+  }
+
   const std::vector<cluster::NodeSpec>& nodes() const { return nodes_; }
 
  private:
@@ -181,7 +206,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string field = fmt::format("pools[{}]", i);
-    r.only(item, field, {"name", "match", "devicePlugin", "deviceChoice", "topology", "sharing", "hami", "mig"});
+    r.only(item, field, {"name", "match", "labels", "devicePlugin", "deviceChoice", "topology", "sharing", "hami", "mig"});
     NodePool pool;
     pool.name = item["name"] ? r.text(item["name"], field + ".name") : fmt::format("pool-{}", i);
     if (const YAML::Node match = item["match"]) {
@@ -189,6 +214,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
       if (match["namePrefix"]) pool.match.name_prefix = r.text(match["namePrefix"], field + ".match.namePrefix");
       if (match["gpuModel"]) pool.match.gpu_model = r.text(match["gpuModel"], field + ".match.gpuModel");
     }
+    if (const YAML::Node labels = item["labels"]) pool.labels = r.labels(labels, field + ".labels");
     if (item["devicePlugin"]) pool.model = r.model(item["devicePlugin"], field + ".devicePlugin");
     if (item["deviceChoice"]) pool.choice = r.choice(item["deviceChoice"], field + ".deviceChoice");
     if (item["topology"]) pool.topology = r.text(item["topology"], field + ".topology");

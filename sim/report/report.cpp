@@ -220,8 +220,18 @@ std::string markdown(const OutputFiles& output, const PlotResult& plots) {
     md += "\nPod figures count every pod, each worker of a job too: a pod's JCT is its completion − its arrival, its "
           "queueing delay its first start − its arrival, over completed pods.\n";
     md += "\nKubernetes layer";
-    if (inputs.contains("kube")) md += fmt::format(" (settings: `{}`)", inputs.at("kube").value("file", "?"));
-    else md += " (default settings: scheduler-assigned devices, no latencies, no failures)";
+    // --config files (device plugins' own configurations) after the --kube settings.
+    std::string configs;
+    if (inputs.contains("configs")) {
+      for (const auto& config : inputs.at("configs")) configs += fmt::format("{}`{}`", configs.empty() ? "" : ", ", config.value("file", "?"));
+    }
+    if (inputs.contains("kube")) {
+      md += fmt::format(" (settings: `{}`{})", inputs.at("kube").value("file", "?"), configs.empty() ? "" : "; configuration: " + configs);
+    } else if (!configs.empty()) {
+      md += fmt::format(" (configuration: {})", configs);
+    } else {
+      md += " (default settings: scheduler-assigned devices, no latencies, no failures)";
+    }
     const auto add_table = [&](const std::vector<Column>& table) {
       md += ":\n\n| policy |";
       for (const Column& c : table) md += fmt::format(" {} |", c.header);

@@ -85,5 +85,25 @@ profiles:
   EXPECT_NE(single.err.find("2 profiles"), std::string::npos) << single.err;
 }
 
+// --config takes every kind: a KubeSchedulerConfiguration's profiles become the run's policies (the
+// default policy only when nothing names one), and `config check` knows the device plugins' files.
+TEST(ConfigCli, ConfigTakesSchedulerConfigurationsAndCheckKnowsEveryKind) {
+  const auto dir = fresh_dir("config_every_kind");
+  std::ofstream(dir / "sched.yaml") << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                                       "profiles:\n- schedulerName: mine\n";
+  const auto run = run_gpusim(dir, "compare --config sched.yaml --seeds 1 --fill-target 0.2 --out out --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
+  ASSERT_EQ(summary["policies"].size(), 1U);
+  EXPECT_EQ(summary["policies"][0]["name"], "mine");
+  const auto both = run_gpusim(dir, "compare --policies bestfit --config sched.yaml --seeds 1 --fill-target 0.2 --out out2 --quiet");
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "out2" / "summary.json"))["policies"].size(), 2U);
+  const fs::path source(GPUSIM_SOURCE_DIR);
+  const auto check = run_gpusim(dir, "config check " + (source / "traces" / "sharing" / "time-slicing-2.device-plugin.yaml").string());
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find("ok: NVIDIA device-plugin config"), std::string::npos) << check.out;
+}
+
 }  // namespace
 }  // namespace gpusim::testing
