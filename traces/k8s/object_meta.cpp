@@ -1,0 +1,68 @@
+#include "traces/k8s/object_meta.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gpusim::traces::k8s {
+
+namespace {
+
+constexpr std::string_view kGpusimPrefix = "gpusim.io/";
+
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+}  // namespace
+
+bool dns_label(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !lower_alnum(s.front()) || !lower_alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return lower_alnum(c) || c == '-'; });
+}
+
+bool dns_subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = s.find('.', start);
+    if (!dns_label(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+Meta read_meta(const Fields& object) {
+  const Fields meta = object.required_map("metadata");
+  Meta m;
+  m.name = meta.required_string("name");
+  if (!dns_subdomain(m.name)) {
+    meta.fail("name", fmt::format("'{}' is not a valid Kubernetes name (lower-case letters, digits, '-' and '.', "
+                                  "starting and ending with a letter or digit, at most 253 characters)",
+                                  m.name));
+  }
+  m.labels = string_map(meta, "labels");
+  m.annotations = string_map(meta, "annotations");
+  return m;
+}
+
+void check_unique(std::unordered_map<std::string, int>& seen, const std::string& name, const Fields& meta_owner,
+                  std::string_view what) {
+  const int line = meta_owner.where().line(meta_owner.node());
+  const auto [it, inserted] = seen.emplace(name, line);
+  if (!inserted) {
+    const Fields meta = meta_owner.required_map("metadata");
+    meta.fail("name", fmt::format("duplicate {} name '{}' (first at line {})", what, name, it->second));
+  }
+}
+
+void check_gpusim_annotations(const Where& where, const Entries& annotations, std::span<const std::string_view> known,
+                              std::string_view object) {
+  for (const Entry& e : annotations) {
+    if (!e.key.starts_with(kGpusimPrefix)) continue;
+    if (std::find(known.begin(), known.end(), e.key) == known.end()) {
+      where.fail(e.node, e.path,
+                 fmt::format("unknown gpusim annotation on a {} (known: {})", object, fmt::join(known, ", ")));
+    }
+  }
+}
+
+}  // namespace gpusim::traces::k8s
