@@ -115,6 +115,9 @@ struct Profile {
   // least held over deserved GPUs, if its queue may take it; then a queue within its deserved GPUs
   // reclaims from queues above theirs (victims restart from their last checkpoint).
   QueueQuotaMode queue_quotas = QueueQuotaMode::kNone;
+  // With queue_quotas: whether the reclaim step runs after the walk (Volcano's reclaim action; a
+  // Volcano configuration without it only borrows and waits). The built-in profiles reclaim.
+  bool reclaim = true;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,
