@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "policies/register_builtin.hpp"
+#include "sim/app/config_files.hpp"
 #include "sim/app/input_kinds.hpp"
 #include "sim/core/status.hpp"
 #include "sim/experiment/compare.hpp"
@@ -171,6 +172,9 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
       cmd.add_option("--queue-quotas", o.queue_quotas,
                      "replay, policies proportion and capacity: each queue's GPU quotas (deserved, guarantee, capability, "
                      "weight, reclaimable; YAML, see policies/README.md), or 'philly' for the bundled Philly one");
+  o.config_option = cmd.add_option("--config", o.configs,
+                                   "Configuration files, read by content (repeatable): Volcano's scheduler configuration "
+                                   "or its ConfigMap (a policy), Volcano Queues (queue quotas); policies/README.md");
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -514,6 +518,59 @@ experiment::CompareResult run_with_progress(const SimulateOptions& o, const expe
   return result;
 }
 
+// The policies of --config's scheduler configurations, after those of --policy/--policies; names
+// checked as resolve_policies checks them.
+void add_config_policies(const SimulateOptions& o, const ConfigFiles& configs, std::vector<sched::Profile>& profiles) {
+  for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
+    const sched::Profile& profile = scheduler.conf.profile;
+    if (sched::builtin_policy_name(profile.name)) {
+      throw InputError(fmt::format("{}: name '{}' is a built-in policy's; give the configuration a name of its own",
+                                   scheduler.file, profile.name));
+    }
+    for (const sched::Profile& other : profiles) {
+      if (sched::name_key(other.name) == sched::name_key(profile.name)) {
+        throw InputError(fmt::format("{}: the policy '{}' is named a second time", scheduler.file, profile.name));
+      }
+    }
+    profiles.push_back(profile);
+  }
+  if (o.single_run && profiles.size() != 1) {
+    throw UsageError("run takes one policy: give --policy or a scheduler configuration in --config, not both");
+  }
+}
+
+// What --config's files need from the workload: the Queues become the queue quotas (their
+// guarantees checked against the cluster, as --queue-quotas'), and a configuration without the
+// gang plugin cannot run a workload with gangs (gpusim always places a gang's workers together).
+void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
+  for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
+    if (!scheduler.conf.gang && loaded.workload.has_gangs) {
+      throw InputError(fmt::format("{}: no gang plugin, but the workload has gangs: Volcano would bind their workers one "
+                                   "by one, which gpusim does not model (it places a gang's workers together); add "
+                                   "{{name: gang}} to the tiers", scheduler.file));
+    }
+  }
+  if (!configs.queues) return;
+  loaded.kube.queue_quotas = k8s::volcano_queue_quotas(*configs.queues, loaded.workload.queues);
+  std::int64_t gpus = 0;
+  for (const cluster::NodeSpec& node : loaded.cluster.nodes) gpus += std::int64_t{node.gpu_count} * cluster::kMilliPerGpu;
+  k8s::QuotaBook(loaded.kube.queue_quotas, false, gpus);
+}
+
+// summary.json names each configuration file beside what it gave, as it names profile YAML files.
+void record_config_files(const ConfigFiles& configs, experiment::OutputContext& context) {
+  for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
+    context.profile_files.push_back({{"name", scheduler.conf.profile.name},
+                                     {"file", scheduler.file},
+                                     {"fnv1a64", experiment::file_digest(scheduler.file)},
+                                     {"notes", scheduler.conf.notes}});
+  }
+  if (configs.queues) {
+    context.queue_quotas = {{"file", configs.queues->file}, {"fnv1a64", experiment::file_digest(configs.queues->file)}};
+    if (!configs.queues->notes.empty()) context.queue_quotas["notes"] = configs.queues->notes;
+  }
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
@@ -522,7 +579,7 @@ CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
   o.policies = "fgd";
   o.seed_count = 1;
   o.single_run = true;
-  run->add_option("--policy", o.policies, "Built-in policy (any spelling: fgd, FGD, BestFit, gpu_packing, ...) or profile YAML path")
+  o.policy_option = run->add_option("--policy", o.policies, "Built-in policy (any spelling: fgd, FGD, BestFit, gpu_packing, ...) or profile YAML path")
       ->capture_default_str();
   run->add_option("--seed", o.first_seed, "Root seed (0 .. 2^63-1)")->check(kSeedRange)->capture_default_str();
   return run;
@@ -531,7 +588,7 @@ CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
 CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
   auto* compare = app.add_subcommand("compare", "Run every (policy, seed) pair in parallel and report mean and std");
   add_common(*compare, o);
-  compare->add_option("--policies", o.policies, "Comma-separated policies (names in any spelling, or YAML paths), each once")
+  o.policy_option = compare->add_option("--policies", o.policies, "Comma-separated policies (names in any spelling, or YAML paths), each once")
       ->capture_default_str();
   compare->add_option("--seeds", o.seed_count, "Number of seeds")->check(CLI::Range(1, 100000))->capture_default_str();
   compare->add_option("--first-seed", o.first_seed, "Seeds are first-seed, first-seed+1, ... (0 .. 2^63-1)")
@@ -547,7 +604,11 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (o.single_run && split_policies(o.policies).size() != 1) {
     throw UsageError("--policy takes one policy; use `gpusim compare --policies` for several");
   }
-  std::vector<fs::path> inputs = policy_files(o.policies);
+  // A scheduler configuration in --config replaces the default policy; with --policy it is a second one.
+  const ConfigFiles configs = read_config_files(o.configs, policy::builtin_registry());
+  const bool policies_given = o.policy_option == nullptr || o.policy_option->count() > 0 || configs.schedulers.empty();
+  std::vector<fs::path> inputs = policies_given ? policy_files(o.policies) : std::vector<fs::path>{};
+  inputs.insert(inputs.end(), o.configs.begin(), o.configs.end());
   const InputPaths paths = resolve_inputs(o);
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
@@ -557,7 +618,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (!paths.typical_pods.empty()) inputs.push_back(paths.typical_pods);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
-  std::vector<sched::Profile> profiles = resolve_policies(o.policies);
+  std::vector<sched::Profile> profiles = policies_given ? resolve_policies(o.policies) : std::vector<sched::Profile>{};
+  add_config_policies(o, configs, profiles);
   apply_tiresias_options(o, profiles);
   if (o.round_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), [](const sched::Profile& profile) {
         return profile.time_share != sched::TimeSharePolicy::kNone;
@@ -585,8 +647,20 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   if (o.queue_quotas_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
     throw UsageError("--queue-quotas applies to the policies proportion and capacity, which this run does not use");
   }
+  if (configs.queues) {
+    if (o.queue_quotas_option->count() > 0) {
+      throw UsageError(fmt::format("--queue-quotas and the Volcano Queues of {} both give the queue quotas; give one",
+                                   configs.queues->file));
+    }
+    if (o.mode != "replay") throw UsageError(fmt::format("{}: Volcano Queues apply to --mode replay only", configs.queues->file));
+    if (std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
+      throw UsageError(fmt::format("{}: Volcano Queues apply to policies with queue quotas (proportion, capacity), which "
+                                   "this run does not use", configs.queues->file));
+    }
+  }
   for (const sched::Profile& profile : profiles) {
-    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty()) {
+    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty() &&
+        !configs.queues) {
       throw UsageError(fmt::format("policy '{}' needs --queue-quotas FILE: each queue's deserved GPUs (the bundled "
                                    "Philly one: --queue-quotas philly)", profile.name));
     }
@@ -601,6 +675,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
   }
 
   Loaded loaded = load(o, paths);
+  apply_config_files(configs, loaded);
   if (loaded.typical_pods && std::none_of(profiles.begin(), profiles.end(), [&](const sched::Profile& profile) {
         const auto is_fgd = [&](const std::string& name) { return loaded.registry.canonical(name) == "fgd"; };
         return is_fgd(profile.gpu_selection) ||
@@ -625,7 +700,8 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
                                     &loaded.workload, &loaded.cluster, o.single_run, nullptr};
   context.catalog = &loaded.catalog;
   if (!paths.kube.empty()) context.kube = {{"file", o.kube}, {"fnv1a64", experiment::file_digest(paths.kube)}};
-  context.profile_files = profile_files(o.policies, profiles);
+  context.profile_files = policies_given ? profile_files(o.policies, profiles) : nlohmann::json(nullptr);
+  record_config_files(configs, context);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};
   }

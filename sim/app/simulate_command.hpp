@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/app/progress_options.hpp"
 #include "sim/io/output_dir.hpp"
@@ -62,6 +63,10 @@ struct SimulateOptions {
   CLI::Option* queue_quotas_option = nullptr;
   CLI::Option* gang_timeout_option = nullptr;
   CLI::Option* gang_backoff_option = nullptr;
+  // --config: configuration files read by content (sim/app/config_files.hpp).
+  std::vector<std::string> configs;
+  CLI::Option* config_option = nullptr;
+  CLI::Option* policy_option = nullptr;  // --policy (run) or --policies (compare)
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;
