@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-smoke}
 all_targets=(openb_nodes openb_pods profile_yaml gpu_catalog calibration_json k8s_manifests kube_settings philly_jobs gavel_table
-  native_trace dlrm_instances)
+  native_trace dlrm_instances volcano_conf volcano_queues)
 read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 
 bash scripts/setup.sh
@@ -41,7 +41,7 @@ fuzz_one() {
   # speed of 8 KB ones.
   max_len=8192
   [[ $target == profile_yaml ]] && max_len=1024
-  [[ $target == k8s_manifests || $target == kube_settings ]] && max_len=2048
+  [[ $target == k8s_manifests || $target == kube_settings || $target == volcano_* ]] && max_len=2048
   start=$(date +%s)
   # Seeds and kept crash inputs; git keeps no empty folder, so only those that exist.
   seeds=()
