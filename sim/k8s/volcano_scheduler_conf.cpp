@@ -142,9 +142,10 @@ ParsedConf read_conf(const io::YamlFields& r, const YAML::Node& root) {
   keys_once(r, root, "");
   ParsedConf conf;
   conf.root = root;
-  conf.actions_node = root["actions"];
-  if (!conf.actions_node) r.fail(root, "actions", "missing: a comma-separated list such as \"enqueue, allocate, backfill\"");
-  conf.actions = read_actions(r, conf.actions_node);
+  const YAML::Node actions = root["actions"];
+  if (!actions) r.fail(root, "actions", "missing: a comma-separated list such as \"enqueue, allocate, backfill\"");
+  conf.actions_node = actions;
+  conf.actions = read_actions(r, actions);
   if (const YAML::Node tiers = root["tiers"]; tiers && !tiers.IsNull()) {
     if (!tiers.IsSequence()) r.fail(tiers, "tiers", "expected a list of tiers, each {plugins: [...]}");
     for (std::size_t t = 0; t < tiers.size(); ++t) {
