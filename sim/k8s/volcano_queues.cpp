@@ -31,6 +31,7 @@ std::string join(const std::string& path, const std::string& key) { return path.
 void keys_once(const io::YamlFields& r, const YAML::Node& map, const std::string& field) {
   std::map<std::string, int> seen;
   for (const auto& entry : map) {
+    if (!entry.first.IsScalar()) r.fail(entry.first, field.empty() ? "object" : field, "expected a text key");
     const std::string key = entry.first.Scalar();
     const auto [it, fresh] = seen.emplace(key, entry.first.Mark().line + 1);
     if (!fresh) r.fail(entry.first, join(field, key), fmt::format("given twice (first on line {})", it->second));
@@ -40,8 +41,9 @@ void keys_once(const io::YamlFields& r, const YAML::Node& map, const std::string
 // io::YamlFields::only, each key once.
 void only_once(const io::YamlFields& r, const YAML::Node& map, const std::string& field,
                std::initializer_list<const char*> known) {
-  r.only(map, field, known);
+  if (!map.IsMap()) r.fail(map, field.empty() ? "object" : field, "expected a mapping");
   keys_once(r, map, field);
+  r.only(map, field, known);
 }
 
 // Kubernetes' object-name rule for Queues (a DNS-1123 subdomain, as QueueSpec.Parent's pattern):

@@ -40,12 +40,21 @@ constexpr const char* kActions[] = {"enqueue", "allocate", "backfill", "reclaim"
 void keys_once(const io::YamlFields& r, const YAML::Node& map, const std::string& field) {
   std::map<std::string, int> seen;
   for (const auto& entry : map) {
+    if (!entry.first.IsScalar()) r.fail(entry.first, field.empty() ? "object" : field, "expected a text key");
     const std::string key = entry.first.Scalar();
     const auto [it, fresh] = seen.emplace(key, entry.first.Mark().line + 1);
     if (!fresh) {
       r.fail(entry.first, field.empty() ? key : field + "." + key, fmt::format("given twice (first on line {})", it->second));
     }
   }
+}
+
+// A mapping whose keys are each one of `known`, given once.
+void only_once(const io::YamlFields& r, const YAML::Node& map, const std::string& field,
+               std::initializer_list<const char*> known) {
+  if (!map.IsMap()) r.fail(map, field.empty() ? "conf" : field, "expected a mapping");
+  keys_once(r, map, field);
+  r.only(map, field, known);
 }
 
 std::string trim(const std::string& s) {
@@ -111,8 +120,7 @@ void read_configurations(const io::YamlFields& r, const YAML::Node& list, const 
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string at = fmt::format("configurations[{}]", i);
     const YAML::Node entry = list[i];
-    r.only(entry, at, {"name", "arguments"});
-    keys_once(r, entry, at);
+    only_once(r, entry, at, {"name", "arguments"});
     if (!entry["name"]) r.fail(entry, at + ".name", "missing: the action's name");
     const std::string name = r.text(entry["name"], at + ".name");
     if (std::find(actions.begin(), actions.end(), name) == actions.end()) {
@@ -138,8 +146,7 @@ void read_configurations(const io::YamlFields& r, const YAML::Node& list, const 
 
 ParsedConf read_conf(const io::YamlFields& r, const YAML::Node& root) {
   if (!root.IsMap()) r.fail(root, "conf", "expected a mapping with actions and tiers");
-  r.only(root, "", {"actions", "tiers", "configurations", "metrics"});
-  keys_once(r, root, "");
+  only_once(r, root, "", {"actions", "tiers", "configurations", "metrics"});
   ParsedConf conf;
   conf.root = root;
   const YAML::Node actions = root["actions"];
@@ -150,8 +157,7 @@ ParsedConf read_conf(const io::YamlFields& r, const YAML::Node& root) {
     if (!tiers.IsSequence()) r.fail(tiers, "tiers", "expected a list of tiers, each {plugins: [...]}");
     for (std::size_t t = 0; t < tiers.size(); ++t) {
       const std::string at = fmt::format("tiers[{}]", t);
-      r.only(tiers[t], at, {"plugins"});
-      keys_once(r, tiers[t], at);
+      only_once(r, tiers[t], at, {"plugins"});
       const YAML::Node plugins = tiers[t]["plugins"];
       if (!plugins || plugins.IsNull()) continue;
       if (!plugins.IsSequence()) r.fail(plugins, at + ".plugins", "expected a list of plugins, each {name: ...}");
@@ -224,8 +230,7 @@ VolcanoSchedulerConf parse_volcano_scheduler_conf(const std::string& text, const
     if (!doc.IsMap()) r.fail(doc, "conf", "expected a mapping with actions and tiers, or a ConfigMap");
     if (!doc["kind"]) return volcano::map_to_profile(r, read_conf(r, doc), bare_name(source), registry);
     // The ConfigMap form (the installer's volcano-scheduler-configmap).
-    r.only(doc, "", {"apiVersion", "kind", "metadata", "data", "binaryData", "immutable"});
-    keys_once(r, doc, "");
+    only_once(r, doc, "", {"apiVersion", "kind", "metadata", "data", "binaryData", "immutable"});
     if (r.text(doc["kind"], "kind") != "ConfigMap") {
       r.fail(doc["kind"], "kind", fmt::format("'{}': expected a ConfigMap holding {}, or the bare configuration",
                                               doc["kind"].Scalar(), kConfKey));
