@@ -267,7 +267,11 @@ void map_gpusim(const io::YamlFields& r, const PluginOption& p, const sched::Reg
         }
         item.erase(colon);
       }
-      profile.score.push_back({canonical(score, path, item), weight});
+      const std::string plugin = canonical(score, path, item);
+      if (std::any_of(profile.score.begin(), profile.score.end(), [&](const auto& s) { return s.name == plugin; })) {
+        r.fail(score, path, fmt::format("'{}' is named twice", plugin));
+      }
+      profile.score.push_back({plugin, weight});
     }
   }
   if (const YAML::Node selection = argument(p, "gpusim.gpuSelection")) {

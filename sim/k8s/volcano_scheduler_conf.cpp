@@ -245,6 +245,7 @@ VolcanoSchedulerConf parse_volcano_scheduler_conf(const std::string& text, const
       r.fail(meta["name"], "metadata.name",
              fmt::format("'{}' must be a plain name (letters, digits, '.', '_', '-'): it names the output folder", name));
     }
+    if (doc["immutable"]) r.boolean(doc["immutable"], "immutable");
     if (doc["binaryData"] && !doc["binaryData"].IsNull()) {
       r.fail(doc["binaryData"], "binaryData", "Volcano reads its configuration from data." + std::string(kConfKey));
     }
