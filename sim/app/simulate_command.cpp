@@ -662,7 +662,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon) {
     if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty() &&
         !configs.queues) {
       throw UsageError(fmt::format("policy '{}' needs --queue-quotas FILE: each queue's deserved GPUs (the bundled "
-                                   "Philly one: --queue-quotas philly)", profile.name));
+                                   "Philly one: --queue-quotas philly), or Volcano Queues in --config", profile.name));
     }
   }
   for (const sched::Profile& profile : profiles) {
