@@ -16,10 +16,14 @@ dir=results/quota-philly
 mkdir -p "$dir"
 ./build/gpusim trace inspect --workload philly | sed -n '/^queues:/,/^$/p' > "$dir/queues-inspect.txt"
 for p in drf proportion capacity; do
-  extra=()
-  [[ $p == capacity ]] && extra=(--queue-quotas philly)
+  policy=(--policy "$p")
+  # proportion from Volcano's own files, the same run (traces/queues/README.md); capacity's quota file has
+  # decimal deserved GPUs, which Volcano's Queues refuse.
+  [[ $p == proportion ]] && policy=(--config traces/queues/philly-proportion-configmap.yaml
+    --config traces/queues/philly-queues.yaml)
+  [[ $p == capacity ]] && policy+=(--queue-quotas philly)
   /usr/bin/time -f "$p: %e s wall, %M KB max RSS" \
-    ./build/gpusim run --workload philly --mode replay --time-compression 8 --policy "$p" "${extra[@]}" \
+    ./build/gpusim run --workload philly --mode replay --time-compression 8 "${policy[@]}" \
     --out "$dir/runs-$p" > /dev/null
 done
 # One comparison directory (report, CDF plot) for the three: compare runs them again, in parallel.

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "policies/register_builtin.hpp"
+#include "sim/app/config_files.hpp"
 #include "sim/app/input_kinds.hpp"
 #include "sim/app/retired_options.hpp"
 #include "sim/config/config_files.hpp"
@@ -109,9 +110,10 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                                  "model per node pool, topology, GPU failures; sim/k8s/README.md)");
   o.config_option = cmd.add_option("--config", o.configs,
                                    "A configuration file as its project writes it, told by its content (repeatable): a "
-                                   "KubeSchedulerConfiguration (each profile a policy of the run), NVIDIA's device-plugin "
-                                   "config or ConfigMap, its mig-parted config, HAMi's Helm values or ConfigMaps (replay); "
-                                   "`gpusim config check FILE` validates one");
+                                   "KubeSchedulerConfiguration (each profile a policy of the run), Volcano's scheduler "
+                                   "configuration or its ConfigMap (a policy) and Queues (queue quotas), NVIDIA's "
+                                   "device-plugin config or ConfigMap, its mig-parted config, HAMi's Helm values or "
+                                   "ConfigMaps (these four: replay); `gpusim config check FILE` validates one");
   o.checkpoint_option =
       cmd.add_option("--checkpoint-interval", o.checkpoint_interval_s,
                      "replay: jobs checkpoint every this many seconds of run time; a preempted or evicted job restarts "
@@ -397,8 +399,8 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Regi
   // Pools' labels first: a device-plugin ConfigMap's configs are chosen by node label.
   k8s::label_pool_nodes(loaded.kube, loaded.catalog, loaded.cluster.nodes);
   for (const fs::path& file : paths.configs) {
-    if (config::is_kube_scheduler_config_file(file.string())) {
-      loaded.config_notes.emplace_back();  // its profiles are the run's policies (policy_list)
+    if (config::is_kube_scheduler_config_file(file.string()) || is_volcano_file(file.string())) {
+      loaded.config_notes.emplace_back();  // read as the run's policies and quotas (policy_list, read_config_files)
       continue;
     }
     if (o.mode != "replay") {
@@ -493,6 +495,59 @@ experiment::CompareResult run_with_progress(const SimulateOptions& o, const expe
   return result;
 }
 
+// The policies of --config's scheduler configurations, after those of --policy/--policies; names
+// checked as resolve_policies checks them.
+void add_config_policies(const SimulateOptions& o, const ConfigFiles& configs, std::vector<sched::Profile>& profiles) {
+  for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
+    const sched::Profile& profile = scheduler.conf.profile;
+    if (sched::builtin_policy_name(profile.name)) {
+      throw InputError(fmt::format("{}: name '{}' is a built-in policy's; give the configuration a name of its own",
+                                   scheduler.file, profile.name));
+    }
+    for (const sched::Profile& other : profiles) {
+      if (sched::name_key(other.name) == sched::name_key(profile.name)) {
+        throw InputError(fmt::format("{}: the policy '{}' is named a second time", scheduler.file, profile.name));
+      }
+    }
+    profiles.push_back(profile);
+  }
+  if (o.single_run && !configs.schedulers.empty() && profiles.size() != 1) {
+    throw UsageError("run takes one policy: give --policy or a scheduler configuration in --config, not both");
+  }
+}
+
+// What --config's files need from the workload: the Queues become the queue quotas (their
+// guarantees checked against the cluster, as --queue-quotas'), and a configuration without the
+// gang plugin cannot run a workload with gangs (gpusim always places a gang's workers together).
+void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
+  for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
+    if (!scheduler.conf.gang && loaded.workload.has_gangs) {
+      throw InputError(fmt::format("{}: no gang plugin, but the workload has gangs: Volcano would bind their workers one "
+                                   "by one, which gpusim does not model (it places a gang's workers together); add "
+                                   "{{name: gang}} to the tiers", scheduler.file));
+    }
+  }
+  if (!configs.queues) return;
+  loaded.kube.queue_quotas = k8s::volcano_queue_quotas(*configs.queues, loaded.workload.queues);
+  std::int64_t gpus = 0;
+  for (const cluster::NodeSpec& node : loaded.cluster.nodes) gpus += std::int64_t{node.gpu_count} * cluster::kMilliPerGpu;
+  k8s::QuotaBook(loaded.kube.queue_quotas, false, gpus);
+}
+
+// summary.json names each configuration file beside what it gave, as it names profile YAML files.
+void record_config_files(const ConfigFiles& configs, experiment::OutputContext& context) {
+  for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
+    context.profile_files.push_back({{"name", scheduler.conf.profile.name},
+                                     {"file", scheduler.file},
+                                     {"fnv1a64", experiment::file_digest(scheduler.file)},
+                                     {"notes", scheduler.conf.notes}});
+  }
+  if (configs.queues) {
+    context.queue_quotas = {{"file", configs.queues->file}, {"fnv1a64", experiment::file_digest(configs.queues->file)}};
+    if (!configs.queues->notes.empty()) context.queue_quotas["notes"] = configs.queues->notes;
+  }
+}
+
 }  // namespace
 
 CLI::App* add_run_command(CLI::App& app, SimulateOptions& o) {
@@ -525,23 +580,27 @@ CLI::App* add_compare_command(CLI::App& app, SimulateOptions& o) {
 }
 
 // The run's policies: --policy / --policies and the KubeSchedulerConfigurations among --config files
-// (their profiles); the default policy only when neither names one.
-std::string policy_list(const SimulateOptions& o) {
+// (their profiles); the default policy only when nothing names one (`other_schedulers`: --config
+// holds another kind of scheduler configuration, Volcano's, whose policy is added later).
+std::string policy_list(const SimulateOptions& o, bool other_schedulers) {
   std::string list = o.policies_option != nullptr && o.policies_option->count() > 0 ? o.policies : "";
   for (const std::string& file : o.configs) {
     if (!config::is_kube_scheduler_config_file(file)) continue;
     list += (list.empty() ? "" : ",") + file;
   }
-  return list.empty() ? o.policies : list;
+  return list.empty() && !other_schedulers ? o.policies : list;
 }
 
 int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched::Registry& registry) {
   const auto started = std::chrono::steady_clock::now();
   check_mode_options(o);
-  if (o.single_run && split_policies(policy_list(o)).size() != 1) {
+  if (o.single_run && split_policies(policy_list(o, false)).size() != 1) {
     throw UsageError("--policy takes one policy; use `gpusim compare --policies` for several");
   }
-  std::vector<fs::path> inputs = policy_files(policy_list(o));
+  // Volcano's files among --config: a scheduler configuration adds a policy, Queues give the quotas.
+  const ConfigFiles configs = read_config_files(o.configs, registry);
+  const std::string policies = policy_list(o, !configs.schedulers.empty());
+  std::vector<fs::path> inputs = policy_files(policies);
   const InputPaths paths = resolve_inputs(o);
   inputs.insert(inputs.end(), {paths.catalog, paths.cluster, paths.workload});
   if (!paths.calibration_dir.empty()) inputs.push_back(paths.calibration_dir);
@@ -553,19 +612,33 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
   std::vector<std::string> policy_sources;
-  std::vector<sched::Profile> profiles = resolve_policies(policy_list(o), policy_sources, registry);
+  std::vector<sched::Profile> profiles =
+      policies.empty() ? std::vector<sched::Profile>{} : resolve_policies(policies, policy_sources, registry);
+  add_config_policies(o, configs, profiles);
   if (o.single_run && profiles.size() != 1) {
-    throw UsageError(fmt::format("--policy {}: {} profiles; `gpusim run` runs one policy (compare them with "
-                                 "`gpusim compare --policies {}`)", policy_list(o), profiles.size(), policy_list(o)));
+    throw UsageError(fmt::format("`gpusim run` runs one policy, and {} hold {} profiles (compare them with `gpusim compare`)",
+                                 policies.empty() ? "the --config files" : policies, profiles.size()));
   }
   const auto quota_policy = [](const sched::Profile& p) { return p.queue_quotas != sched::QueueQuotaMode::kNone; };
   if (o.queue_quotas_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
     throw UsageError("--queue-quotas applies to the policies proportion and capacity, which this run does not use");
   }
+  if (configs.queues) {
+    if (o.queue_quotas_option->count() > 0) {
+      throw UsageError(fmt::format("--queue-quotas and the Volcano Queues of {} both give the queue quotas; give one",
+                                   configs.queues->file));
+    }
+    if (o.mode != "replay") throw UsageError(fmt::format("{}: Volcano Queues apply to --mode replay only", configs.queues->file));
+    if (std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
+      throw UsageError(fmt::format("{}: Volcano Queues apply to policies with queue quotas (proportion, capacity), which "
+                                   "this run does not use", configs.queues->file));
+    }
+  }
   for (const sched::Profile& profile : profiles) {
-    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty()) {
+    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty() &&
+        !configs.queues) {
       throw UsageError(fmt::format("policy '{}' needs --queue-quotas FILE: each queue's deserved GPUs (the bundled "
-                                   "Philly one: --queue-quotas philly)", profile.name));
+                                   "Philly one: --queue-quotas philly), or Volcano Queues in --config", profile.name));
     }
   }
   for (sched::Profile& profile : profiles) {
@@ -584,6 +657,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
   }
 
   Loaded loaded = load(o, paths, registry);
+  apply_config_files(configs, loaded);
   if (loaded.typical_pods && std::none_of(profiles.begin(), profiles.end(), [&](const sched::Profile& profile) {
         const auto is_fgd = [&](const std::string& name) { return loaded.registry.canonical(name) == "fgd"; };
         return is_fgd(profile.gpu_selection) ||
@@ -611,6 +685,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
     context.configs.push_back(std::move(config));
   }
   context.profile_files = profile_files(policy_sources, profiles);
+  record_config_files(configs, context);
   if (loaded.typical_pods) {
     context.typical_pods = {{"file", o.typical_pods}, {"fnv1a64", experiment::file_digest(paths.typical_pods)}};
   }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/app/progress_options.hpp"
 #include "sim/app/retired_options.hpp"

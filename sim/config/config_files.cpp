@@ -8,6 +8,8 @@
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
 #include "sim/k8s/plugin_config_files.hpp"
+#include "sim/k8s/volcano_queues.hpp"
+#include "sim/k8s/volcano_scheduler_conf.hpp"
 
 namespace gpusim::config {
 namespace {
@@ -39,6 +41,29 @@ std::string read_plugin_config(const std::string& text, const std::string& sourc
   return "read (its node selection is checked when a run applies it to a cluster)";
 }
 
+std::string read_volcano_conf(const std::string& text, const std::string& source, RunConfiguration& into) {
+  const sched::Registry registry = policy::builtin_registry();
+  k8s::VolcanoSchedulerConf conf = k8s::parse_volcano_scheduler_conf(text, source, &registry);
+  for (const std::string& note : conf.notes) into.notes.push_back(fmt::format("{}: {}", source, note));
+  const std::string account = fmt::format("policy {} (actions: {})", conf.profile.name, fmt::join(conf.actions, ", "));
+  into.profiles.push_back(std::move(conf.profile));
+  into.profile_sources.push_back(source);
+  return account;
+}
+
+std::string read_volcano_queues(const std::string& text, const std::string& source, RunConfiguration& into) {
+  const k8s::VolcanoQueueList queues = k8s::parse_volcano_queue_list(text, source);
+  for (const std::string& note : queues.notes) into.notes.push_back(fmt::format("{}: {}", source, note));
+  std::vector<std::string> names;
+  for (const k8s::VolcanoQueue& queue : queues.queues) names.push_back(queue.name);
+  return fmt::format("{} queue{}: {}", names.size(), names.size() == 1 ? "" : "s", fmt::join(names, ", "));
+}
+
+// Volcano's recognisers look at the first document as it is; multi-document files (Queues) are
+// recognised by it as well.
+bool is_volcano_conf(const YAML::Node& doc) { return k8s::is_volcano_scheduler_conf(doc); }
+bool is_volcano_queues(const YAML::Node& doc) { return k8s::is_volcano_queue_list(doc); }
+
 constexpr ConfigKind kKinds[] = {
     {"KubeSchedulerConfiguration", is_kube_scheduler_config, read_scheduler_config},
     {"NVIDIA device-plugin config", is_plugin_config<k8s::PluginConfigKind::kNvidiaDevicePlugin>,
@@ -48,6 +73,8 @@ constexpr ConfigKind kKinds[] = {
     {"HAMi Helm values", is_plugin_config<k8s::PluginConfigKind::kHamiValues>, read_plugin_config<k8s::PluginConfigKind::kHamiValues>},
     {"HAMi device config", is_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>,
      read_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>},
+    {"Volcano scheduler configuration", is_volcano_conf, read_volcano_conf},
+    {"Volcano Queues", is_volcano_queues, read_volcano_queues},
 };
 
 }  // namespace

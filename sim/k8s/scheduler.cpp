@@ -722,7 +722,7 @@ void Scheduler::run_drf_cycle(core::Time now) {
       }
     }
   }
-  if (quotas_ && reclaim_for_queues(now)) request_cycle(now);
+  if (quotas_ && framework_.profile().reclaim && reclaim_for_queues(now)) request_cycle(now);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     if (!drf_placed_[i]) pending_[kept++] = pending_[i];

@@ -135,6 +135,9 @@ struct Profile {
   // Per plugin (canonical name), its args from the configuration's pluginConfig; a plugin that
   // takes args and has none here gets its reader's defaults when the framework builds it.
   std::map<std::string, std::shared_ptr<const PluginArgs>> plugin_args;
+  // With queue_quotas: whether the reclaim step runs after the walk (Volcano's reclaim action; a
+  // Volcano configuration without it only borrows and waits). The built-in profiles reclaim.
+  bool reclaim = true;
 };
 
 // A name that may become a file or folder name: starts with a letter or digit, then letters,
