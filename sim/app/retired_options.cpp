@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include "sim/app/simulate_command.hpp"
+#include "sim/sched/profile.hpp"
+
+#include <sstream>
+#include <vector>
 
 namespace gpusim::app {
 namespace {
@@ -10,6 +14,13 @@ namespace {
 // "3600,7200" as a YAML list; anything else as given (the reader then says what is wrong with it).
 std::string yaml_list(const std::string& csv) { return "[" + csv + "]"; }
 std::string or_default(const std::string& given, const char* fallback) { return given.empty() ? fallback : given; }
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream stream(list);
+  for (std::string item; std::getline(stream, item, ',');) items.push_back(item);
+  return items;
+}
 
 std::string how_to(const char* policy, const char* plugin, const std::string& args) {
   return fmt::format(
@@ -36,7 +47,7 @@ void add_retired_policy_options(CLI::App& command, RetiredPolicyOptions& r) {
   }
 }
 
-void refuse_retired_policy_options(const RetiredPolicyOptions& r) {
+void refuse_retired_policy_options(const RetiredPolicyOptions& r, const std::string& policies) {
   const auto given = [&](std::size_t i) { return r.options[i] != nullptr && r.options[i]->count() > 0; };
   if (given(0) || given(1) || given(2)) {
     const std::string name = given(0) ? "--tiresias-thresholds" : given(1) ? "--tiresias-starvation" : "--tiresias-queue-order";
@@ -53,11 +64,21 @@ void refuse_retired_policy_options(const RetiredPolicyOptions& r) {
                                                                         or_default(r.round_length, "360")))));
   }
   if (given(4)) {
-    throw UsageError(fmt::format(
-        "--round-length is gone: {}\n(for themis: `- name: Themis` with args {{leaseSeconds: {}}})",
-        how_to("gavel-maxmin", "Gavel",
-               fmt::format("{{objective: MaxMin, heterogeneityAware: true, roundLengthSeconds: {}}}", r.round_length)),
-        r.round_length));
+    // The time-sharing policy the run names, else Gavel's max-min; its rounds are its plugin's arg.
+    std::string policy = "gavel-maxmin";
+    for (const char* name : {"gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "themis"}) {
+      for (const std::string& item : split_list(policies)) {
+        if (sched::builtin_policy_name(item) == std::string(name)) policy = name;
+      }
+    }
+    const char* objective = policy.ends_with("ftf") ? "FinishTimeFairness" : "MaxMin";
+    const char* aware = policy.starts_with("gavel-") ? "true" : "false";
+    const std::string args = policy == "themis"
+                                 ? fmt::format("{{fairness: 0.8, leaseSeconds: {}}}", r.round_length)
+                                 : fmt::format("{{objective: {}, heterogeneityAware: {}, roundLengthSeconds: {}}}", objective,
+                                               aware, r.round_length);
+    throw UsageError(fmt::format("--round-length is gone: {} (rounds last at least 60 s)",
+                                 how_to(policy.c_str(), policy == "themis" ? "Themis" : "Gavel", args)));
   }
   if (given(5) || given(6)) {
     throw UsageError(fmt::format("{} is gone: {}", given(5) ? "--gang-timeout" : "--gang-backoff",

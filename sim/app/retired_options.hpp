@@ -15,6 +15,7 @@ struct RetiredPolicyOptions {
 
 void add_retired_policy_options(CLI::App& command, RetiredPolicyOptions& retired);
 // Throws UsageError for the first one given, with the lines that replace it.
-void refuse_retired_policy_options(const RetiredPolicyOptions& retired);
+// `policies`: the run's --policy / --policies, whose policy the message starts from.
+void refuse_retired_policy_options(const RetiredPolicyOptions& retired, const std::string& policies);
 
 }  // namespace gpusim::app

@@ -172,7 +172,7 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
 
 // Options that were given but do not apply to the chosen mode are errors, not silently ignored.
 void check_mode_options(const SimulateOptions& o) {
-  refuse_retired_policy_options(o.retired);
+  refuse_retired_policy_options(o.retired, o.policies);
   const bool replay = o.mode == "replay";
   for (const CLI::Option* option : {o.fill_target_option, o.order_option, o.typical_pods_option}) {
     if (replay && option->count() > 0) throw UsageError(fmt::format("{} applies to --mode fill only", option->get_name()));

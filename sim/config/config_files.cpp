@@ -19,6 +19,11 @@ std::string read_scheduler_config(const std::string& text, const std::string& so
   SchedulerConfiguration config = parse_kube_scheduler_config(text, source, registry);
   std::vector<std::string> names;
   for (sched::Profile& profile : config.profiles) {
+    // A run refuses it too: reports compare the built-in policies with published figures.
+    if (sched::builtin_policy_name(profile.name)) {
+      throw core::InputError(fmt::format("{}: schedulerName '{}' is a built-in policy's; give the profile a name of its own",
+                                         source, profile.name));
+    }
     names.push_back(profile.name);
     into.profiles.push_back(std::move(profile));
     into.profile_sources.push_back(source);

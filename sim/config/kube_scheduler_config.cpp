@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "policies/score/node_resources_fit_args.hpp"
 #include "sim/config/kube_plugin_catalog.hpp"
 #include "sim/config/policy_plugin_args.hpp"
 #include "sim/core/status.hpp"
@@ -38,7 +39,16 @@ struct PluginSet {
 bool present(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }
 bool is(const std::string& name, std::string_view known) { return sched::name_key(name) == sched::name_key(known); }
 
-std::string same_name_key(std::string_view name) { return name == "*" ? std::string("*") : sched::name_key(name); }
+// The key two names of one plugin share: gpusim's names of kube-scheduler's plugins (the aliases
+// balanced-allocation and priority) count as the kube-scheduler name, so that enabling, disabling or
+// configuring either reaches the same default plugin.
+std::string same_name_key(std::string_view name) {
+  if (name == "*") return "*";
+  const std::string key = sched::name_key(name);
+  if (key == "balancedallocation") return sched::name_key("NodeResourcesBalancedAllocation");
+  if (key == "priority") return sched::name_key("PrioritySort");
+  return key;
+}
 
 class Reader : public io::YamlFields {
  public:
@@ -222,7 +232,7 @@ Expanded expand_plugins(const Reader& reader, const YAML::Node& plugins, const s
   for (std::size_t p = 0; p < kPointCount; ++p) {
     const Point point = static_cast<Point>(p);
     out.at[p] = expand(reader, point, own[p], merged_multi, fmt::format("{}.{}", field, point_key(point)));
-    for (const Entry& entry : out.at[p]) out.enabled_keys.insert(sched::name_key(entry.name));
+    for (const Entry& entry : out.at[p]) out.enabled_keys.insert(same_name_key(entry.name));
   }
   return out;
 }
@@ -390,10 +400,10 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
       reader.only(item, item_field, {"name", "args"});
       if (!item["name"]) reader.fail(item, item_field + ".name", "missing");
       const std::string name = reader.text(item["name"], item_field + ".name");
-      if (!seen.insert(sched::name_key(name)).second) {
+      if (!seen.insert(same_name_key(name)).second) {
         reader.fail(item["name"], item_field + ".name", fmt::format("a second pluginConfig for '{}'", name));
       }
-      if (!ex.enabled_keys.contains(sched::name_key(name))) {
+      if (!ex.enabled_keys.contains(same_name_key(name))) {
         reader.fail(item["name"], item_field + ".name",
                     fmt::format("'{}' is not enabled in this profile (its args would do nothing)", name));
       }
@@ -411,6 +421,14 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
       const sched::ArgsReader* args_reader = framework.empty() ? nullptr : reader.registry().args_reader(framework);
       if (args_reader != nullptr) {
         profile.plugin_args[framework] = (*args_reader)(args, reader, args_field);
+        if (const auto* fit = dynamic_cast<const policy::NodeResourcesFitArgs*>(profile.plugin_args[framework].get())) {
+          for (const std::string& note : fit->notes()) notes.push_back(fmt::format("{}: {}", source, note));
+        }
+      } else if (is(name, "NodeAffinity") || is(name, "TaintToleration")) {
+        // gpusim runs their filters as the pods ask, without args: NodeAffinity's addedAffinity
+        // would restrict every pod's nodes, which gpusim does not model.
+        reader.fail(item["name"], item_field + ".name",
+                    fmt::format("gpusim runs {} without args (addedAffinity is not modelled); leave its pluginConfig out", name));
       } else if (find_known_plugin(name) != nullptr && *find_known_plugin(name)->not_modelled != '\0') {
         notes.push_back(fmt::format("{}: the args of {} are not read: gpusim does not run it", source, name));
       } else {
@@ -448,8 +466,8 @@ SchedulerConfiguration parse_kube_scheduler_config(const std::string& text, cons
     const std::string version = reader.text(doc["apiVersion"], "apiVersion");
     if (version != kVersion) {
       reader.fail(doc["apiVersion"], "apiVersion",
-                  fmt::format("'{}': gpusim reads {} (the beta versions were removed from kube-scheduler in 1.26 "
-                              "and 1.29)", version, kVersion));
+                  fmt::format("'{}': gpusim reads {} (v1beta2 was removed from kube-scheduler in 1.28, v1beta3 in "
+                              "1.29)", version, kVersion));
     }
     if (!doc["kind"] || reader.text(doc["kind"], "kind") != "KubeSchedulerConfiguration") {
       reader.fail(doc["kind"] ? doc["kind"] : doc, "kind", "expected KubeSchedulerConfiguration");

@@ -67,6 +67,10 @@ void read_coscheduling(const io::YamlFields& f, const YAML::Node& args, const st
   if (args["permitWaitingTimeSeconds"]) {
     profile.gang_timeout = seconds(f, args["permitWaitingTimeSeconds"], field + ".permitWaitingTimeSeconds", 1);
   }
+  if (args["deniedPGExpirationTimeSeconds"] && args["podGroupBackoffSeconds"]) {
+    f.fail(args["podGroupBackoffSeconds"], field + ".podGroupBackoffSeconds",
+           "give deniedPGExpirationTimeSeconds or podGroupBackoffSeconds, not both (gpusim has one backoff)");
+  }
   for (const char* key : {"deniedPGExpirationTimeSeconds", "podGroupBackoffSeconds"}) {
     if (args[key]) profile.gang_denied_backoff = seconds(f, args[key], field + "." + key, 1);
   }

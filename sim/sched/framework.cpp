@@ -224,7 +224,9 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
 // the same feasible set as kube-scheduler's, which also examines every node then (from a rotating
 // start, in parallel; the order does not matter, as the host is chosen by score and tie-break).
 void Framework::filter_nodes(const PodSpec& pod) {
-  if (profile_.percentage_of_nodes_to_score != 100) {
+  // A profile without score plugins looks for one feasible node whatever the percentage, as
+  // kube-scheduler's numFeasibleNodesToFind does.
+  if (profile_.percentage_of_nodes_to_score != 100 || scorers_.empty()) {
     filter_some_nodes(pod);
     return;
   }

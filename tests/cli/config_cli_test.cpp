@@ -105,5 +105,19 @@ TEST(ConfigCli, ConfigTakesSchedulerConfigurationsAndCheckKnowsEveryKind) {
   EXPECT_NE(check.out.find("ok: NVIDIA device-plugin config"), std::string::npos) << check.out;
 }
 
+// A retired option's message starts from the policy the run names, with its own plugin's args.
+TEST(ConfigCli, RetiredRoundLengthNamesThePolicyGiven) {
+  const auto dir = fresh_dir("config_retired_round");
+  const auto result = run_gpusim(dir, "run --workload philly --mode replay --policy gavel-ftf --round-length 100 --out out");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("gpusim config show gavel-ftf > my-gavel-ftf.yaml"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("args: {objective: FinishTimeFairness, heterogeneityAware: true, roundLengthSeconds: 100}"),
+            std::string::npos) << result.err;
+  const auto themis = run_gpusim(dir, "run --workload philly --mode replay --policy themis --round-length 30 --out out");
+  EXPECT_NE(themis.err.find("- name: Themis\n    args: {fairness: 0.8, leaseSeconds: 30}"), std::string::npos) << themis.err;
+  EXPECT_NE(themis.err.find("at least 60 s"), std::string::npos) << themis.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
 }  // namespace
 }  // namespace gpusim::testing

@@ -130,5 +130,17 @@ TEST(NodesToScore, SmallClustersFindEveryNode) {
   }
 }
 
+// A profile without score plugins looks for one feasible node whatever the percentage (upstream's
+// numFeasibleNodesToFind returns 1 then): at 100 too, the first feasible node from the rotating start.
+TEST(NodesToScore, NoScorePluginFindsOneNodeAtEveryPercentage) {
+  Bench bench;
+  sched::Profile profile = config::builtin_profile("fifo");
+  profile.score.clear();
+  sched::Framework framework(profile, bench.registry, bench.context(), bench.state);
+  EXPECT_EQ(framework.schedule(pod(1000, 1, 0))->node, 0U);
+  EXPECT_EQ(framework.last_feasible_count(), 1U);
+  EXPECT_EQ(framework.schedule(pod(1000, 1, 0))->node, 1U) << "the next search starts after the node examined";
+}
+
 }  // namespace
 }  // namespace gpusim::testing

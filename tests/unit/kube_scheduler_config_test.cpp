@@ -182,5 +182,34 @@ TEST(KubeSchedulerConfig, ErrorsNameFileLineAndField) {
             std::string::npos);
 }
 
+TEST(KubeSchedulerConfig, GpusimsNameOfADefaultPluginIsThatPlugin) {
+  // balanced-allocation is NodeResourcesBalancedAllocation: enabling it re-weights the default in
+  // place (not a second copy), disabling it removes the default, and its pluginConfig is accepted.
+  const auto config = parse(std::string(kHeader) + R"(profiles:
+- schedulerName: again
+  plugins:
+    score: {enabled: [{name: balanced-allocation, weight: 4}]}
+  pluginConfig:
+  - name: balanced-allocation
+    args: {resources: [{name: cpu}, {name: memory}]}
+- schedulerName: without
+  plugins:
+    score: {disabled: [{name: balanced-allocation}]}
+)");
+  EXPECT_EQ(score_names(config.profiles[0]), (std::vector<std::string>{"balanced-allocation=4", "node-resources-fit=1"}));
+  EXPECT_EQ(score_names(config.profiles[1]), (std::vector<std::string>{"node-resources-fit=1"}));
+}
+
+TEST(KubeSchedulerConfig, ArgsGpusimCannotHonourAreRefused) {
+  const std::string h = kHeader;
+  EXPECT_NE(error_of(h + "profiles:\n- pluginConfig:\n  - name: NodeAffinity\n    args: {addedAffinity: {}}\n")
+                .find("sched.yaml:5: profiles[0].pluginConfig[0].name: gpusim runs NodeAffinity without args"),
+            std::string::npos);
+  EXPECT_NE(error_of(h + "profiles:\n- plugins:\n    permit: {enabled: [{name: Coscheduling}]}\n  pluginConfig:\n"
+                         "  - name: Coscheduling\n    args: {deniedPGExpirationTimeSeconds: 5, podGroupBackoffSeconds: 3}\n")
+                .find("not both"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusim::config
