@@ -18,5 +18,12 @@ void register_gpu_packing(sched::Registry& registry);
 void register_best_fit(sched::Registry& registry);
 void register_fgd(sched::Registry& registry);
 void register_topology_aware(sched::Registry& registry);
+void register_rounds(sched::Registry& registry);
+void register_coscheduling(sched::Registry& registry);
+void register_drf(sched::Registry& registry);
+void register_strict(sched::Registry& registry);
+void register_backfill(sched::Registry& registry);
+void register_job_rank(sched::Registry& registry);
+void register_queue_quotas(sched::Registry& registry);
 
 }  // namespace gpusim::policy

@@ -19,6 +19,13 @@ void register_builtin(sched::Registry& registry) {
   register_fgd(registry);
   register_topology_aware(registry);
   register_default_preemption(registry);
+  register_rounds(registry);
+  register_coscheduling(registry);
+  register_drf(registry);
+  register_strict(registry);
+  register_backfill(registry);
+  register_job_rank(registry);
+  register_queue_quotas(registry);
 }
 
 sched::Registry builtin_registry() {

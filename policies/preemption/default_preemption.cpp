@@ -1,5 +1,7 @@
 #include "policies/preemption/default_preemption.hpp"
 
+#include "policies/job_rank/job_rank_plugin.hpp"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -7,15 +9,6 @@
 #include "policies/args_yaml.hpp"
 
 namespace gpusim::policy {
-namespace {
-
-// The name a configuration gives; it takes part in no extension point of the framework.
-class DefaultPreemption final : public sched::Plugin {
- public:
-  std::string_view name() const override { return "default-preemption"; }
-};
-
-}  // namespace
 
 std::vector<sched::ArgLine> DefaultPreemptionArgs::describe() const {
   return {{"minCandidateNodesPercentage", std::to_string(min_candidate_nodes_percentage), !percentage_given},
@@ -56,8 +49,8 @@ std::shared_ptr<const sched::PluginArgs> read_default_preemption_args(const YAML
 }
 
 void register_default_preemption(sched::Registry& registry) {
-  registry.add(
-      "default-preemption", [](const sched::PluginContext&) { return std::make_unique<DefaultPreemption>(); },
+  registry.add_queueing(
+      "default-preemption", [](const sched::PluginContext&) { return make_job_rank_plugin("default-preemption"); },
       read_default_preemption_args);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // kube-scheduler's DefaultPreemptionArgs (kubescheduler.config.k8s.io/v1), the args of
 // default-preemption, the PostFilter that evicts pods of a lower priority (gpusim's profiles with
-// Profile::preemption == kPriority; the preemptor itself is sim/k8s/preemptor.hpp):
+// Profile::preemption == kPriority; the preemptor itself is policies/preemption/preemptor.hpp):
 //
 //   minCandidateNodesPercentage: 10   # 0..100
 //   minCandidateNodesAbsolute: 100    # 0 or more; not both 0
@@ -15,10 +15,10 @@
 // all: the same choice whenever those nodes are no more than candidate_nodes(...) (by default, up to
 // 100 nodes), possibly a better one on larger clusters.
 //
-// default-preemption is registered as a plugin so that a configuration may name it and give its
-// args; it implements no extension point of the framework (the scheduler runs the preemptor when a
-// profile's preemption is kPriority), so a profile cannot list it at one: the configuration reader
-// maps DefaultPreemption to Profile::preemption and keeps these args in Profile::plugin_args.
+// default-preemption is the jobRank plugin (policies/job_rank/job_rank_plugin.hpp) with kube-
+// scheduler's ranking, PriorityClass values: the configuration reader maps DefaultPreemption at
+// postFilter to Profile::preemption kPriority and Profile::job_rank_plugin, and keeps these args in
+// Profile::plugin_args.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -48,18 +48,23 @@ std::string describe_profile(const sched::Profile& p, const sched::Registry& reg
   point(out, "postFilter", p.preemption == sched::Preemption::kPriority ? "DefaultPreemption" : join(p.post_filter));
   point(out, "score", join(scores));
   point(out, "reserve", join(p.reserve));
-  point(out, "permit", p.gang_permit ? "Coscheduling" : join(p.permit));
+  // gpusim's points: the configuration's name of a built-in plugin, else the registry's (a plugin
+  // registered beside the built-in ones).
+  const auto or_plugin = [](std::string builtin, const std::string& plugin) { return builtin.empty() ? plugin : builtin; };
+  point(out, "permit", p.gang_permit ? "Coscheduling" : or_plugin(join(p.permit), p.gang_permit_plugin));
   point(out, "bind", p.bind);
   point(out, "gpuSelection", p.gpu_selection);
-  point(out, "jobRank", p.preemption == sched::Preemption::kSrtf ? "Srtf" : p.preemption == sched::Preemption::kTiresias ? "Tiresias" : "");
-  point(out, "round", p.time_share == sched::TimeSharePolicy::kThemis ? "Themis" : p.time_share != sched::TimeSharePolicy::kNone ? "Gavel" : "");
+  point(out, "jobRank", or_plugin(p.preemption == sched::Preemption::kSrtf ? "Srtf" : p.preemption == sched::Preemption::kTiresias ? "Tiresias" : "",
+                                  p.job_rank_plugin == "default-preemption" ? "" : p.job_rank_plugin));
+  point(out, "round", or_plugin(p.time_share == sched::TimeSharePolicy::kThemis ? "Themis" : p.time_share != sched::TimeSharePolicy::kNone ? "Gavel" : "",
+                                p.round_plugin));
   std::string admission;
   if (p.queue_mode == sched::QueueMode::kStrict) admission = "Strict";
   if (p.queue_mode == sched::QueueMode::kBackfill) admission = "Backfill";
   if (p.drf) admission = "Drf";
   if (p.queue_quotas == sched::QueueQuotaMode::kProportion) admission = "Proportion";
   if (p.queue_quotas == sched::QueueQuotaMode::kCapacity) admission = "Capacity";
-  point(out, "queueAdmission", admission);
+  point(out, "queueAdmission", or_plugin(admission, p.queue_admission_plugin));
   out += "args:\n";
   out += fmt::format("    profile:\n");
   arg(out, "percentageOfNodesToScore", std::to_string(p.percentage_of_nodes_to_score), "0", source);
@@ -68,6 +73,9 @@ std::string describe_profile(const sched::Profile& p, const sched::Registry& reg
   for (const auto& s : p.score) names.push_back(s.name);
   names.push_back(p.gpu_selection);
   if (p.preemption == sched::Preemption::kPriority) names.emplace_back("default-preemption");
+  for (const std::string* plugin : {&p.job_rank_plugin, &p.round_plugin, &p.queue_admission_plugin, &p.gang_permit_plugin}) {
+    if (!plugin->empty()) names.push_back(*plugin);  // those with args readers (plugins registered beside the built-in ones)
+  }
   std::vector<std::string> described;
   for (const std::string& name : names) {
     if (std::find(described.begin(), described.end(), name) != described.end()) continue;

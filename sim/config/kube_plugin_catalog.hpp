@@ -57,4 +57,8 @@ inline constexpr std::uint32_t kFrameworkPoints =
     bit(Point::kQueueSort) | bit(Point::kPreFilter) | bit(Point::kFilter) | bit(Point::kPostFilter) | bit(Point::kScore) |
     bit(Point::kReserve) | bit(Point::kPermit) | bit(Point::kBind) | bit(Point::kGpuSelection);
 
+// Every point a queueing plugin (sim/k8s/queueing_plugin.hpp) may be named at.
+inline constexpr std::uint32_t kQueueingPoints =
+    bit(Point::kJobRank) | bit(Point::kRound) | bit(Point::kQueueAdmission) | bit(Point::kPermit);
+
 }  // namespace gpusim::config

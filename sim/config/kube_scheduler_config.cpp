@@ -71,6 +71,7 @@ class Reader : public io::YamlFields {
     if (const KnownPlugin* known = find_known_plugin(name)) return known->points;
     const auto canonical = registry_.canonical(name);
     if (!canonical) return 0;
+    if (registry_.kind(*canonical) == sched::PluginKind::kQueueing) return kQueueingPoints;
     const std::uint32_t builtin = builtin_framework_plugin_points(*canonical);
     return builtin != 0 ? builtin : kFrameworkPoints;
   }
@@ -285,6 +286,10 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
   const auto point_field = [&](Point point) { return fmt::format("{}.{}", plugins_field, point_key(point)); };
   const YAML::Node where = node["plugins"] ? node["plugins"] : node;
   const auto framework_name = [&](const Entry& entry) { return reader.registry().canonical(entry.name).value_or(entry.name); };
+  const auto is_queueing = [&](const std::string& name) {
+    const auto canonical = reader.registry().canonical(name);
+    return canonical && reader.registry().kind(*canonical) == sched::PluginKind::kQueueing;
+  };
 
   // Queue sort: exactly one, as kube-scheduler requires.
   if (at(Point::kQueueSort).size() != 1) {
@@ -325,7 +330,10 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
                 "NodeResourcesFit must be enabled: without it pods could be placed on nodes that cannot hold them");
   }
   for (const Entry& entry : at(Point::kPostFilter)) {
-    if (is(entry.name, "DefaultPreemption")) profile.preemption = sched::Preemption::kPriority;
+    if (is(entry.name, "DefaultPreemption")) {
+      profile.preemption = sched::Preemption::kPriority;
+      profile.job_rank_plugin = "default-preemption";
+    }
     else if (is(entry.name, "Coscheduling")) continue;  // its PostFilter rejects a gang that cannot be whole
     else if (find_known_plugin(entry.name) != nullptr) add_unmodelled_note(source, entry.name, notes);
     else profile.post_filter.push_back(framework_name(entry));
@@ -347,9 +355,14 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
   for (const Point point : {Point::kReserve, Point::kPermit, Point::kPreBind, Point::kPostBind}) {
     for (const Entry& entry : at(point)) {
       if (is(entry.name, "Coscheduling")) {
-        if (point == Point::kPermit) profile.gang_permit = true;
+        if (point == Point::kPermit) {
+          profile.gang_permit = true;
+          profile.gang_permit_plugin = "coscheduling";
+        }
       } else if (find_known_plugin(entry.name) != nullptr) {
         add_unmodelled_note(source, entry.name, notes);
+      } else if (point == Point::kPermit && is_queueing(entry.name)) {
+        profile.gang_permit_plugin = framework_name(entry);
       } else if (point == Point::kReserve) {
         profile.reserve.push_back(framework_name(entry));
       } else if (point == Point::kPermit) {
@@ -370,22 +383,37 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
   }
   // The kubelet's device manager takes the lowest free devices when the scheduler does not choose.
   profile.gpu_selection = at(Point::kGpuSelection).empty() ? "first-fit" : framework_name(at(Point::kGpuSelection).front());
-  if (!at(Point::kJobRank).empty()) {
+  // A queueing plugin registered beside the built-in ones (a later policy, or one a test defines)
+  // is the plugin at its point, with no built-in setting.
+  const auto custom = [&](Point point) {
+    return !at(point).empty() && find_known_plugin(at(point).front().name) == nullptr;
+  };
+  if (custom(Point::kJobRank)) {
+    profile.job_rank_plugin = framework_name(at(Point::kJobRank).front());
+  } else if (!at(Point::kJobRank).empty()) {
     // A job ranking preempts by its rank: DefaultPreemption's priorities are not used then.
-    profile.preemption = is(at(Point::kJobRank).front().name, "Srtf") ? sched::Preemption::kSrtf : sched::Preemption::kTiresias;
+    const bool srtf = is(at(Point::kJobRank).front().name, "Srtf");
+    profile.preemption = srtf ? sched::Preemption::kSrtf : sched::Preemption::kTiresias;
+    profile.job_rank_plugin = srtf ? "srtf" : "tiresias";
   }
-  if (!at(Point::kRound).empty()) {
+  if (custom(Point::kRound)) {
+    profile.round_plugin = framework_name(at(Point::kRound).front());
+  } else if (!at(Point::kRound).empty()) {
     const bool themis = is(at(Point::kRound).front().name, "Themis");
     profile.time_share = themis ? sched::TimeSharePolicy::kThemis : sched::TimeSharePolicy::kMaxMin;
+    profile.round_plugin = themis ? "themis" : "gavel";
     profile.heterogeneity_aware = true;
   }
-  if (!at(Point::kQueueAdmission).empty()) {
+  if (custom(Point::kQueueAdmission)) {
+    profile.queue_admission_plugin = framework_name(at(Point::kQueueAdmission).front());
+  } else if (!at(Point::kQueueAdmission).empty()) {
     const std::string& name = at(Point::kQueueAdmission).front().name;
     if (is(name, "Strict")) profile.queue_mode = sched::QueueMode::kStrict;
     else if (is(name, "Backfill")) profile.queue_mode = sched::QueueMode::kBackfill;
     else if (is(name, "Drf")) profile.drf = true;
     else if (is(name, "Proportion")) profile.queue_quotas = sched::QueueQuotaMode::kProportion;
     else profile.queue_quotas = sched::QueueQuotaMode::kCapacity;
+    profile.queue_admission_plugin = sched::name_key(name);
   }
 
   // pluginConfig: each enabled plugin's args, read by the plugin's own reader.

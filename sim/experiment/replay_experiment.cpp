@@ -282,8 +282,6 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     extenders.push_back(&*gpushare);
   }
   context.extenders = extenders;
-  k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
-                           present, lifecycle_events, settings.node_status_period);
   // Preempting profiles: the job ledger records what each job ran, from which the scheduler ranks them.
   // Time-sharing profiles (Gavel) read it too, and suspend jobs at the end of their rounds.
   const bool time_shares = profile.time_share != sched::TimeSharePolicy::kNone;
@@ -291,16 +289,19 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   const bool preempts = profile.preemption != sched::Preemption::kNone || time_shares || quotas;
   std::optional<k8s::JobLedger> ledger;
   if (preempts) ledger.emplace(pods.size());
-  if (profile.preemption != sched::Preemption::kNone) {
-    scheduler.enable_preemption(*ledger, settings.checkpoint_interval, settings.free_preemption);
-  }
-  if (time_shares) scheduler.enable_time_sharing(*ledger, inputs.job_types, profile.round_length, config.seed);
-  if (profile.gang_permit) scheduler.enable_gang_permit(profile.gang_timeout, profile.gang_denied_backoff);
-  if (quotas) {
-    scheduler.enable_queue_quotas(
-        settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas,
-        *ledger, settings.checkpoint_interval);
-  }
+  k8s::QueueingInputs queueing;
+  queueing.ledger = ledger ? &*ledger : nullptr;
+  queueing.job_speeds = inputs.job_types;
+  queueing.checkpoint_interval = settings.checkpoint_interval;
+  queueing.free_preemption = settings.free_preemption;
+  queueing.seed = config.seed;
+  // Quota profiles: the queues' quotas as given, else the default quota for every queue of the workload.
+  const k8s::QueueQuotas queue_quotas =
+      settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas;
+  queueing.queue_quotas = &queue_quotas;
+  k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
+                           present, lifecycle_events, settings.node_status_period, queueing);
+
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
   k8s::Controller owners(bus, api, settings, *workload);
@@ -397,20 +398,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
     result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);
   }
-  if (time_shares) {
-    result.set("rounds", static_cast<double>(scheduler.rounds()));
-    result.set("lp_solves", static_cast<double>(scheduler.lp_solves()));
-  }
-  if (workload->has_gangs) {
-    result.set("gang_starts_spread", static_cast<double>(scheduler.gangs_spread()));
-    result.set("gang_starts_on_one_node", static_cast<double>(scheduler.gangs_on_one_node()));
-  }
-  if (profile.gang_permit) {
-    result.set("gang_permit_timeouts", static_cast<double>(scheduler.gang_timeouts()));
-    result.set("gang_permit_rejections", static_cast<double>(scheduler.gang_rejections()));
-    result.set("gpu_hours_held_at_permit", scheduler.permit_wait_gpu_hours());
-  }
-  if (quotas) result.set("reclaim_evictions", static_cast<double>(scheduler.reclaim_evictions()));
+  scheduler.add_metrics([&](std::string_view name, double value) { result.set(std::string(name), value); },
+                        workload->has_gangs);
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

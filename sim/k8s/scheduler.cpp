@@ -15,16 +15,14 @@ namespace gpusim::k8s {
 namespace {
 constexpr std::uint32_t kCycle = 0;
 constexpr std::uint32_t kLapsed = 1;  // a re-partition request's time is over (payload: node)
-constexpr std::uint32_t kDemote = 2;   // Tiresias: a running job passes a threshold (payload: pod)
-constexpr std::uint32_t kPromote = 3;  // Tiresias: a waiting job is due back in queue 0 (payload: pod)
-constexpr std::uint32_t kCheckpointed = 4;  // a running pod passed its first checkpoint: it may be a victim now
 }  // namespace
 
 Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
                      const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
                      const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
                      const sched::Registry& registry, const sched::PluginContext& context,
-                     const std::vector<std::uint8_t>& present, bool lifecycle_events, core::Time node_status_period)
+                     const std::vector<std::uint8_t>& present, bool lifecycle_events, core::Time node_status_period,
+                     const QueueingInputs& inputs)
     : bus_(bus),
       api_(api),
       setup_(setup),
@@ -33,7 +31,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
       framework_(profile, registry, context, cache_),
       profile_name_(profile.name),
       node_status_period_(node_status_period),
-      preemption_(profile.preemption) {
+      inputs_(inputs) {
   pending_.reserve(pods.size());
   // Number the trace rows' shapes in row order. The map is only looked up, never walked, and the
   // numbers only name shapes, so no decision depends on the order of its keys.
@@ -67,21 +65,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
   gang_pending_.resize(gang_size_.size());
   gang_started_.assign(gang_size_.size(), 0);
   gang_spread_.assign(gang_size_.size(), 0);
-  if (profile.queue_mode == sched::QueueMode::kBackfill) {
-    on_node_.resize(nodes.size());
-    failed_withheld_in_cycle_.assign(shapes.size(), 0);
-  }
-  if (preemption_ != sched::Preemption::kNone || profile.queue_quotas != sched::QueueQuotaMode::kNone) {
-    on_node_.resize(nodes.size());
-  }
-  if (profile.drf || profile.queue_quotas != sched::QueueQuotaMode::kNone) {
-    std::size_t queues = 1;
-    for (const cluster::PodSpec& pod : pods) queues = std::max<std::size_t>(queues, std::size_t{pod.queue} + 1);
-    queue_held_.resize(queues);
-    drf_lists_.resize(queues);
-    drf_next_.resize(queues);
-    smallest_ask_.resize(queues);
-  }
+  on_node_.resize(nodes.size());
   failed_in_cycle_.assign(shapes.size(), 0);
   pending_of_shape_.assign(shapes.size(), 0);
   mark_pods_larger_than_any_node(nodes, pods, shapes.size());
@@ -90,6 +74,114 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     if (!present[n]) cache_.set_present(n, false);
   }
   check_profile(profile, registry, nodes, pods, lifecycle_events);
+  attach_plugins(profile, registry, context);
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::attach_plugins(const sched::Profile& profile, const sched::Registry& registry,
+                               const sched::PluginContext& context) {
+  const std::pair<const char*, const std::string*> points[] = {{"round", &profile.round_plugin},
+                                                               {"permit", &profile.gang_permit_plugin},
+                                                               {"queueAdmission", &profile.queue_admission_plugin},
+                                                               {"jobRank", &profile.job_rank_plugin}};
+  for (const auto& [point, name] : points) {
+    if (name->empty()) continue;
+    sched::PluginContext own = context;
+    const std::optional<std::string> canonical = registry.canonical(*name);
+    const auto args = canonical ? profile.plugin_args.find(*canonical) : profile.plugin_args.end();
+    std::shared_ptr<const sched::PluginArgs> defaults;
+    if (args != profile.plugin_args.end()) {
+      own.args = args->second.get();
+    } else if (canonical) {
+      defaults = registry.default_args(*canonical);
+      own.args = defaults.get();
+    }
+    std::unique_ptr<sched::Plugin> owner = registry.create(*name, own);
+    auto* plugin = dynamic_cast<QueueingPlugin*>(owner.get());
+    if (plugin == nullptr) {
+      throw core::InputError(fmt::format("profile '{}': plugin '{}' does not implement the {} extension point",
+                                         profile.name, *name, point));
+    }
+    GPUSIM_CHECK(plugins_.size() * 16 + 16 < (1U << 31), "too many queueing plugins");
+    plugins_.push_back({point, std::move(owner), plugin});
+  }
+  for (Attached& attached : plugins_) {
+    attached.plugin->attach(*this);
+    if (attached.plugin->orders_queue()) {
+      if (queue_order_plugin_ != nullptr) {
+        throw core::InputError(fmt::format("profile '{}': plugins '{}' and '{}' both order the queue", profile.name,
+                                           queue_order_plugin_->name(), attached.plugin->name()));
+      }
+      queue_order_plugin_ = attached.plugin;
+    }
+    if (attached.plugin->places_gang_workers()) {
+      if (gang_placer_ != nullptr) {
+        throw core::InputError(fmt::format("profile '{}': plugins '{}' and '{}' both place gangs' workers", profile.name,
+                                           gang_placer_->name(), attached.plugin->name()));
+      }
+      gang_placer_ = attached.plugin;
+    }
+  }
+}
+
+bool Scheduler::post_filter(PodId id, const cluster::PodSpec& spec, core::Time now) {
+  for (const Attached& attached : plugins_) {
+    if (attached.plugin->post_filter(id, spec, now)) return true;
+  }
+  return false;
+}
+
+std::optional<sched::NeverRanReason> Scheduler::waited_while_feasible(PodId id) const {
+  for (const Attached& attached : plugins_) {
+    if (auto reason = attached.plugin->waited_while_feasible(id)) return reason;
+  }
+  return std::nullopt;
+}
+
+bool Scheduler::held_back(const cluster::PodSpec& spec, core::Time now) const {
+  for (const Attached& attached : plugins_) {
+    if (attached.plugin->holds_back(spec, now)) return true;
+  }
+  return false;
+}
+
+void Scheduler::set_timer(const QueueingPlugin& plugin, std::uint32_t tag, std::uint64_t payload, core::Time at,
+                          core::Phase phase) {
+  GPUSIM_CHECK(tag < 16, "a queueing plugin's timer tag must be below 16");
+  std::uint32_t index = 0;
+  while (index < plugins_.size() && plugins_[index].plugin != &plugin) ++index;
+  GPUSIM_CHECK(index < plugins_.size(), "a timer for a plugin that is not attached");
+  bus_.set_timer(*this, kPluginTimers + 16 * index + tag, payload, at, phase);
+}
+
+void Scheduler::add_metrics(const MetricSink& set, bool gangs) const {
+  for (const Attached& attached : plugins_) {
+    if (attached.point == "round") attached.plugin->add_metrics(set);
+  }
+  if (gangs) {
+    set("gang_starts_spread", static_cast<double>(gangs_spread_));
+    set("gang_starts_on_one_node", static_cast<double>(gangs_on_one_node_));
+  }
+  for (const Attached& attached : plugins_) {
+    if (attached.point != "round") attached.plugin->add_metrics(set);
+  }
+}
+
+std::optional<cluster::Placement> Scheduler::schedule(const cluster::PodSpec& spec) {
+  return framework_.schedule(spec);
+}
+
+void Scheduler::unreserve(const cluster::PodSpec& spec, const cluster::Placement& placement) {
+  framework_.release(spec, placement);
+  apply_status(placement.node);
+}
+
+const cluster::PodSpec& Scheduler::spec_to_place(PodId id) {
+  for (const Attached& attached : plugins_) {
+    if (const cluster::PodSpec* spec = attached.plugin->spec_to_place(id)) return *spec;
+  }
+  return pods_[api_.pod(id).source];
 }
 
 namespace {
@@ -180,16 +272,9 @@ void Scheduler::on_message(const Message& message, core::Time now) {
         bus_.publish(unschedulable, now);
         return;
       }
-      if (priority_) {
-        if (queue_key_.size() <= message.pod) queue_key_.resize(std::size_t{message.pod} + 1);
-        priority_->enter(message.source, now);
-        queue_key_[message.pod] = priority_->key(message.source, now);
-        const core::Time due = priority_->promotion_due(message.source);
-        if (due != JobPriority::kNever) bus_.set_timer(*this, kPromote, message.pod, std::max(due, now));
-      }
+      for (const Attached& attached : plugins_) attached.plugin->pod_queued(message.pod, now);
       queue_insert(message.pod);
       count_pending(message.pod, +1);
-      if (rounds_) round_pod_created(message.pod, now);
       if (const std::uint32_t gang = pods_[message.source].gang; gang != 0) gang_pending_[gang].push_back(message.pod);
       break;
     }
@@ -198,13 +283,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       break;
     case Topic::kPodRunning:
     case Topic::kContainerRestarted: {  // (restartPolicy OnFailure: its container runs again)
-      // Tiresias: the job moves down a queue when its attained service passes a threshold, which
-      // may let a waiting job preempt it.
-      if (priority_) priority_->started(message.source, now);
-      const core::Time when = priority_ ? priority_->next_demotion(message.source, now) : JobPriority::kNever;
-      if (when != JobPriority::kNever) bus_.set_timer(*this, kDemote, message.pod, when);
-      // A pod that waits for a victim may find one when this pod reaches its first checkpoint.
-      if (wait_for_checkpoint_) bus_.set_timer(*this, kCheckpointed, message.pod, now + checkpoint_interval_);
+      for (const Attached& attached : plugins_) attached.plugin->pod_running(message.pod, message.source, now);
       return;
     }
     case Topic::kPodTerminated:
@@ -250,42 +329,8 @@ void Scheduler::on_message(const Message& message, core::Time now) {
 }
 
 void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
-  if (tag == kDemote) {
-    const auto id = static_cast<PodId>(payload);
-    if (api_.pod(id).phase != PodPhase::kRunning) return;
-    priority_->demoted(api_.pod(id).source, now);
-    const core::Time next = priority_->next_demotion(api_.pod(id).source, now);
-    if (next != JobPriority::kNever) bus_.set_timer(*this, kDemote, id, next);
-    request_cycle(now);
-    return;
-  }
-  if (tag == kCheckpointed) {
-    if (!pending_.empty() && api_.pod(static_cast<PodId>(payload)).phase == PodPhase::kRunning) request_cycle(now);
-    return;
-  }
-  if (tag == kPromote) {
-    promote(static_cast<PodId>(payload), now);
-    return;
-  }
-  if (tag == kRound) {
-    round_queued_ = false;
-    run_round(now);
-    return;
-  }
-  if (tag == kGangTimeout) {
-    const auto gang = static_cast<std::uint32_t>(payload >> 32);
-    // Only the wait that set this timer: the gang may have been bound or rejected since.
-    if (permit_[gang].generation == static_cast<std::uint32_t>(payload) && !permit_[gang].waiting.empty()) {
-      reject_gang(gang, true, now);
-      flush_requeue();
-      request_cycle(now);  // what it held may let others start now
-    }
-    return;
-  }
-  if (tag == kGangRetry) {
-    // Only if something was freed since the gang was sent back: else it would be placed and sent
-    // back again for ever (a gang that cannot be whole), and the run would never end.
-    if (released_ != permit_[payload].released_at_reject) request_cycle(now);
+  if (tag >= kPluginTimers) {
+    plugins_[(tag - kPluginTimers) / 16].plugin->on_timer((tag - kPluginTimers) % 16, payload, now);
     return;
   }
   if (tag == kLapsed) {
@@ -295,7 +340,7 @@ void Scheduler::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time no
   }
   cycle_queued_ = false;
   run_cycle(now);
-  if (priority_ && priority_->queue_lists()) reorder_by_queue_lists(now);
+  for (const Attached& attached : plugins_) attached.plugin->cycle_done(now);
   Message done;
   done.topic = Topic::kCycleDone;
   bus_.publish(done, now, core::Phase::kMetrics);
@@ -305,18 +350,6 @@ void Scheduler::request_cycle(core::Time now) {
   if (cycle_queued_) return;
   bus_.set_timer(*this, kCycle, 0, now, core::Phase::kSchedule);
   cycle_queued_ = true;
-}
-
-void Scheduler::enable_preemption(const JobLedger& ledger, core::Time checkpoint_interval, bool free) {
-  GPUSIM_CHECK(pending_.empty(), "preemption enabled after pods were queued");
-  priority_.emplace(framework_.profile(), pods_, ledger);
-  // Deep-learning jobs checkpoint: they are preempted only past their first checkpoint of a run,
-  // unless preemption is free (it then keeps all their work: kEvictRequest's checkpoint-first kind).
-  wait_for_checkpoint_ = !free && (preemption_ == sched::Preemption::kSrtf || preemption_ == sched::Preemption::kTiresias);
-  eviction_kind_ = free ? 3 : 1;
-  checkpoint_interval_ = checkpoint_interval;
-  preemptor_.emplace(cache_, api_, pods_, setup_, assumed_, on_node_, evicting_, *priority_, checkpoint_interval,
-                     wait_for_checkpoint_);
 }
 
 void Scheduler::queue_insert(PodId id) {
@@ -331,17 +364,16 @@ void Scheduler::forget_deleted(const Message& deleted, core::Time now) {
   if (const auto it = std::find(pending_.begin(), pending_.end(), deleted.pod); it != pending_.end()) {
     pending_.erase(it);
     count_pending(deleted.pod, -1);
-    if (rounds_) round_pod_ended(deleted.pod, deleted);
     if (const std::uint32_t gang = pods_[api_.pod(deleted.pod).source].gang; gang != 0) {
       std::erase(gang_pending_[gang], deleted.pod);
-      if (!permit_.empty()) break_gang(gang, now);
     }
+    for (const Attached& attached : plugins_) attached.plugin->pod_dequeued(deleted.pod, deleted, now);
   } else if (deleted.pod < bound_.size() && bound_[deleted.pod]) {
     // Its owner deleted it while the binding was on its way: the API server refuses the binding
     // (the pod is gone), so nothing will report it ended; what it was assumed to hold is free.
     release_bound(deleted);
-  } else if (!permit_.empty()) {
-    drop_waiting(deleted.pod, now);
+  } else {
+    for (const Attached& attached : plugins_) attached.plugin->pod_deleted_elsewhere(deleted.pod, now);
   }
 }
 
@@ -350,65 +382,10 @@ void Scheduler::release_bound(const Message& ended) {
   bound_[ended.pod] = 0;
   const PodObject& pod = api_.pod(ended.pod);
   if (ended.pod < evicting_.size()) evicting_[ended.pod] = 0;
-  if (priority_ && (ended.reason == Reason::kSucceeded || ended.reason == Reason::kTraceFailed ||
-                    ended.reason == Reason::kDeletedByOwner)) {
-    priority_->ended(ended.source);
-  }
-  if (!queue_held_.empty()) hold(ended.pod, -1);
   framework_.release(pods_[pod.source], assumed_[ended.pod]);
   apply_status(assumed_[ended.pod].node);
-  if (!on_node_.empty()) std::erase(on_node_[assumed_[ended.pod].node], ended.pod);
-  if (rounds_) round_pod_ended(ended.pod, ended);
-}
-
-void Scheduler::reorder_by_queue_lists(core::Time now) {
-  const bool keys_changed = priority_->end_of_pass([&](std::uint32_t row) {
-    const PodId pod = api_.latest(row);
-    if (pod == kNoPod || (pod < evicting_.size() && evicting_[pod])) return false;
-    const PodPhase phase = api_.pod(pod).phase;
-    return phase == PodPhase::kBound || phase == PodPhase::kAdmitted || phase == PodPhase::kRunning;
-  });
-  if (!keys_changed) return;
-  for (const PodId id : pending_) queue_key_[id] = priority_->key(api_.pod(id).source, now);
-  std::sort(pending_.begin(), pending_.end(), [&](PodId a, PodId b) { return queued_before(a, b); });
-}
-
-void Scheduler::promote(PodId id, core::Time now) {
-  const PodObject& pod = api_.pod(id);
-  if (pod.phase != PodPhase::kPending || priority_->promotion_due(pod.source) > now) return;
-  priority_->promote(pod.source, now);
-  // Every waiting pod of the job moves: the pod, or its gang's workers.
-  const std::uint32_t gang = pods_[pod.source].gang;
-  one_worker_.assign(1, id);
-  const std::vector<PodId>& moved = gang != 0 ? gang_pending_[gang] : one_worker_;
-  for (const PodId member : moved) {
-    const auto it = std::find(pending_.begin(), pending_.end(), member);
-    if (it == pending_.end()) continue;
-    pending_.erase(it);
-    queue_key_[member] = priority_->key(api_.pod(member).source, now);
-    queue_insert(member);
-  }
-  request_cycle(now);
-}
-
-bool Scheduler::try_preempt(PodId id, const cluster::PodSpec& spec, core::Time now) {
-  // The shortcut holds for whole-GPU pods without placement rules, the only ones that look for
-  // victims at all (others are refused whatever runs, so their refusal says nothing).
-  const bool plain = spec.gang == 0 && spec.constraints == nullptr && spec.gpu_count > 0 && spec.gpu_milli == cluster::kMilliPerGpu;
-  const FailedAsk& failed = preemption_failed_;
-  if (plain && failed.cycle == cycle_ && spec.gpu_count >= failed.gpus && spec.cpu_milli >= failed.cpu_milli &&
-      spec.memory_mib >= failed.memory_mib &&
-      (failed.models == 0 || (spec.allowed_models.bits != 0 && (spec.allowed_models.bits & ~failed.models) == 0))) {
-    return false;
-  }
-  one_worker_.assign(1, id);
-  const std::vector<PodId>& workers = spec.gang != 0 ? gang_pending_[spec.gang] : one_worker_;
-  if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) {
-    if (plain) preemption_failed_ = {cycle_, spec.gpu_count, spec.cpu_milli, spec.memory_mib, spec.allowed_models.bits};
-    return false;
-  }
-  for (const PodId victim : victims_) request_eviction(victim, eviction_kind_, now);
-  return true;
+  std::erase(on_node_[assumed_[ended.pod].node], ended.pod);
+  for (const Attached& attached : plugins_) attached.plugin->pod_released(ended.pod, ended);
 }
 
 void Scheduler::request_eviction(PodId pod, std::int64_t kind, core::Time now) {
@@ -427,7 +404,7 @@ void Scheduler::request_eviction(PodId pod, std::int64_t kind, core::Time now) {
 }
 
 bool Scheduler::queued_before(PodId a, PodId b) const {
-  if (priority_) return std::tie(queue_key_[a], a) < std::tie(queue_key_[b], b);
+  if (queue_order_plugin_ != nullptr) return queue_order_plugin_->ranks_before(a, b);
   const auto& sort = framework_.queue_sort();
   const cluster::PodSpec& pa = pods_[api_.pod(a).source];
   const cluster::PodSpec& pb = pods_[api_.pod(b).source];
@@ -435,10 +412,7 @@ bool Scheduler::queued_before(PodId a, PodId b) const {
 }
 
 void Scheduler::count_pending(PodId id, int sign) {
-  if (quotas_) {
-    const cluster::PodSpec& spec = pods_[api_.pod(id).source];
-    quotas_->add_waiting(spec.queue, sign * spec.total_gpu_milli());
-  }
+  for (const Attached& attached : plugins_) attached.plugin->pod_waiting(id, sign);
   std::uint32_t& count = pending_of_shape_[shape_of_source_[api_.pod(id).source]];
   if (sign > 0) {
     pending_shapes_ += count == 0 ? 1 : 0;
@@ -454,17 +428,11 @@ void Scheduler::bind(PodId id, const cluster::Placement& placement, core::Time n
   assumed_[id] = placement;
   if (bound_.size() <= id) bound_.resize(std::size_t{id} + 1, 0);
   bound_[id] = 1;
-  if (!queue_held_.empty()) hold(id, +1);
-  if (!on_node_.empty()) {
-    if (expected_end_.size() <= id) expected_end_.resize(assumed_.size());
-    const auto& run = pods_[api_.pod(id).source].duration;
-    expected_end_[id] = run ? now + *run : core::Time::from_micros(static_cast<std::int64_t>(kMaxSimulatedMicros));
-    on_node_[placement.node].push_back(id);
-  }
-  if (rounds_) {
-    const std::uint32_t job = rounds_->job_of(api_.pod(id).source);
-    if (rounds_->plannable(job)) rounds_->started(job, rounds_->type_of_model(cache_.node(placement.node).gpu_model));
-  }
+  if (expected_end_.size() <= id) expected_end_.resize(assumed_.size());
+  const auto& run = pods_[api_.pod(id).source].duration;
+  expected_end_[id] = run ? now + *run : core::Time::from_micros(static_cast<std::int64_t>(kMaxSimulatedMicros));
+  on_node_[placement.node].push_back(id);
+  for (const Attached& attached : plugins_) attached.plugin->pod_bound(id, placement, now);
 
   apply_status(placement.node);
   Message bound;
@@ -486,7 +454,7 @@ bool Scheduler::gang_ready(std::uint32_t gang) const {
   // Before it starts, a gang waits until all its workers exist; once started, a pending worker
   // replaces one that was lost (its owner recreated it), whatever became of the others. Through
   // Permit, a worker is placed as soon as it exists and waits there for the others.
-  if (!permit_.empty() && !gang_started_[gang]) return true;
+  if (gang_placer_ != nullptr && !gang_started_[gang]) return true;
   return gang_started_[gang] ? !gang_pending_[gang].empty() : gang_pending_[gang].size() >= gang_size_[gang];
 }
 
@@ -529,19 +497,12 @@ bool Scheduler::schedule_gang(std::uint32_t gang, core::Time now) {
 }
 
 void Scheduler::run_cycle(core::Time now) {
-  GPUSIM_CHECK(preemption_ == sched::Preemption::kNone || priority_, "a preempting profile without enable_preemption");
   const auto source_of = [&](PodId id) { return api_.pod(id).source; };
-  const bool strict = framework_.profile().queue_mode == sched::QueueMode::kStrict;
-  bool reservation_tried = false;
   ++cycle_;
-  if (!drf_lists_.empty()) {
-    run_drf_cycle(now);
-    return;
+  for (const Attached& attached : plugins_) {
+    if (attached.plugin->run_cycle(now)) return;
   }
-  if (rounds_) {
-    run_round_cycle(now);
-    return;
-  }
+  for (const Attached& attached : plugins_) attached.plugin->walk_begin(now);
   std::size_t kept = 0;
   std::size_t failed_shapes = 0;
   std::size_t i = 0;
@@ -555,7 +516,7 @@ void Scheduler::run_cycle(core::Time now) {
     // A gang waiting for a worker to be created is not a failure; one that has started places only
     // replacement workers, fewer than its layout, so its layout's failures do not apply to it.
     const bool gang = spec.gang != 0;
-    if (gang && (!gang_ready(spec.gang) || permit_held_back(spec.gang, now))) {
+    if (gang && (!gang_ready(spec.gang) || held_back(spec, now))) {
       pending_[kept++] = id;
       continue;
     }
@@ -564,16 +525,14 @@ void Scheduler::run_cycle(core::Time now) {
       pending_[kept++] = id;
       continue;
     }
-    if (reservation_.active) {
-      // Behind the reserved pod: only what does not delay it.
-      if (failed_withheld_in_cycle_[shape] == cycle_ && !partial_gang &&
-          !(spec.duration && now + *spec.duration <= reservation_.shadow)) {
-        pending_[kept++] = id;
-        continue;
-      }
-      const bool failed_before = failed_in_cycle_[shape] == cycle_;
-      if (try_backfill(id, spec, now)) continue;
-      if (!failed_before && failed_in_cycle_[shape] == cycle_) ++failed_shapes;
+    // A plugin may try the pod its own way (backfilling behind a reservation).
+    QueueingPlugin::Tried tried = QueueingPlugin::Tried::kNotTried;
+    for (const Attached& attached : plugins_) {
+      if ((tried = attached.plugin->try_pod(id, spec, partial_gang, now)) != QueueingPlugin::Tried::kNotTried) break;
+    }
+    if (tried == QueueingPlugin::Tried::kPlaced) continue;
+    if (tried != QueueingPlugin::Tried::kNotTried) {
+      if (tried == QueueingPlugin::Tried::kKeptShapeFailed) ++failed_shapes;
       pending_[kept++] = id;
       continue;
     }
@@ -583,7 +542,7 @@ void Scheduler::run_cycle(core::Time now) {
     // PostFilter: pods of lower priority make room. They end at once, and the cycle stops here so
     // that no pod queued behind this one (none ranks higher) takes the room first: the next cycle,
     // at the same instant once they have gone, places it (kube-scheduler nominates the node).
-    if (preemptor_ && !partial_gang && try_preempt(id, spec, now)) {
+    if (!partial_gang && post_filter(id, spec, now)) {
       pending_[kept++] = id;
       ++i;
       request_cycle(now);
@@ -591,29 +550,25 @@ void Scheduler::run_cycle(core::Time now) {
     }
     pending_[kept++] = id;
     // Strict order: nothing queued behind a pod that does not fit may start before it.
-    if (strict) {
+    bool stop = false;
+    for (const Attached& attached : plugins_) stop = attached.plugin->stops_walk(spec, now) || stop;
+    if (stop) {
       ++i;
       break;
     }
-    // EASY: the first pod that does not fit gets the reservation (if none can be made, nobody does).
-    if (framework_.profile().queue_mode == sched::QueueMode::kBackfill && !reservation_tried) {
-      reservation_tried = true;
-      reserve_for(spec, now);
-    }
   }
-  reservation_.active = false;
   if (kept < i) {
     std::move(pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(kept));
     pending_.resize(pending_.size() - (i - kept));
   }
   drop_gang_bound();
-  flush_requeue();
+  for (const Attached& attached : plugins_) attached.plugin->walk_done(now);
 }
 
 bool Scheduler::place(PodId id, const cluster::PodSpec& spec, core::Time now) {
-  if (spec.gang != 0) return permit_.empty() ? schedule_gang(spec.gang, now) : permit_worker(id, spec, now);
+  if (spec.gang != 0) return gang_placer_ == nullptr ? schedule_gang(spec.gang, now) : gang_placer_->place_worker(id, spec, now);
   ++attempts_;
-  const auto placement = framework_.schedule(rounds_ ? spec_to_place(id) : spec);
+  const auto placement = framework_.schedule(&spec == &pods_[api_.pod(id).source] ? spec_to_place(id) : spec);
   if (placement) bind(id, *placement, now);
   return placement.has_value();
 }
@@ -644,163 +599,6 @@ void Scheduler::drop_gang_bound() {
   std::erase_if(pending_, [&](PodId id) { return id < bound_by_gang_.size() && bound_by_gang_[id]; });
   for (const PodId id : gang_bound_ids_) bound_by_gang_[id] = 0;
   gang_bound_ids_.clear();
-}
-
-double Scheduler::dominant_share(std::size_t queue) const {
-  const Held& held = queue_held_[queue];
-  double share = 0;
-  const auto add = [&](std::int64_t used, std::int64_t total) {
-    if (total > 0) share = std::max(share, static_cast<double>(used) / static_cast<double>(total));
-  };
-  add(held.gpu_milli, cache_.total_gpu_milli());
-  add(held.cpu_milli, cache_.total_cpu_milli());
-  add(held.memory_mib, cache_.total_memory_mib());
-  return share;
-}
-
-void Scheduler::hold(PodId id, std::int64_t sign) {
-  const cluster::PodSpec& spec = pods_[api_.pod(id).source];
-  Held& held = queue_held_[spec.queue];
-  held.gpu_milli += sign * spec.total_gpu_milli();
-  held.cpu_milli += sign * spec.cpu_milli;
-  held.memory_mib += sign * spec.memory_mib;
-  if (quotas_) quotas_->add_held(spec.queue, sign * spec.total_gpu_milli());
-}
-
-void Scheduler::run_drf_cycle(core::Time now) {
-  // Progressive filling: each step takes the next pending pod (in queue-sort order) of the queue
-  // that holds the smallest share now (DRF: its dominant share; quotas: held over deserved GPUs),
-  // so a queue's share grows only as it is served.
-  if (quotas_) quotas_->refresh();
-  for (auto& list : drf_lists_) list.clear();
-  std::fill(smallest_ask_.begin(), smallest_ask_.end(), INT64_MAX);
-  for (std::uint32_t i = 0; i < pending_.size(); ++i) {
-    const cluster::PodSpec& spec = pods_[api_.pod(pending_[i]).source];
-    drf_lists_[spec.queue].push_back(i);
-    if (quotas_) smallest_ask_[spec.queue] = std::min(smallest_ask_[spec.queue], spec.total_gpu_milli());
-  }
-  std::fill(drf_next_.begin(), drf_next_.end(), 0);
-  drf_placed_.assign(pending_.size(), 0);
-  if (!nominated_.empty()) place_nominated(now);
-  std::size_t failed_shapes = 0;
-  while (failed_shapes < pending_shapes_) {
-    std::size_t best = drf_lists_.size();
-    double best_share = 0;
-    for (std::size_t q = 0; q < drf_lists_.size(); ++q) {
-      if (drf_next_[q] >= drf_lists_[q].size()) continue;
-      const double share = quotas_ ? quotas_->share(static_cast<std::uint32_t>(q)) : dominant_share(q);
-      if (best == drf_lists_.size() || share < best_share) {
-        best = q;
-        best_share = share;
-      }
-    }
-    if (best == drf_lists_.size()) break;
-    // Shares change only when a pod is placed: until then the same queue would be chosen again, so
-    // its pods are tried in a row (a long queue of failed shapes costs one pass, not one choice of
-    // queue per pod).
-    bool placed = false;
-    while (!placed && drf_next_[best] < drf_lists_[best].size() && failed_shapes < pending_shapes_) {
-      const std::uint32_t index = drf_lists_[best][drf_next_[best]++];
-      const PodId id = pending_[index];
-      if (drf_placed_[index] || (id < bound_by_gang_.size() && bound_by_gang_[id])) continue;  // placed already
-      const cluster::PodSpec& spec = pods_[api_.pod(id).source];
-      const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
-      if (spec.gang != 0 && !gang_ready(spec.gang)) continue;
-      const bool partial_gang = spec.gang != 0 && gang_started_[spec.gang];
-      if (failed_in_cycle_[shape] == cycle_ && !partial_gang) continue;
-      // Quotas: a pod its queue may not take waits (not a failure of its shape); once the queue may
-      // not take even its smallest ask, the rest of it waits too (it only takes more in a cycle).
-      if (quotas_ && !quotas_->allocatable(spec.queue, ask_of(spec))) {
-        if (!quotas_->allocatable(spec.queue, smallest_ask_[spec.queue])) drf_next_[best] = drf_lists_[best].size();
-        continue;
-      }
-      if (place(id, spec, now)) {
-        drf_placed_[index] = 1;
-        placed = true;
-      } else if (!partial_gang) {
-        failed_shapes += mark_failed(spec, shape);
-      }
-    }
-  }
-  if (quotas_ && framework_.profile().reclaim && reclaim_for_queues(now)) request_cycle(now);
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < pending_.size(); ++i) {
-    if (!drf_placed_[i]) pending_[kept++] = pending_[i];
-  }
-  pending_.resize(kept);
-  drop_gang_bound();
-}
-
-// The earliest time by which enough nodes have the GPUs `head` (or each worker of its gang) asks,
-// from the healthy GPUs free now and the healthy GPUs the pods bound there release at their expected
-// ends. Only nodes the head could use are candidates: present, of an allowed GPU model, with every
-// NoSchedule and NoExecute taint tolerated (as the taint-toleration filter). Counts whole GPUs only:
-// a GPU shared by fractional pods frees when its last pod ends, which this estimate ignores; CPU and
-// memory are not looked at.
-void Scheduler::reserve_for(const cluster::PodSpec& head, core::Time now) {
-  const int workers = head.gang != 0 ? std::max<int>(1, static_cast<int>(gang_pending_[head.gang].size())) : 1;
-  const int needed = std::max(1, head.gpu_count);
-  ready_.clear();
-  for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
-    if (!may_take_node(head, cache_, n)) continue;
-    const cluster::NodeSpec& node = cache_.node(n);
-    cluster::GpuSet healthy;
-    for (int g = 0; g < node.gpu_count; ++g) {
-      if (cache_.gpu_healthy(n, g)) healthy.add(g);
-    }
-    int free = cache_.whole_free_devices(n).size();  // unhealthy GPUs never read free
-    core::Time when = now;
-    if (free < needed) {
-      releases_.clear();
-      for (const PodId pod : on_node_[n]) {
-        const int gpus = pods_[api_.pod(pod).source].gpu_milli >= cluster::kMilliPerGpu
-                             ? (assumed_[pod].gpus & healthy).size()
-                             : 0;
-        if (gpus > 0) releases_.emplace_back(std::max(expected_end_[pod], now), gpus);
-      }
-      std::sort(releases_.begin(), releases_.end());
-      for (const auto& [end, gpus] : releases_) {
-        free += gpus;
-        if (free >= needed) {
-          when = end;
-          break;
-        }
-      }
-      if (free < needed) continue;  // unhealthy or unavailable GPUs: never, as far as known
-    }
-    ready_.emplace_back(when, n);
-  }
-  if (static_cast<int>(ready_.size()) < workers) return;  // no reservation possible: no backfill limit
-  std::nth_element(ready_.begin(), ready_.begin() + (workers - 1), ready_.end());
-  std::sort(ready_.begin(), ready_.begin() + workers);
-  reservation_.active = true;
-  reservation_.shadow = ready_[static_cast<std::size_t>(workers - 1)].first;
-  reservation_.nodes.clear();
-  for (int w = 0; w < workers; ++w) reservation_.nodes.push_back(ready_[static_cast<std::size_t>(w)].second);
-}
-
-bool Scheduler::try_backfill(PodId id, const cluster::PodSpec& spec, core::Time now) {
-  const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
-  const bool ends_in_time = spec.duration && now + *spec.duration <= reservation_.shadow;
-  // It still runs when the reserved pod is due: the reserved nodes are withheld from it.
-  withheld_.clear();
-  if (!ends_in_time) {
-    for (const cluster::NodeIndex n : reservation_.nodes) {
-      if (cache_.present(n)) {
-        cache_.set_present(n, false);
-        withheld_.push_back(n);
-      }
-    }
-  }
-  const bool placed = place(id, spec, now);
-  for (const cluster::NodeIndex n : withheld_) cache_.set_present(n, true);
-  // A gang that has started places only replacement workers: its failure says nothing of the
-  // layout's other gangs.
-  if (!placed && !(spec.gang != 0 && gang_started_[spec.gang])) {
-    if (ends_in_time) failed_in_cycle_[shape] = cycle_;  // it failed with every node: so will all of its shape
-    failed_withheld_in_cycle_[shape] = cycle_;
-  }
-  return placed;
 }
 
 // Dynamic MIG: the devices of node n's GPUs this scheduler asked to re-partition, while the

@@ -9,12 +9,6 @@
 #include "sim/k8s/scheduler.hpp"
 
 namespace gpusim::k8s {
-namespace {
-
-double gpus(std::int64_t milli) { return static_cast<double>(milli) / cluster::kMilliPerGpu; }
-
-}  // namespace
-
 std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const PodId> pods, std::span<const std::string> queues) {
   // One diagnosis per shape: pods of a shape fail the same nodes of one cache state.
   struct Diagnosis {
@@ -41,23 +35,19 @@ std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const 
     // A gang's workers marked unschedulable at creation were never queued (never among its
     // pending workers): they are diagnosed below.
     if (gang != 0 && !gang_started_[gang] && !never_fits_[shape]) {
-      if (!permit_.empty() && permit_[gang].broken) {
-        reasons.push_back({"its gang can never be whole: a worker was deleted before the gang started", {"gang never whole"}});
-        continue;
-      }
-      if (permit_.empty() && gang_pending_[gang].size() < gang_size_[gang]) {
+      if (gang_placer_ == nullptr && gang_pending_[gang].size() < gang_size_[gang]) {
         reasons.push_back({fmt::format("its gang waited for all {} workers to exist; {} did when the run ended (a gang is "
                                        "placed whole or not at all)", gang_size_[gang], gang_pending_[gang].size()),
                            {"gang never whole"}});
         continue;
       }
     }
-    if (quotas_ && !quotas_->allocatable(spec.queue, ask_of(spec))) {
-      const std::string queue = spec.queue < queues.size() ? queues[spec.queue] : std::to_string(spec.queue);
-      reasons.push_back({fmt::format("its queue {} was at its capability: it held {:g} GPUs of {:g}, and the pod asks {:g} more",
-                                     queue, gpus(quotas_->held(spec.queue)), gpus(quotas_->real_capability(spec.queue)),
-                                     gpus(ask_of(spec))),
-                         {"queue at its capability (queue quotas)"}});
+    std::optional<sched::NeverRanReason> held;
+    for (const Attached& attached : plugins_) {
+      if ((held = attached.plugin->never_ran(id, queues))) break;
+    }
+    if (held) {
+      reasons.push_back(std::move(*held));
       continue;
     }
     Diagnosis& d = by_shape[shape];
@@ -78,11 +68,8 @@ std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const 
       reasons.push_back({fmt::format("its gang's {} workers did not fit at once (each fits a node alone when the run ended)",
                                      gang_size_[gang]),
                          {"gang did not fit at once"}});
-    } else if (framework_.profile().queue_mode == sched::QueueMode::kStrict && !pending_.empty() && pending_.front() != id) {
-      reasons.push_back({fmt::format("a node could take it when the run ended, but it waited behind {} (strict queue "
-                                     "order: nothing queued behind a pod that does not fit starts before it)",
-                                     pods_[api_.pod(pending_.front()).source].name),
-                         {"waited behind the head of a strict queue"}});
+    } else if (std::optional<sched::NeverRanReason> waited = waited_while_feasible(id)) {
+      reasons.push_back(std::move(*waited));
     } else {
       reasons.push_back({"a node could take it when the run ended, but it was still waiting (no event was left to try "
                          "it again)",

@@ -438,6 +438,7 @@ VolcanoSchedulerConf map_to_profile(const io::YamlFields& r, const ParsedConf& c
   // (pkg/scheduler/plugins/capacity/capacity.go): queue order by share, allocatable, reclaim.
   if (quota) {
     profile.queue_quotas = quota == proportion ? sched::QueueQuotaMode::kProportion : sched::QueueQuotaMode::kCapacity;
+    profile.queue_admission_plugin = quota == proportion ? "proportion" : "capacity";
     profile.reclaim = reclaim;
     if (quota->flags.count("enableHierarchy") && quota->flags.at("enableHierarchy")) {
       r.fail(quota->flag_nodes.at("enableHierarchy"), quota->field + ".enableHierarchy",

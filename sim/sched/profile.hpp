@@ -44,7 +44,7 @@ enum class QueueMode : std::uint8_t {
 };
 
 // Which pods a waiting pod may preempt (PostFilter) and how the queue is ordered then: by a
-// priority that changes as jobs run (sim/k8s/job_priority.hpp), not by QueueSort.
+// priority that changes as jobs run (policies/job_rank/job_priority.hpp), not by QueueSort.
 enum class Preemption : std::uint8_t {
   kNone,
   // kube-scheduler's DefaultPreemption: pods of a lower PriorityClass value.
@@ -80,7 +80,7 @@ struct TiresiasSettings {
 // on each GPU type, and every round (RoundSettings) gives the GPUs to the jobs furthest below their
 // shares; jobs left out of a round are preempted at its end, when they checkpoint (no work lost).
 // Themis (kThemis) needs no LP: each round is a lease of the GPUs, offered first to the jobs
-// furthest from finish-time fairness (sim/k8s/time_share_rounds.hpp).
+// furthest from finish-time fairness (policies/time_sharing/time_share_rounds.hpp).
 enum class TimeSharePolicy : std::uint8_t { kNone, kMaxMin, kFinishTimeFair, kThemis };
 
 // Per-queue GPU quotas in the style of Volcano (sim/k8s/queue_quotas.hpp): deserved GPUs from the
@@ -135,6 +135,13 @@ struct Profile {
   // Per plugin (canonical name), its args from the configuration's pluginConfig; a plugin that
   // takes args and has none here gets its reader's defaults when the framework builds it.
   std::map<std::string, std::shared_ptr<const PluginArgs>> plugin_args;
+  // gpusim's extension points for queueing (sim/k8s/queueing_plugin.hpp): the plugin enabled at
+  // each, by registry name, or "" for none. The configuration readers set them with the settings
+  // above, which are those plugins' args.
+  std::string round_plugin;            // round: gavel, themis
+  std::string gang_permit_plugin;      // permit: coscheduling
+  std::string queue_admission_plugin;  // queueAdmission: strict, backfill, drf, proportion, capacity
+  std::string job_rank_plugin;         // jobRank: srtf, tiresias; default-preemption (priorities)
   // With queue_quotas: whether the reclaim step runs after the walk (Volcano's reclaim action; a
   // Volcano configuration without it only borrows and waits). The built-in profiles reclaim.
   bool reclaim = true;

@@ -20,6 +20,20 @@ void Registry::add(const std::string& name, Factory factory, ArgsReader reader) 
   args_readers_.emplace(name, std::move(reader));
 }
 
+void Registry::add_queueing(const std::string& name, Factory factory, ArgsReader reader) {
+  if (reader) {
+    add(name, std::move(factory), std::move(reader));
+  } else {
+    add(name, std::move(factory));
+  }
+  kinds_.emplace(name, PluginKind::kQueueing);
+}
+
+PluginKind Registry::kind(const std::string& canonical) const {
+  const auto it = kinds_.find(canonical);
+  return it == kinds_.end() ? PluginKind::kFramework : it->second;
+}
+
 const ArgsReader* Registry::args_reader(const std::string& name) const {
   const auto it = args_readers_.find(name);
   return it == args_readers_.end() ? nullptr : &it->second;

@@ -41,6 +41,11 @@ struct PluginContext {
   const PluginArgs* args = nullptr;
 };
 
+// What a registered plugin is: one of the framework's (kube-scheduler's extension points and the
+// GPU selection) or a queueing plugin (gpusim's jobRank, round, queueAdmission and gang permit
+// points: sim/k8s/queueing_plugin.hpp), which the scheduler component runs over its queue.
+enum class PluginKind : std::uint8_t { kFramework, kQueueing };
+
 class Registry {
  public:
   using Factory = std::function<std::unique_ptr<Plugin>(const PluginContext&)>;
@@ -49,6 +54,10 @@ class Registry {
   void add(const std::string& name, Factory factory);
   // A plugin that takes args: `reader` decodes them (sim/sched/plugin_args.hpp).
   void add(const std::string& name, Factory factory, ArgsReader reader);
+  // A queueing plugin (its factory builds a k8s::QueueingPlugin); `reader` may be null.
+  void add_queueing(const std::string& name, Factory factory, ArgsReader reader = nullptr);
+  // The kind of registered plugin `canonical`.
+  PluginKind kind(const std::string& canonical) const;
   // Another accepted spelling of a registered plugin (e.g. "dotprod" for "dot-product").
   void add_alias(const std::string& alias, const std::string& name);
   // The canonical name `name` refers to (names match as sched/names.hpp says), if any.
@@ -65,6 +74,7 @@ class Registry {
  private:
   std::map<std::string, Factory> factories_;  // ordered: listings are deterministic
   std::map<std::string, ArgsReader> args_readers_;
+  std::map<std::string, PluginKind> kinds_;  // queueing plugins only; the rest are framework plugins
   std::map<std::string, std::string> by_key_;  // name_key(name or alias) -> canonical name
 };
 

@@ -1,4 +1,4 @@
-// Gang scheduling through Permit (policy gang, sim/k8s/scheduler_gang_permit.cpp): placed workers
+// Gang scheduling through Permit (policy gang, policies/gang/coscheduling.cpp): placed workers
 // wait at Permit holding their GPUs and are bound together with the last one; a wait that outlasts
 // the timeout gives everything back and the gang sits out its backoff; a gang far from its quorum
 // is rejected at once. Schedules are worked out by hand (times in seconds; Permit timeout 60 s,

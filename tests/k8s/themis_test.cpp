@@ -1,4 +1,4 @@
-// Themis-style finish-time-fair leases (policy themis, sim/k8s/time_share_rounds.hpp): each round
+// Themis-style finish-time-fair leases (policy themis, policies/time_sharing/time_share_rounds.hpp): each round
 // is a lease offered first to the jobs with the largest estimated rho = (time since arrival +
 // remaining work at best speed) / (work at the equal-share speed x max(1, n x GPUs / cluster GPUs)).
 // Schedules worked out by hand (seconds; rounds of 360 s; a suspended pod's owner recreates it

@@ -1,4 +1,4 @@
-// Gavel's round-based time sharing on the replay engine (sim/k8s/time_share_rounds.hpp): who runs
+// Gavel's round-based time sharing on the replay engine (policies/time_sharing/time_share_rounds.hpp): who runs
 // in each round, suspension at a round's end without lost work, and heterogeneity-aware shares
 // sending each job to the GPU type it is relatively fast on. Schedules are worked out by hand in
 // the comments (times in seconds; rounds of 360 s; a suspended pod's owner recreates it after the

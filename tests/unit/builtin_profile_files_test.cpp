@@ -102,18 +102,18 @@ Profile legacy_profile(const std::string& name) {
       profile.preemption = Preemption::kTiresias;
     } else if (name == "gang") {
       // Coscheduling (scheduler-plugins): arrival order, a job that does not fit waits aside, and a
-      // gang's workers wait at Permit for the rest (sim/k8s/scheduler_gang_permit.cpp).
+      // gang's workers wait at Permit for the rest (policies/gang/coscheduling.cpp).
       profile.queue_sort = "fifo";
       profile.gang_permit = true;
     } else if (name == "themis") {
       // Themis (NSDI'20), approximated: rounds are leases, offered to the jobs furthest from
-      // finish-time fairness first (sim/k8s/time_share_rounds.cpp, policies/README.md).
+      // finish-time fairness first (policies/time_sharing/time_share_rounds.cpp, policies/README.md).
       profile.queue_sort = "fifo";
       profile.time_share = TimeSharePolicy::kThemis;
       profile.heterogeneity_aware = true;
     } else if (name == "gavel-maxmin" || name == "gavel-ftf" || name == "maxmin" || name == "ftf") {
       // Gavel (OSDI'20): an LP gives each job its share of time on each GPU type; rounds give the
-      // GPUs to the jobs furthest below their shares (sim/k8s/scheduler_rounds.cpp).
+      // GPUs to the jobs furthest below their shares (policies/time_sharing/rounds_plugin.cpp).
       profile.queue_sort = "fifo";
       profile.time_share = name.ends_with("maxmin") ? TimeSharePolicy::kMaxMin : TimeSharePolicy::kFinishTimeFair;
       profile.heterogeneity_aware = name.starts_with("gavel-");

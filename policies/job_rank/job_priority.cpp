@@ -1,4 +1,4 @@
-#include "sim/k8s/job_priority.hpp"
+#include "policies/job_rank/job_priority.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "sim/k8s/preemptor.hpp"
+#include "policies/preemption/preemptor.hpp"
 
 #include <algorithm>
 #include <tuple>

@@ -31,7 +31,7 @@
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/k8s/api_server.hpp"
-#include "sim/k8s/job_priority.hpp"
+#include "policies/job_rank/job_priority.hpp"
 #include "sim/k8s/queue_quotas.hpp"
 #include "sim/k8s/settings.hpp"
 

@@ -1,4 +1,4 @@
-#include "sim/k8s/time_share_rounds.hpp"
+#include "policies/time_sharing/time_share_rounds.hpp"
 
 #include <algorithm>
 #include <cmath>

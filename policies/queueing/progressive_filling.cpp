@@ -1,0 +1,87 @@
+#include "policies/queueing/progressive_filling.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace gpusim::policy {
+
+void ProgressiveFilling::attach(k8s::SchedulerHandle& handle) {
+  h_ = &handle;
+  std::size_t queues = 1;
+  for (const cluster::PodSpec& pod : handle.workload()) queues = std::max<std::size_t>(queues, std::size_t{pod.queue} + 1);
+  lists_.resize(queues);
+  next_.resize(queues);
+  smallest_ask_.resize(queues);
+}
+
+std::int64_t ProgressiveFilling::ask_of(const cluster::PodSpec& spec) const {
+  if (spec.gang == 0) return spec.total_gpu_milli();
+  std::int64_t milli = 0;
+  for (const k8s::PodId member : h_->gang_pending(spec.gang)) milli += h_->spec_of(member).total_gpu_milli();
+  return milli;
+}
+
+bool ProgressiveFilling::run_cycle(core::Time now) {
+  std::vector<k8s::PodId>& pending = h_->pending();
+  begin_cycle();
+  for (auto& list : lists_) list.clear();
+  std::fill(smallest_ask_.begin(), smallest_ask_.end(), INT64_MAX);
+  for (std::uint32_t i = 0; i < pending.size(); ++i) {
+    const cluster::PodSpec& spec = h_->spec_of(pending[i]);
+    lists_[spec.queue].push_back(i);
+    smallest_ask_[spec.queue] = std::min(smallest_ask_[spec.queue], spec.total_gpu_milli());
+  }
+  std::fill(next_.begin(), next_.end(), 0);
+  placed_.assign(pending.size(), 0);
+  before_walk(now);
+  std::size_t failed_shapes = 0;
+  while (failed_shapes < h_->pending_shapes()) {
+    std::size_t best = lists_.size();
+    double best_share = 0;
+    for (std::size_t q = 0; q < lists_.size(); ++q) {
+      if (next_[q] >= lists_[q].size()) continue;
+      const double s = share(q);
+      if (best == lists_.size() || s < best_share) {
+        best = q;
+        best_share = s;
+      }
+    }
+    if (best == lists_.size()) break;
+    // Shares change only when a pod is placed: until then the same queue would be chosen again, so
+    // its pods are tried in a row (a long queue of failed shapes costs one pass, not one choice of
+    // queue per pod).
+    bool placed_one = false;
+    while (!placed_one && next_[best] < lists_[best].size() && failed_shapes < h_->pending_shapes()) {
+      const std::uint32_t index = lists_[best][next_[best]++];
+      const k8s::PodId id = pending[index];
+      if (placed_[index] || h_->bound_by_gang(id)) continue;  // placed already
+      const cluster::PodSpec& spec = h_->spec_of(id);
+      const std::uint32_t shape = h_->shape_of(id);
+      if (spec.gang != 0 && !h_->gang_ready(spec.gang)) continue;
+      const bool partial_gang = spec.gang != 0 && h_->gang_started(spec.gang);
+      if (h_->shape_failed(shape) && !partial_gang) continue;
+      // A pod its queue may not take waits (not a failure of its shape); once the queue may not
+      // take even its smallest ask, the rest of it waits too (it only takes more in a cycle).
+      if (!admits(spec.queue, ask_of(spec))) {
+        if (!admits(spec.queue, smallest_ask_[spec.queue])) next_[best] = lists_[best].size();
+        continue;
+      }
+      if (h_->place(id, spec, now)) {
+        placed_[index] = 1;
+        placed_one = true;
+      } else if (!partial_gang) {
+        failed_shapes += h_->mark_failed(spec, shape);
+      }
+    }
+  }
+  if (after_walk(now)) h_->request_cycle(now);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (!placed_[i]) pending[kept++] = pending[i];
+  }
+  pending.resize(kept);
+  h_->drop_gang_bound();
+  return true;
+}
+
+}  // namespace gpusim::policy

@@ -1,0 +1,52 @@
+#pragma once
+// The queueAdmission walk shared by the fair-share policies across the workload's queues
+// (PodSpec::queue): progressive filling. Each step of a cycle takes the next pending pod (in queue
+// order) of the queue that holds the smallest share now, so a queue's share grows only as it is
+// served; ties go to the lower queue index. What a share is, and whether a queue may take a pod,
+// is the policy's: DRF's dominant share (policies/queueing/drf.cpp) or Volcano's quotas
+// (policies/quotas/queue_quotas_plugin.cpp).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/k8s/queueing_plugin.hpp"
+
+namespace gpusim::policy {
+
+class ProgressiveFilling : public k8s::QueueingPlugin {
+ public:
+  void attach(k8s::SchedulerHandle& handle) override;
+  bool run_cycle(core::Time now) override;
+
+ protected:
+  // The queue's share now: the walk serves the smallest.
+  virtual double share(std::size_t queue) const = 0;
+  // Before the walk: refreshes what the shares depend on.
+  virtual void begin_cycle() {}
+  // Whether the queue may take `ask` GPUs (thousandths) more; a pod it may not take waits, which
+  // is no failure of its shape.
+  virtual bool admits(std::uint32_t queue, std::int64_t ask) const { (void)queue, (void)ask; return true; }
+  // Pods tried before the walk (a reclaimer's nomination); marks placed ones in placed().
+  virtual void before_walk(core::Time now) { (void)now; }
+  // After the walk: true to ask for another cycle (room was made).
+  virtual bool after_walk(core::Time now) { (void)now; return false; }
+
+  // The GPUs (thousandths) placing a pod takes: its own, or its gang's pending workers'.
+  std::int64_t ask_of(const cluster::PodSpec& spec) const;
+  std::size_t queues() const { return lists_.size(); }
+  // This cycle's pending pods per queue (indices into the handle's pending(), in queue order), the
+  // smallest ask per queue, and which of the pending pods were placed.
+  const std::vector<std::vector<std::uint32_t>>& lists() const { return lists_; }
+  std::int64_t smallest_ask(std::uint32_t queue) const { return smallest_ask_[queue]; }
+  std::vector<std::uint8_t>& placed() { return placed_; }
+
+  k8s::SchedulerHandle* h_ = nullptr;
+
+ private:
+  std::vector<std::vector<std::uint32_t>> lists_;
+  std::vector<std::size_t> next_;
+  std::vector<std::uint8_t> placed_;
+  std::vector<std::int64_t> smallest_ask_;
+};
+
+}  // namespace gpusim::policy
