@@ -4,6 +4,13 @@
 // kubelet last published (so it may be stale) and the pods it bound itself (assumed at once, as
 // kube-scheduler assumes them); a pod's resources go back when the API server reports it ended.
 // One cycle per instant, after every state change and arrival of that instant.
+//
+// The scheduler runs the framework (sim/sched/framework.hpp) for each pod and places a gang whole.
+// Every queueing policy is a plugin (sim/k8s/queueing_plugin.hpp; the plugins are in policies/):
+// the scheduler builds those the profile names, calls their hooks and offers them its handle, and
+// holds no policy's state. Files: scheduler.cpp (events, queue, binding, gangs, the walk),
+// scheduler_plugins.cpp (the plugins and the handle), scheduler_pod_checks.cpp,
+// scheduler_node_status.cpp, scheduler_diagnosis.cpp.
 #include <optional>
 #include <span>
 #include <string>
@@ -23,7 +30,8 @@ namespace gpusim::k8s {
 
 class Scheduler final : public Component, private SchedulerHandle {
  public:
-  // `pods`: the pods as the scheduler sees their requests (whole GPUs on count-only nodes).
+  // `pods`: the pods as the scheduler sees their requests (whole GPUs on count-only nodes);
+  // `inputs`: what the queueing plugins get besides the cluster (kept for the run).
   Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& catalog,
             const std::vector<cluster::NodeSpec>& nodes, const std::vector<NodeSetup>& setup,
             const std::vector<cluster::PodSpec>& pods, const sched::Profile& profile,
