@@ -11,9 +11,12 @@ void point(std::string& out, std::string_view name, const std::string& plugins) 
   if (!plugins.empty()) out += fmt::format("  {:<{}}{}\n", name, kColumn, plugins);
 }
 
-// One arg: its value, and its default when it differs (then the file set it).
-void arg(std::string& out, std::string_view name, const std::string& value, const std::string& fallback, const std::string& source) {
-  if (value == fallback) out += fmt::format("      {}: {}  (default)\n", name, value);
+// One arg: its value, and its default when it differs (then the file set it). `given`: the file
+// is known to set it, even to the default's value.
+void arg(std::string& out, std::string_view name, const std::string& value, const std::string& fallback, const std::string& source,
+         bool given = false) {
+  if (value == fallback && given) out += fmt::format("      {}: {}  (the default; set in {})\n", name, value, source);
+  else if (value == fallback) out += fmt::format("      {}: {}  (default)\n", name, value);
   else out += fmt::format("      {}: {}  (default {}; set in {})\n", name, value, fallback, source);
 }
 
@@ -29,7 +32,7 @@ void framework_args(std::string& out, const sched::Profile& p, const sched::Regi
   out += fmt::format("    {} args:\n", name);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string fallback = i < default_lines.size() ? default_lines[i].value : lines[i].value;
-    arg(out, lines[i].name, lines[i].value, fallback, source);
+    arg(out, lines[i].name, lines[i].value, fallback, source, !lines[i].is_default);
   }
 }
 

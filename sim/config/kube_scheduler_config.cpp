@@ -190,7 +190,7 @@ Expanded expand_plugins(const Reader& reader, const YAML::Node& plugins, const s
   if (present(plugins)) {
     if (!plugins.IsMap()) reader.fail(plugins, field, "expected a mapping of extension points");
     for (const auto& kv : plugins) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = reader.key(kv.first, field);
       if (key == "multiPoint") {
         multi = reader.plugin_set(kv.second, field + ".multiPoint");
         continue;
@@ -522,11 +522,12 @@ SchedulerConfiguration parse_kube_scheduler_config(const std::string& text, cons
     }
     std::vector<YAML::Node> profiles;
     if (present(doc["profiles"])) {
-      if (!doc["profiles"].IsSequence() || doc["profiles"].size() == 0) reader.fail(doc["profiles"], "profiles", "expected a list of profiles");
+      if (!doc["profiles"].IsSequence()) reader.fail(doc["profiles"], "profiles", "expected a list of profiles");
       for (const auto& p : doc["profiles"]) profiles.push_back(p);
-    } else {
-      profiles.emplace_back(YAML::NodeType::Map);  // kube-scheduler's one default profile
     }
+    // kube-scheduler defaults an absent or empty list to one profile (SetDefaults_KubeSchedulerConfiguration,
+    // pkg/scheduler/apis/config/v1/defaults.go: `if len(obj.Profiles) == 0`).
+    if (profiles.empty()) profiles.emplace_back(YAML::NodeType::Map);
     std::set<std::string> names;
     for (std::size_t i = 0; i < profiles.size(); ++i) {
       const std::string field = fmt::format("profiles[{}]", i);

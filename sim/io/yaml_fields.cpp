@@ -36,11 +36,16 @@ void YamlFields::fail(const YAML::Node& node, const std::string& field, const st
 void YamlFields::only(const YAML::Node& map, const std::string& field, std::initializer_list<const char*> known) const {
   if (!map.IsMap()) fail(map, field, "expected a mapping");
   for (const auto& entry : map) {
-    const auto key = entry.first.as<std::string>();
+    const auto key = this->key(entry.first, field);
     if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
       fail(entry.first, field.empty() ? key : field + "." + key, fmt::format("unknown field (known: {})", fmt::join(known, ", ")));
     }
   }
+}
+
+std::string YamlFields::key(const YAML::Node& key, const std::string& field) const {
+  if (!key.IsScalar()) fail(key, field, "expected a text key");
+  return key.as<std::string>();
 }
 
 std::string YamlFields::text(const YAML::Node& node, const std::string& field) const {

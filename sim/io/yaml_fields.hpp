@@ -28,6 +28,8 @@ class YamlFields {
   // Every key of `map` must be one of `known`.
   void only(const YAML::Node& map, const std::string& field, std::initializer_list<const char*> known) const;
   std::string text(const YAML::Node& node, const std::string& field) const;
+  // A mapping key as text; a key that is not text (a list, a mapping) fails at its line, naming `field`.
+  std::string key(const YAML::Node& key, const std::string& field) const;
   std::int64_t integer(const YAML::Node& node, const std::string& field, std::int64_t low, std::int64_t high) const;
   double number(const YAML::Node& node, const std::string& field, double low, double high) const;
   bool boolean(const YAML::Node& node, const std::string& field) const;

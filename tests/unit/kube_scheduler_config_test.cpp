@@ -73,6 +73,12 @@ TEST(KubeSchedulerConfig, NoProfilesIsOneDefaultProfile) {
   EXPECT_EQ(config.profiles[0].percentage_of_nodes_to_score, 40);
 }
 
+TEST(KubeSchedulerConfig, AnEmptyProfileListIsOneDefaultProfileToo) {
+  const auto config = parse(std::string(kHeader) + "profiles: []\n");
+  ASSERT_EQ(config.profiles.size(), 1U);
+  EXPECT_EQ(config.profiles[0].name, "default-scheduler");
+}
+
 TEST(KubeSchedulerConfig, AReEnabledDefaultKeepsItsPlaceWithTheNewWeight) {
   // mergePluginSet: NodeResourcesBalancedAllocation re-enabled with weight 5 stays where the
   // defaults have it (after NodeResourcesFit); the score point's own entry sets the weight.
