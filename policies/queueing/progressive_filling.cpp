@@ -26,16 +26,26 @@ bool ProgressiveFilling::run_cycle(core::Time now) {
   begin_cycle();
   for (auto& list : lists_) list.clear();
   std::fill(smallest_ask_.begin(), smallest_ask_.end(), INT64_MAX);
-  for (std::uint32_t i = 0; i < pending.size(); ++i) {
-    const cluster::PodSpec& spec = h_->spec_of(pending[i]);
+  // Locals, not the handle's accessors: push_back may alias anything, so every access through the
+  // handle would be reloaded per pod.
+  const k8s::ApiServer& api = h_->api();
+  const std::vector<cluster::PodSpec>& workload = h_->workload();
+  const std::size_t count = pending.size();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const cluster::PodSpec& spec = workload[api.pod(pending[i]).source];
     lists_[spec.queue].push_back(i);
-    smallest_ask_[spec.queue] = std::min(smallest_ask_[spec.queue], spec.total_gpu_milli());
+    if (limits_queues_) smallest_ask_[spec.queue] = std::min(smallest_ask_[spec.queue], spec.total_gpu_milli());
   }
   std::fill(next_.begin(), next_.end(), 0);
   placed_.assign(pending.size(), 0);
   before_walk(now);
+  const k8s::SchedulerHandle::View view = h_->view();
+  const std::size_t& pending_shapes = *view.pending_shapes;
+  const std::vector<std::uint32_t>& shape_of_source = *view.shape_of_source;
+  const std::vector<std::uint64_t>& failed_in_cycle = *view.failed_in_cycle;
+  const std::uint64_t cycle = *view.cycle;  // fixed during the walk
   std::size_t failed_shapes = 0;
-  while (failed_shapes < h_->pending_shapes()) {
+  while (failed_shapes < pending_shapes) {
     std::size_t best = lists_.size();
     double best_share = 0;
     for (std::size_t q = 0; q < lists_.size(); ++q) {
@@ -51,19 +61,23 @@ bool ProgressiveFilling::run_cycle(core::Time now) {
     // its pods are tried in a row (a long queue of failed shapes costs one pass, not one choice of
     // queue per pod).
     bool placed_one = false;
-    while (!placed_one && next_[best] < lists_[best].size() && failed_shapes < h_->pending_shapes()) {
-      const std::uint32_t index = lists_[best][next_[best]++];
+    const std::vector<std::uint32_t>& list = lists_[best];
+    std::size_t& next = next_[best];
+    while (!placed_one && next < list.size() && failed_shapes < pending_shapes) {
+      const std::uint32_t index = list[next++];
       const k8s::PodId id = pending[index];
       if (placed_[index] || h_->bound_by_gang(id)) continue;  // placed already
-      const cluster::PodSpec& spec = h_->spec_of(id);
-      const std::uint32_t shape = h_->shape_of(id);
+      const std::uint32_t source = api.pod(id).source;
+      const cluster::PodSpec& spec = workload[source];
+      const std::uint32_t shape = shape_of_source[source];
+      if (failed_in_cycle[shape] == cycle && spec.gang == 0) continue;  // the common case, decided early
       if (spec.gang != 0 && !h_->gang_ready(spec.gang)) continue;
       const bool partial_gang = spec.gang != 0 && h_->gang_started(spec.gang);
-      if (h_->shape_failed(shape) && !partial_gang) continue;
+      if (failed_in_cycle[shape] == cycle && !partial_gang) continue;
       // A pod its queue may not take waits (not a failure of its shape); once the queue may not
       // take even its smallest ask, the rest of it waits too (it only takes more in a cycle).
-      if (!admits(spec.queue, ask_of(spec))) {
-        if (!admits(spec.queue, smallest_ask_[spec.queue])) next_[best] = lists_[best].size();
+      if (limits_queues_ && !admits(spec)) {
+        if (!admits_smallest(spec.queue)) next = list.size();
         continue;
       }
       if (h_->place(id, spec, now)) {

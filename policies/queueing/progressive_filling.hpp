@@ -23,9 +23,11 @@ class ProgressiveFilling : public k8s::QueueingPlugin {
   virtual double share(std::size_t queue) const = 0;
   // Before the walk: refreshes what the shares depend on.
   virtual void begin_cycle() {}
-  // Whether the queue may take `ask` GPUs (thousandths) more; a pod it may not take waits, which
-  // is no failure of its shape.
-  virtual bool admits(std::uint32_t queue, std::int64_t ask) const { (void)queue, (void)ask; return true; }
+  // Whether the pod's queue may take it now; a pod it may not take waits, which is no failure of
+  // its shape. Once a queue may not take its smallest ask either (admits_smallest), the rest of it
+  // waits too (a queue only takes more in a cycle).
+  virtual bool admits(const cluster::PodSpec& spec) const { (void)spec; return true; }
+  virtual bool admits_smallest(std::uint32_t queue) const { (void)queue; return true; }
   // Pods tried before the walk (a reclaimer's nomination); marks placed ones in placed().
   virtual void before_walk(core::Time now) { (void)now; }
   // After the walk: true to ask for another cycle (room was made).
@@ -41,6 +43,8 @@ class ProgressiveFilling : public k8s::QueueingPlugin {
   std::vector<std::uint8_t>& placed() { return placed_; }
 
   k8s::SchedulerHandle* h_ = nullptr;
+  // Whether admits() may refuse a pod (the walk skips the call per pod otherwise: it is hot).
+  bool limits_queues_ = false;
 
  private:
   std::vector<std::vector<std::uint32_t>> lists_;

@@ -24,7 +24,9 @@ double gpus(std::int64_t milli) { return static_cast<double>(milli) / cluster::k
 
 class QueueQuotasPlugin final : public ProgressiveFilling {
  public:
-  QueueQuotasPlugin(std::string name, bool proportion) : name_(std::move(name)), proportion_(proportion) {}
+  QueueQuotasPlugin(std::string name, bool proportion) : name_(std::move(name)), proportion_(proportion) {
+    limits_queues_ = true;
+  }
   std::string_view name() const override { return name_; }
 
   void attach(k8s::SchedulerHandle& handle) override {
@@ -77,7 +79,8 @@ class QueueQuotasPlugin final : public ProgressiveFilling {
  private:
   void begin_cycle() override { quotas_->refresh(); }
   double share(std::size_t queue) const override { return quotas_->share(static_cast<std::uint32_t>(queue)); }
-  bool admits(std::uint32_t queue, std::int64_t ask) const override { return quotas_->allocatable(queue, ask); }
+  bool admits(const cluster::PodSpec& spec) const override { return quotas_->allocatable(spec.queue, ask_of(spec)); }
+  bool admits_smallest(std::uint32_t queue) const override { return quotas_->allocatable(queue, smallest_ask(queue)); }
   void before_walk(core::Time now) override {
     if (!nominated_.empty()) place_nominated(now);
   }

@@ -55,10 +55,12 @@ struct QueueingInputs {
 class SchedulerHandle {
  public:
   virtual ~SchedulerHandle() = default;
-  virtual const ApiServer& api() const = 0;
+  // The accessors a walk calls per pod are not virtual: they read the scheduler's own state through
+  // the view it sets at construction (a walk over a long queue calls them millions of times).
+  const ApiServer& api() const { return *view_.api; }
   // The pods as the scheduler sees their requests, per trace row.
-  virtual const std::vector<cluster::PodSpec>& workload() const = 0;
-  const cluster::PodSpec& spec_of(PodId id) const { return workload()[api().pod(id).source]; }
+  const std::vector<cluster::PodSpec>& workload() const { return *view_.workload; }
+  const cluster::PodSpec& spec_of(PodId id) const { return (*view_.workload)[view_.api->pod(id).source]; }
   virtual const cluster::ClusterState& cache() const = 0;
   // Per node, how its GPUs are advertised (device plugin, sharing).
   virtual const std::vector<NodeSetup>& node_setup() const = 0;
@@ -74,9 +76,9 @@ class SchedulerHandle {
   // The pod joins (+1) or leaves (-1) the count of pending pods per shape.
   virtual void count_pending(PodId id, int sign) = 0;
   // The cycle's number, and per shape whether it failed in this cycle.
-  virtual std::uint64_t cycle() const = 0;
-  virtual std::uint32_t shape_of(PodId id) const = 0;
-  virtual bool shape_failed(std::uint32_t shape) const = 0;
+  std::uint64_t cycle() const { return *view_.cycle; }
+  std::uint32_t shape_of(PodId id) const { return (*view_.shape_of_source)[view_.api->pod(id).source]; }
+  bool shape_failed(std::uint32_t shape) const { return (*view_.failed_in_cycle)[shape] == *view_.cycle; }
   // Marks one shape failed in this cycle; the number of shapes.
   virtual void mark_shape_failed(std::uint32_t shape) = 0;
   virtual std::size_t shape_count() const = 0;
@@ -84,7 +86,7 @@ class SchedulerHandle {
   // many shapes were newly marked.
   virtual std::size_t mark_failed(const cluster::PodSpec& spec, std::uint32_t shape) = 0;
   // Shapes that have pending pods: once that many have failed, nothing more fits in the cycle.
-  virtual std::size_t pending_shapes() const = 0;
+  std::size_t pending_shapes() const { return *view_.pending_shapes; }
   // Whether no node, empty, could ever take pods of the shape (they are never queued).
   virtual bool never_fits(std::uint32_t shape) const = 0;
 
@@ -111,10 +113,10 @@ class SchedulerHandle {
   // bound in this cycle.
   virtual std::uint32_t gang_size(std::uint32_t gang) const = 0;
   virtual std::vector<PodId>& gang_pending(std::uint32_t gang) = 0;
-  virtual bool gang_started(std::uint32_t gang) const = 0;
+  bool gang_started(std::uint32_t gang) const { return (*view_.gang_started)[gang] != 0; }
   virtual void set_gang_started(std::uint32_t gang, bool started) = 0;
   virtual bool gang_ready(std::uint32_t gang) const = 0;
-  virtual bool bound_by_gang(PodId id) const = 0;
+  bool bound_by_gang(PodId id) const { return id < view_.bound_by_gang->size() && (*view_.bound_by_gang)[id]; }
   // Workers of gangs bound in this cycle leave the queue.
   virtual void drop_gang_bound() = 0;
   // A gang's first start, on one node or spread.
@@ -137,8 +139,23 @@ class SchedulerHandle {
   virtual void set_timer(const QueueingPlugin& plugin, std::uint32_t tag, std::uint64_t payload, core::Time at,
                          core::Phase phase = core::Phase::kStateChange) = 0;
 
+  // The scheduler's state the non-virtual accessors read; set once by the scheduler. A walk may
+  // copy it into locals to spare a load per access in its hottest loop.
+  struct View {
+    const ApiServer* api = nullptr;
+    const std::vector<cluster::PodSpec>* workload = nullptr;
+    const std::uint64_t* cycle = nullptr;
+    const std::vector<std::uint32_t>* shape_of_source = nullptr;
+    const std::vector<std::uint64_t>* failed_in_cycle = nullptr;
+    const std::size_t* pending_shapes = nullptr;
+    const std::vector<std::uint8_t>* gang_started = nullptr;
+    const std::vector<std::uint8_t>* bound_by_gang = nullptr;
+  };
+  const View& view() const { return view_; }
+
  protected:
   virtual core::Time now_() const = 0;
+  View view_;
 };
 
 // Writes one named metric of the run (summary.json).

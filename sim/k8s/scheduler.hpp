@@ -63,19 +63,13 @@ class Scheduler final : public Component, private SchedulerHandle {
 
  private:
   // SchedulerHandle, for the queueing plugins (sim/k8s/queueing_plugin.hpp).
-  const ApiServer& api() const override { return api_; }
-  const std::vector<cluster::PodSpec>& workload() const override { return pods_; }
   const std::vector<NodeSetup>& node_setup() const override { return setup_; }
   const sched::Profile& profile() const override { return framework_.profile(); }
   const QueueingInputs& inputs() const override { return inputs_; }
   std::vector<PodId>& pending() override { return pending_; }
-  std::uint64_t cycle() const override { return cycle_; }
-  std::uint32_t shape_of(PodId id) const override { return shape_of_source_[api_.pod(id).source]; }
-  bool shape_failed(std::uint32_t shape) const override { return failed_in_cycle_[shape] == cycle_; }
   bool never_fits(std::uint32_t shape) const override { return never_fits_[shape] != 0; }
   void mark_shape_failed(std::uint32_t shape) override { failed_in_cycle_[shape] = cycle_; }
   std::size_t shape_count() const override { return failed_in_cycle_.size(); }
-  std::size_t pending_shapes() const override { return pending_shapes_; }
   std::optional<cluster::Placement> schedule(const cluster::PodSpec& spec) override;
   void count_attempt() override { ++attempts_; }
   void unreserve(const cluster::PodSpec& spec, const cluster::Placement& placement) override;
@@ -83,9 +77,7 @@ class Scheduler final : public Component, private SchedulerHandle {
   void refresh_node(cluster::NodeIndex n) override { apply_status(n); }
   std::uint32_t gang_size(std::uint32_t gang) const override { return gang_size_[gang]; }
   std::vector<PodId>& gang_pending(std::uint32_t gang) override { return gang_pending_[gang]; }
-  bool gang_started(std::uint32_t gang) const override { return gang_started_[gang] != 0; }
   void set_gang_started(std::uint32_t gang, bool started) override { gang_started_[gang] = started ? 1 : 0; }
-  bool bound_by_gang(PodId id) const override { return id < bound_by_gang_.size() && bound_by_gang_[id]; }
   const std::vector<std::vector<PodId>>& bound_on_nodes() const override { return on_node_; }
   const std::vector<cluster::Placement>& assumed() const override { return assumed_; }
   core::Time expected_end(PodId id) const override { return expected_end_[id]; }
