@@ -23,6 +23,7 @@ class Backfill final : public k8s::QueueingPlugin {
   }
   void walk_begin(core::Time) override { reservation_tried_ = false; }
 
+  bool tries_pods() const override { return true; }
   Tried try_pod(PodId id, const cluster::PodSpec& spec, bool partial_gang, core::Time now) override {
     if (!reservation_.active) return Tried::kNotTried;
     // Behind the reserved pod: only what does not delay it.
@@ -74,6 +75,9 @@ class Backfill final : public k8s::QueueingPlugin {
 // memory are not looked at.
 void Backfill::reserve_for(const cluster::PodSpec& head, core::Time now) {
   const cluster::ClusterState& cache = h_->cache();
+  const std::vector<std::vector<PodId>>& on_node = h_->bound_on_nodes();
+  const std::vector<cluster::Placement>& assumed = h_->assumed();
+  const std::vector<core::Time>& expected_end = h_->expected_ends();
   const int workers = head.gang != 0 ? std::max<int>(1, static_cast<int>(h_->gang_pending(head.gang).size())) : 1;
   const int needed = std::max(1, head.gpu_count);
   ready_.clear();
@@ -88,9 +92,9 @@ void Backfill::reserve_for(const cluster::PodSpec& head, core::Time now) {
     core::Time when = now;
     if (free < needed) {
       releases_.clear();
-      for (const PodId pod : h_->bound_on_nodes()[n]) {
-        const int gpus = h_->spec_of(pod).gpu_milli >= cluster::kMilliPerGpu ? (h_->assumed()[pod].gpus & healthy).size() : 0;
-        if (gpus > 0) releases_.emplace_back(std::max(h_->expected_end(pod), now), gpus);
+      for (const PodId pod : on_node[n]) {
+        const int gpus = h_->spec_of(pod).gpu_milli >= cluster::kMilliPerGpu ? (assumed[pod].gpus & healthy).size() : 0;
+        if (gpus > 0) releases_.emplace_back(std::max(expected_end[pod], now), gpus);
       }
       std::sort(releases_.begin(), releases_.end());
       for (const auto& [end, gpus] : releases_) {

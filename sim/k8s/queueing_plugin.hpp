@@ -126,7 +126,7 @@ class SchedulerHandle {
   // time + trace run time).
   virtual const std::vector<std::vector<PodId>>& bound_on_nodes() const = 0;
   virtual const std::vector<cluster::Placement>& assumed() const = 0;
-  virtual core::Time expected_end(PodId id) const = 0;
+  virtual const std::vector<core::Time>& expected_ends() const = 0;
   // Pods whose eviction was asked for and that have not ended yet.
   virtual const std::vector<std::uint8_t>& evicting() const = 0;
   bool is_evicting(PodId id) const { return id < evicting().size() && evicting()[id]; }
@@ -196,6 +196,8 @@ class QueueingPlugin : public virtual sched::Plugin {
   // Tries a pod the walk reached in the plugin's own way (EASY backfilling behind a reservation),
   // or kNotTried to leave it to the walk.
   enum class Tried : std::uint8_t { kNotTried, kPlaced, kKept, kKeptShapeFailed };
+  // Whether try_pod may take pods (the walk calls it per pod only for plugins that say so).
+  virtual bool tries_pods() const { return false; }
   virtual Tried try_pod(PodId id, const cluster::PodSpec& spec, bool partial_gang, core::Time now) {
     (void)id, (void)spec, (void)partial_gang, (void)now;
     return Tried::kNotTried;

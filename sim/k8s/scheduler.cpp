@@ -353,8 +353,8 @@ void Scheduler::run_cycle(core::Time now) {
     }
     // A plugin may try the pod its own way (backfilling behind a reservation).
     QueueingPlugin::Tried tried = QueueingPlugin::Tried::kNotTried;
-    for (const Attached& attached : plugins_) {
-      if ((tried = attached.plugin->try_pod(id, spec, partial_gang, now)) != QueueingPlugin::Tried::kNotTried) break;
+    for (QueueingPlugin* plugin : pod_triers_) {
+      if ((tried = plugin->try_pod(id, spec, partial_gang, now)) != QueueingPlugin::Tried::kNotTried) break;
     }
     if (tried == QueueingPlugin::Tried::kPlaced) continue;
     if (tried != QueueingPlugin::Tried::kNotTried) {

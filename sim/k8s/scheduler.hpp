@@ -80,7 +80,7 @@ class Scheduler final : public Component, private SchedulerHandle {
   void set_gang_started(std::uint32_t gang, bool started) override { gang_started_[gang] = started ? 1 : 0; }
   const std::vector<std::vector<PodId>>& bound_on_nodes() const override { return on_node_; }
   const std::vector<cluster::Placement>& assumed() const override { return assumed_; }
-  core::Time expected_end(PodId id) const override { return expected_end_[id]; }
+  const std::vector<core::Time>& expected_ends() const override { return expected_end_; }
   const std::vector<std::uint8_t>& evicting() const override { return evicting_; }
   std::uint64_t released() const override { return released_; }
   void set_timer(const QueueingPlugin& plugin, std::uint32_t tag, std::uint64_t payload, core::Time at,
@@ -192,6 +192,7 @@ class Scheduler final : public Component, private SchedulerHandle {
   QueueingInputs inputs_;
   const QueueingPlugin* queue_order_plugin_ = nullptr;  // the plugin that orders the queue, if any
   QueueingPlugin* gang_placer_ = nullptr;               // the plugin that places gangs' workers, if any
+  std::vector<QueueingPlugin*> pod_triers_;  // plugins whose try_pod the walk calls
   // Whether a gang waits before it is tried (a plugin holds it back): not a failure of its shape.
   bool held_back(const cluster::PodSpec& spec, core::Time now) const;
   // PostFilter: a plugin asks for room (evictions) for a pod that did not fit; true if one did.

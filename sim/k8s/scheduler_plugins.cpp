@@ -46,6 +46,7 @@ void Scheduler::attach_plugins(const sched::Profile& profile, const sched::Regis
       }
       queue_order_plugin_ = attached.plugin;
     }
+    if (attached.plugin->tries_pods()) pod_triers_.push_back(attached.plugin);
     if (attached.plugin->places_gang_workers()) {
       if (gang_placer_ != nullptr) {
         throw core::InputError(fmt::format("profile '{}': plugins '{}' and '{}' both place gangs' workers", profile.name,
