@@ -29,6 +29,7 @@ class QueueQuotasPlugin final : public ProgressiveFilling {
   }
   std::string_view name() const override { return name_; }
 
+  bool evicts() const override { return true; }
   void attach(k8s::SchedulerHandle& handle) override {
     ProgressiveFilling::attach(handle);
     const k8s::QueueingInputs& inputs = handle.inputs();

@@ -28,6 +28,7 @@ class RoundsPlugin final : public k8s::QueueingPlugin {
   explicit RoundsPlugin(std::string name) : name_(std::move(name)) {}
   std::string_view name() const override { return name_; }
 
+  bool evicts() const override { return true; }
   void attach(k8s::SchedulerHandle& handle) override {
     h_ = &handle;
     const sched::Profile& profile = handle.profile();

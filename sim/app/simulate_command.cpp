@@ -648,8 +648,15 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
       // once and none ends, so there is nothing to preempt for (pods of the FGD traces have one priority).
       fmt::print(stderr, "gpusim: note: policy '{}': DefaultPreemption is not run in fill mode\n", profile.name);
       profile.preemption = sched::Preemption::kNone;
+      profile.job_rank_plugin.clear();
     }
-    if (o.mode == "fill" && (profile.preemption != sched::Preemption::kNone || profile.drf || quota_policy(profile) ||
+    // Fill mode has no queue over time: of the queueing plugins, only a queue order it ignores
+    // (strict, backfill) may be named.
+    const bool queueing = !profile.job_rank_plugin.empty() || !profile.round_plugin.empty() ||
+                          !profile.gang_permit_plugin.empty() ||
+                          (!profile.queue_admission_plugin.empty() && profile.queue_admission_plugin != "strict" &&
+                           profile.queue_admission_plugin != "backfill");
+    if (o.mode == "fill" && (queueing || profile.preemption != sched::Preemption::kNone || profile.drf || quota_policy(profile) ||
                              profile.time_share != sched::TimeSharePolicy::kNone || profile.gang_permit)) {
       throw UsageError(fmt::format("policy '{}' works in --mode replay only (fill mode places pods one by one, "
                                    "without time, queues or preemption)", profile.name));

@@ -383,6 +383,18 @@ sched::Profile profile_from_yaml(const Reader& reader, const YAML::Node& node, c
   }
   // The kubelet's device manager takes the lowest free devices when the scheduler does not choose.
   profile.gpu_selection = at(Point::kGpuSelection).empty() ? "first-fit" : framework_name(at(Point::kGpuSelection).front());
+  // A round plans who runs and places them itself: a queue admission or a gang's Permit wait would
+  // have no cycle to act in (gpusim's rounds place gangs whole).
+  if (!at(Point::kRound).empty()) {
+    for (const Point other : {Point::kQueueAdmission, Point::kPermit}) {
+      for (const Entry& entry : at(other)) {
+        if (other == Point::kPermit && !is(entry.name, "Coscheduling") && !is_queueing(entry.name)) continue;
+        reader.fail(entry.where, point_field(other),
+                    fmt::format("'{}' cannot run with the round plugin '{}': a round plans and places the jobs of each "
+                                "round itself", entry.name, at(Point::kRound).front().name));
+      }
+    }
+  }
   // A queueing plugin registered beside the built-in ones (a later policy, or one a test defines)
   // is the plugin at its point, with no built-in setting.
   const auto custom = [&](Point point) {

@@ -282,15 +282,11 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     extenders.push_back(&*gpushare);
   }
   context.extenders = extenders;
-  // Preempting profiles: the job ledger records what each job ran, from which the scheduler ranks them.
-  // Time-sharing profiles (Gavel) read it too, and suspend jobs at the end of their rounds.
-  const bool time_shares = profile.time_share != sched::TimeSharePolicy::kNone;
-  const bool quotas = profile.queue_quotas != sched::QueueQuotaMode::kNone;
-  const bool preempts = profile.preemption != sched::Preemption::kNone || time_shares || quotas;
-  std::optional<k8s::JobLedger> ledger;
-  if (preempts) ledger.emplace(pods.size());
+  // The job ledger records what each job ran: the queueing plugins that evict (job rankings, rounds,
+  // quotas' reclaim) rank and plan from it. It listens only when one of them runs (below).
+  k8s::JobLedger ledger(pods.size());
   k8s::QueueingInputs queueing;
-  queueing.ledger = ledger ? &*ledger : nullptr;
+  queueing.ledger = &ledger;
   queueing.job_speeds = inputs.job_types;
   queueing.checkpoint_interval = settings.checkpoint_interval;
   queueing.free_preemption = settings.free_preemption;
@@ -301,6 +297,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   queueing.queue_quotas = &queue_quotas;
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period, queueing);
+  const bool preempts = scheduler.evicts();
 
   k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
                              {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
@@ -316,10 +313,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
 
   using k8s::Topic;
-  if (ledger) {
+  if (preempts) {
     // Before the scheduler, which reads it when a pod starts running.
     for (const Topic topic : {Topic::kPodRunning, Topic::kPodTerminated, Topic::kContainerFailed, Topic::kContainerRestarted}) {
-      bus.subscribe(topic, *ledger);
+      bus.subscribe(topic, ledger);
     }
     bus.subscribe(Topic::kPodRunning, scheduler);
     bus.subscribe(Topic::kContainerRestarted, scheduler);

@@ -11,8 +11,9 @@
 // Contract. A plugin is attached once, before the run, and hears of every pod it may care about
 // through the hooks below, in the order the scheduler sees them. It changes the cluster only
 // through the handle: placing pods (the framework), asking for evictions and timers. Hooks are
-// called for every attached plugin in the order of Profile::queueing_points(); a hook that returns
-// a decision (run_cycle, place, post_filter, ...) is answered by the first plugin that takes it.
+// called for every attached plugin in the order of the points: round, permit, queueAdmission,
+// jobRank; a hook that returns a decision (run_cycle, try_pod, post_filter, ...) is answered by
+// the first plugin that takes it.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -38,8 +39,8 @@ namespace gpusim::k8s {
 class JobLedger;
 class QueueingPlugin;
 
-// What the run gives the queueing plugins besides the cluster: what each job ran (the ledger; null
-// when the run keeps none), Gavel's throughput table, the checkpoint model of preemption, the
+// What the run gives the queueing plugins besides the cluster: what each job ran (the ledger, kept
+// up to date when a plugin evicts()), Gavel's throughput table, the checkpoint model of preemption, the
 // queues' quotas, the root seed.
 struct QueueingInputs {
   const JobLedger* ledger = nullptr;
@@ -91,7 +92,8 @@ class SchedulerHandle {
   virtual bool never_fits(std::uint32_t shape) const = 0;
 
   // Places the pod (or its gang, all workers or none) through the framework and binds what it
-  // placed; true if it did.
+  // placed; true if it did. `spec` is the pod's own (spec_of(id)): the plugins' spec_to_place
+  // narrows it; any other spec is placed as given.
   virtual bool place(PodId id, const cluster::PodSpec& spec, core::Time now) = 0;
   // Runs the framework for one pod with `spec`: its placement, taken in the cache, not bound.
   virtual std::optional<cluster::Placement> schedule(const cluster::PodSpec& spec) = 0;
@@ -128,8 +130,8 @@ class SchedulerHandle {
   virtual const std::vector<cluster::Placement>& assumed() const = 0;
   virtual const std::vector<core::Time>& expected_ends() const = 0;
   // Pods whose eviction was asked for and that have not ended yet.
-  virtual const std::vector<std::uint8_t>& evicting() const = 0;
-  bool is_evicting(PodId id) const { return id < evicting().size() && evicting()[id]; }
+  const std::vector<std::uint8_t>& evicting() const { return *view_.evicting; }
+  bool is_evicting(PodId id) const { return id < view_.evicting->size() && (*view_.evicting)[id]; }
   // Asks the kubelet to evict a bound pod (kEvictRequest `kind`); a gang's workers are all asked.
   virtual void request_eviction(PodId pod, std::int64_t kind, core::Time now) = 0;
   // Counts what may free room in the cache (pods ended, node status, nodes joining).
@@ -150,6 +152,7 @@ class SchedulerHandle {
     const std::size_t* pending_shapes = nullptr;
     const std::vector<std::uint8_t>* gang_started = nullptr;
     const std::vector<std::uint8_t>* bound_by_gang = nullptr;
+    const std::vector<std::uint8_t>* evicting = nullptr;
   };
   const View& view() const { return view_; }
 
@@ -165,6 +168,10 @@ class QueueingPlugin : public virtual sched::Plugin {
  public:
   // Before the run, once: the plugin keeps the handle.
   virtual void attach(SchedulerHandle& handle) = 0;
+  // Whether it asks for evictions (preemption, a round's suspensions, reclaim): the run then has the
+  // kubelets act on them, keeps the job ledger (QueueingInputs::ledger) up to date, tells the
+  // scheduler when pods start running (pod_running), and reports the preemptions.
+  virtual bool evicts() const { return false; }
 
   // The queue's order (replaces QueueSort): true when `a` ranks before `b`. Only one plugin may
   // order the queue.

@@ -74,7 +74,7 @@ Scheduler::Scheduler(Bus& bus, const ApiServer& api, const cluster::GpuCatalog& 
     if (!present[n]) cache_.set_present(n, false);
   }
   check_profile(profile, registry, nodes, pods, lifecycle_events);
-  view_ = {&api_, &pods_, &cycle_, &shape_of_source_, &failed_in_cycle_, &pending_shapes_, &gang_started_, &bound_by_gang_};
+  view_ = {&api_, &pods_, &cycle_, &shape_of_source_, &failed_in_cycle_, &pending_shapes_, &gang_started_, &bound_by_gang_, &evicting_};
   attach_plugins(profile, registry, context);
 }
 

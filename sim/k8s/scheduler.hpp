@@ -56,7 +56,8 @@ class Scheduler final : public Component, private SchedulerHandle {
   std::vector<sched::NeverRanReason> explain_never_ran(std::span<const PodId> pods, std::span<const std::string> queues);
 
   const cluster::ClusterState& cache() const override { return cache_; }
-  std::size_t pending() const { return pending_.size(); }
+  // Whether a queueing plugin of the profile asks for evictions (QueueingPlugin::evicts).
+  bool evicts() const;
   std::uint64_t attempts() const { return attempts_; }
   // Pods this scheduler asked to evict to make room for others.
   std::int64_t preemption_requests() const { return preemption_requests_; }
@@ -81,7 +82,6 @@ class Scheduler final : public Component, private SchedulerHandle {
   const std::vector<std::vector<PodId>>& bound_on_nodes() const override { return on_node_; }
   const std::vector<cluster::Placement>& assumed() const override { return assumed_; }
   const std::vector<core::Time>& expected_ends() const override { return expected_end_; }
-  const std::vector<std::uint8_t>& evicting() const override { return evicting_; }
   std::uint64_t released() const override { return released_; }
   void set_timer(const QueueingPlugin& plugin, std::uint32_t tag, std::uint64_t payload, core::Time at,
                  core::Phase phase) override;

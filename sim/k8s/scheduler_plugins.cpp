@@ -57,6 +57,10 @@ void Scheduler::attach_plugins(const sched::Profile& profile, const sched::Regis
   }
 }
 
+bool Scheduler::evicts() const {
+  return std::any_of(plugins_.begin(), plugins_.end(), [](const Attached& a) { return a.plugin->evicts(); });
+}
+
 bool Scheduler::post_filter(PodId id, const cluster::PodSpec& spec, core::Time now) {
   for (const Attached& attached : plugins_) {
     if (attached.plugin->post_filter(id, spec, now)) return true;

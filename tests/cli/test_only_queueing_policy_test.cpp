@@ -144,5 +144,75 @@ TEST(TestOnlyQueueingPolicy, PlugsInAtQueueAdmissionThroughTheCommandLinesCodePa
                core::InputError);
 }
 
+// A test-only jobRank plugin that evicts: its PostFilter evicts the first pod bound (kEvictRequest
+// kind 3: it keeps its work) for a pod that does not fit, once. The run must give it what the
+// built-in job rankings get: pods' starts (pod_running), and kubelets that act on the eviction.
+struct EvictionLog {
+  int running = 0;
+  int asked = 0;
+};
+
+class EvictFirst final : public k8s::QueueingPlugin {
+ public:
+  explicit EvictFirst(EvictionLog& log) : log_(log) {}
+  std::string_view name() const override { return "evict-first"; }
+  bool evicts() const override { return true; }
+  void attach(k8s::SchedulerHandle& handle) override { h_ = &handle; }
+  void pod_running(k8s::PodId, std::uint32_t, core::Time) override { ++log_.running; }
+  void pod_bound(k8s::PodId id, const cluster::Placement&, core::Time) override {
+    if (first_ == k8s::kNoPod) first_ = id;
+  }
+  bool post_filter(k8s::PodId, const cluster::PodSpec&, core::Time now) override {
+    if (asked_ || first_ == k8s::kNoPod) return false;
+    asked_ = true;
+    ++log_.asked;
+    h_->request_eviction(first_, 3, now);
+    return true;
+  }
+
+ private:
+  EvictionLog& log_;
+  k8s::SchedulerHandle* h_ = nullptr;
+  k8s::PodId first_ = k8s::kNoPod;
+  bool asked_ = false;
+};
+
+TEST(TestOnlyQueueingPolicy, AJobRankPluginThatEvictsIsHeardByTheKubelets) {
+  const auto dir = fresh_dir("test_only_job_rank");
+  std::ofstream(dir / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,4,v100-sxm2-16gb\n";
+  std::ofstream(dir / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                     "2017-10-01 00:00:00,100.0,4,400.0,vc\n2017-10-01 00:00:10,100.0,1,100.0,vc\n";
+  std::ofstream(dir / "evict.yaml") << R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: evict-first
+  plugins:
+    multiPoint: {disabled: [{name: '*'}]}
+    queueSort: {enabled: [{name: PrioritySort}]}
+    filter: {enabled: [{name: NodeResourcesFit}]}
+    bind: {enabled: [{name: DefaultBinder}]}
+    jobRank: {enabled: [{name: evict-first}]}
+)";
+  EvictionLog log;
+  sched::Registry registry = policy::builtin_registry();
+  registry.add_queueing("evict-first", [&log](const sched::PluginContext&) { return std::make_unique<EvictFirst>(log); });
+  const auto in = [&](const std::string& file) { return (dir / file).string(); };
+  ASSERT_EQ(run_as_main({"--workload", in("jobs.csv"), "--cluster", in("nodes.csv"), "--mode", "replay", "--policy",
+                         in("evict.yaml"), "--out", in("out"), "--quiet"},
+                        registry),
+            0);
+  // The 1-GPU job arrives at 10 s to a full node: the plugin evicts the 4-GPU job, which the kubelet
+  // stops, so the small job starts at once; the big one starts again after it.
+  EXPECT_EQ(log.asked, 1);
+  EXPECT_GE(log.running, 3);  // the big job, the small one, the big one again
+  const auto start = starts(dir / "out" / "pods.csv");
+  EXPECT_EQ(start.at("job-00001"), "10.000000");
+  // Fill mode has no queue over time: the plugin is refused there, not ignored.
+  EXPECT_THROW(run_as_main({"--workload", in("jobs.csv"), "--cluster", in("nodes.csv"), "--mode", "fill", "--policy",
+                            in("evict.yaml"), "--out", in("out-fill")},
+                           registry),
+               std::exception);
+}
+
 }  // namespace
 }  // namespace gpusim::testing

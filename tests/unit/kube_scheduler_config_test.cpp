@@ -73,6 +73,16 @@ TEST(KubeSchedulerConfig, NoProfilesIsOneDefaultProfile) {
   EXPECT_EQ(config.profiles[0].percentage_of_nodes_to_score, 40);
 }
 
+TEST(KubeSchedulerConfig, ARoundRunsWithoutAQueueAdmissionOrAGangsPermitWait) {
+  const std::string round = std::string(kHeader) + "profiles:\n- schedulerName: r\n  plugins:\n    round:\n      enabled: [{name: Gavel}]\n";
+  EXPECT_EQ(error_of(round + "    queueAdmission:\n      enabled: [{name: Drf}]\n"),
+            "sched.yaml:9: profiles[0].plugins.queueAdmission: 'Drf' cannot run with the round plugin 'Gavel': a round plans "
+            "and places the jobs of each round itself");
+  EXPECT_NE(error_of(round + "    permit:\n      enabled: [{name: Coscheduling}]\n").find("cannot run with the round plugin"),
+            std::string::npos);
+  EXPECT_EQ(parse(round).profiles.at(0).round_plugin, "gavel");
+}
+
 TEST(KubeSchedulerConfig, AnEmptyProfileListIsOneDefaultProfileToo) {
   const auto config = parse(std::string(kHeader) + "profiles: []\n");
   ASSERT_EQ(config.profiles.size(), 1U);
