@@ -105,6 +105,14 @@ class Coscheduling final : public k8s::QueueingPlugin {
   void count_wait(const Waiting& worker, core::Time now) {
     wait_gpu_us_ += static_cast<double>(h_->spec_of(worker.pod).gpu_count) * static_cast<double>((now - worker.since).micros());
   }
+  // A waiting worker's reservation goes and it rejoins its gang's pending workers (and the queue,
+  // once the walk is over).
+  void requeue(std::uint32_t gang, const Waiting& worker, core::Time now) {
+    count_wait(worker, now);
+    h_->unreserve(h_->spec_of(worker.pod), worker.placement);
+    h_->gang_pending(gang).push_back(worker.pod);
+    requeue_.push_back(worker.pod);
+  }
   // Every waiting worker of the gang goes back: reservations released, queued again (at the end of
   // the cycle's walk), the gang kept out until its backoff ends.
   void reject_gang(std::uint32_t gang, bool timed_out, core::Time now);
@@ -182,13 +190,7 @@ bool Coscheduling::place_worker(PodId id, const cluster::PodSpec& spec, core::Ti
 
 void Coscheduling::release_waiting(std::uint32_t gang, core::Time now) {
   GangWait& wait = permit_[gang];
-  for (std::size_t k = wait.waiting.size(); k-- > 0;) {
-    const Waiting& worker = wait.waiting[k];
-    count_wait(worker, now);
-    h_->unreserve(h_->spec_of(worker.pod), worker.placement);
-    h_->gang_pending(gang).push_back(worker.pod);
-    requeue_.push_back(worker.pod);
-  }
+  for (std::size_t k = wait.waiting.size(); k-- > 0;) requeue(gang, wait.waiting[k], now);
   wait.waiting.clear();
   ++wait.generation;
 }
@@ -221,12 +223,7 @@ void Coscheduling::break_gang(std::uint32_t gang, core::Time now) {
   wait.broken = true;
   // The others' reservations go; they stay queued until their owner deletes them, never placed.
   // (In the order they were placed, as the gang was given up whole.)
-  for (const Waiting& worker : wait.waiting) {
-    count_wait(worker, now);
-    h_->unreserve(h_->spec_of(worker.pod), worker.placement);
-    h_->gang_pending(gang).push_back(worker.pod);
-    requeue_.push_back(worker.pod);
-  }
+  for (const Waiting& worker : wait.waiting) requeue(gang, worker, now);
   wait.waiting.clear();
   ++wait.generation;
   flush_requeue();

@@ -7,10 +7,9 @@
 #include <fstream>
 
 #include "policies/register_builtin.hpp"
-#include "sim/app/simulate_command.hpp"
 #include "sim/core/status.hpp"
-#include "sim/io/interrupt.hpp"
 #include "tests/cli/run_gpusim.hpp"
+#include "tests/cli/run_in_process.hpp"
 
 namespace gpusim::testing {
 namespace {
@@ -46,21 +45,6 @@ sched::Registry registry_with_favourite() {
         return std::shared_ptr<const sched::PluginArgs>(out);
       });
   return registry;
-}
-
-// `gpusim run ARGS` as main runs it, with `registry`; the exit code.
-int run_as_main(const std::vector<std::string>& args, const sched::Registry& registry) {
-  CLI::App cli;
-  app::SimulateOptions options;
-  CLI::App* run = app::add_run_command(cli, options);
-  std::vector<std::string> argv{"gpusim", "run"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<const char*> pointers;
-  for (const auto& a : argv) pointers.push_back(a.c_str());
-  cli.parse(static_cast<int>(pointers.size()), pointers.data());
-  EXPECT_TRUE(run->parsed());
-  io::AbandonList abandon;
-  return app::run_simulate(options, abandon, registry);
 }
 
 TEST(TestOnlyPolicy, PlugsInThroughTheCommandLinesCodePath) {

@@ -9,11 +9,10 @@
 #include <fstream>
 
 #include "policies/register_builtin.hpp"
-#include "sim/app/simulate_command.hpp"
 #include "sim/core/status.hpp"
-#include "sim/io/interrupt.hpp"
 #include "sim/k8s/queueing_plugin.hpp"
 #include "tests/cli/run_gpusim.hpp"
+#include "tests/cli/run_in_process.hpp"
 
 namespace gpusim::testing {
 namespace {
@@ -72,35 +71,6 @@ sched::Registry registry_with_by_size() {
   return registry;
 }
 
-int run_as_main(const std::vector<std::string>& args, const sched::Registry& registry) {
-  CLI::App cli;
-  app::SimulateOptions options;
-  CLI::App* run = app::add_run_command(cli, options);
-  std::vector<std::string> argv{"gpusim", "run"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<const char*> pointers;
-  for (const auto& a : argv) pointers.push_back(a.c_str());
-  cli.parse(static_cast<int>(pointers.size()), pointers.data());
-  EXPECT_TRUE(run->parsed());
-  io::AbandonList abandon;
-  return app::run_simulate(options, abandon, registry);
-}
-
-// start_s of each pod, by name, from pods.csv.
-std::map<std::string, std::string> starts(const std::filesystem::path& pods_csv) {
-  std::map<std::string, std::string> out;
-  std::istringstream in(slurp(pods_csv));
-  std::string line;
-  std::getline(in, line);  // header: order,name,...,arrival_s,start_s,...
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    out[cells.at(1)] = cells.at(7);
-  }
-  return out;
-}
-
 TEST(TestOnlyQueueingPolicy, PlugsInAtQueueAdmissionThroughTheCommandLinesCodePath) {
   const auto dir = fresh_dir("test_only_queueing_policy");
   // One node of 4 GPUs, full until 100 s; then 1, 4 and 2 GPUs wait, in that order.
@@ -123,18 +93,19 @@ TEST(TestOnlyQueueingPolicy, PlugsInAtQueueAdmissionThroughTheCommandLinesCodePa
                            in(name + ".yaml"), "--out", in("out-" + name), "--quiet"},
                           registry_with_by_size()),
               0);
-    const auto start = starts(dir / ("out-" + name) / "pods.csv");
-    ASSERT_EQ(start.size(), 4U);
+    const auto pods = pods_by_name(dir / ("out-" + name) / "pods.csv");
+    const auto start = [&](const char* pod) { return pods.at(pod).at("start_s"); };
+    ASSERT_EQ(pods.size(), 4U);
     if (largest) {
       // At 100 s the 4-GPU job goes first and fills the node; the others wait for it.
-      EXPECT_EQ(start.at("job-00002"), "100.000000");
-      EXPECT_EQ(start.at("job-00001"), "200.000000");
-      EXPECT_EQ(start.at("job-00003"), "200.000000");
+      EXPECT_EQ(start("job-00002"), "100.000000");
+      EXPECT_EQ(start("job-00001"), "200.000000");
+      EXPECT_EQ(start("job-00003"), "200.000000");
     } else {
       // Smallest first: the 1- and 2-GPU jobs start at 100 s, the 4-GPU one when they end.
-      EXPECT_EQ(start.at("job-00001"), "100.000000");
-      EXPECT_EQ(start.at("job-00003"), "100.000000");
-      EXPECT_EQ(start.at("job-00002"), "200.000000");
+      EXPECT_EQ(start("job-00001"), "100.000000");
+      EXPECT_EQ(start("job-00003"), "100.000000");
+      EXPECT_EQ(start("job-00002"), "200.000000");
     }
   }
   // The binary's own registry does not know the plugin: the same file is refused.
@@ -205,8 +176,9 @@ profiles:
   // stops, so the small job starts at once; the big one starts again after it.
   EXPECT_EQ(log.asked, 1);
   EXPECT_GE(log.running, 3);  // the big job, the small one, the big one again
-  const auto start = starts(dir / "out" / "pods.csv");
-  EXPECT_EQ(start.at("job-00001"), "10.000000");
+  const auto pods = pods_by_name(dir / "out" / "pods.csv");
+  const auto start = [&](const char* pod) { return pods.at(pod).at("start_s"); };
+  EXPECT_EQ(start("job-00001"), "10.000000");
   // Fill mode has no queue over time: the plugin is refused there, not ignored.
   EXPECT_THROW(run_as_main({"--workload", in("jobs.csv"), "--cluster", in("nodes.csv"), "--mode", "fill", "--policy",
                             in("evict.yaml"), "--out", in("out-fill")},
