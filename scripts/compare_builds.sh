@@ -14,7 +14,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 scenarios=(
   "philly8|--workload philly --mode replay --time-compression 8 --policies fifo,policies/profiles/fifo-skip.yaml,sjf,backfill,srtf,tiresias,preemption,drf,gang,kube-default,bestfit"
-  "quota8|--workload philly --mode replay --time-compression 8 --policies drf,proportion,capacity --queue-quotas philly"
+  "quota8|--workload philly --mode replay --time-compression 8 --policies drf,proportion,capacity --config traces/queues/philly-capacity-queues.yaml"
   "gang4|--workload philly --mode replay --time-compression 4 --policies gang,policies/examples/gang-timeout-600.yaml,policies/examples/gang-backoff-1.yaml"
   "volcano8|--workload philly --mode replay --time-compression 8 --config traces/queues/philly-proportion-configmap.yaml --config traces/queues/philly-queues.yaml"
   "themis2|--workload philly --cluster philly-gavel --throughputs gavel --mode replay --time-compression 2 --policies themis"

@@ -3,7 +3,7 @@
 // gpusim models write, told apart by their content, not their names. Read today: Volcano's
 // scheduler configuration (bare, or its ConfigMap; sim/k8s/volcano_scheduler_conf.hpp), which
 // adds a policy, and Volcano's Queue objects (sim/k8s/volcano_queues.hpp), which give the queue
-// quotas as --queue-quotas does.
+// quotas of the policies proportion and capacity.
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -39,11 +39,12 @@ std::string how_to(const char* policy, const char* plugin, const std::string& ar
 
 void add_retired_policy_options(CLI::App& command, RetiredPolicyOptions& r) {
   const char* names[] = {"--tiresias-thresholds", "--tiresias-starvation", "--tiresias-queue-order", "--themis-fairness",
-                         "--round-length",        "--gang-timeout",         "--gang-backoff"};
+                         "--round-length",        "--gang-timeout",         "--gang-backoff",          "--queue-quotas"};
   std::string* values[] = {&r.tiresias_thresholds, &r.tiresias_starvation, &r.tiresias_queue_order, &r.themis_fairness,
-                           &r.round_length,        &r.gang_timeout,        &r.gang_backoff};
+                           &r.round_length,        &r.gang_timeout,        &r.gang_backoff,         &r.queue_quotas};
+  static_assert(std::size(names) == std::size(RetiredPolicyOptions{}.options));
   for (std::size_t i = 0; i < std::size(names); ++i) {
-    r.options[i] = command.add_option(names[i], *values[i], "retired: a plugin arg in a KubeSchedulerConfiguration")->group("");
+    r.options[i] = command.add_option(names[i], *values[i], "retired: see the message it gives")->group("");
   }
 }
 
@@ -85,6 +86,32 @@ void refuse_retired_policy_options(const RetiredPolicyOptions& r, const std::str
                                  how_to("gang", "Coscheduling",
                                         fmt::format("{{permitWaitingTimeSeconds: {}, deniedPGExpirationTimeSeconds: {}}}",
                                                     or_default(r.gang_timeout, "60"), or_default(r.gang_backoff, "20")))));
+  }
+  if (given(7)) {
+    // gpusim's own quota YAML is gone: Volcano's Queue objects say the same (whole GPUs, as
+    // Volcano's admission webhook takes nvidia.com/gpu).
+    const std::string bundled =
+        r.queue_quotas == "philly"
+            ? "The bundled Philly quotas are Volcano Queues now: --config traces/queues/philly-capacity-queues.yaml "
+              "(each virtual cluster deserves its share of the log's GPU-hours, in whole GPUs; weight 1 each).\n"
+            : "";
+    throw UsageError(fmt::format(
+        "--queue-quotas is gone: queue quotas are Volcano Queue objects (scheduling.volcano.sh/v1beta1) given with "
+        "--config, one per queue (several in one file, separated by ---).\n{}"
+        "A queue of your file becomes:\n"
+        "  apiVersion: scheduling.volcano.sh/v1beta1\n"
+        "  kind: Queue\n"
+        "  metadata:\n"
+        "    name: \"QUEUE\"\n"
+        "  spec:\n"
+        "    weight: 1            # proportion's share (1..65535)\n"
+        "    reclaimable: true\n"
+        "    deserved: {{nvidia.com/gpu: 8}}     # capacity's deserved GPUs, whole GPUs\n"
+        "    guarantee: {{resource: {{nvidia.com/gpu: 2}}}}\n"
+        "    capability: {{nvidia.com/gpu: 16}}\n"
+        "Every queue of the workload needs a Queue (Volcano leaves the jobs of a missing one pending); gpusim's "
+        "'default:' entry has no counterpart. `gpusim config check FILE` validates the file",
+        bundled));
   }
 }
 

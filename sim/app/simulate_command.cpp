@@ -28,7 +28,6 @@
 #include "sim/io/yaml_fields.hpp"
 #include "sim/k8s/plugin_config_files.hpp"
 #include "sim/k8s/pool_labels.hpp"
-#include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/settings_reader.hpp"
 #include "sim/perf/job_type_speeds.hpp"
 #include "sim/perf/performance_model.hpp"
@@ -148,10 +147,6 @@ void add_common(CLI::App& cmd, SimulateOptions& o) {
                      "'model' (at the shared-GPU speed model, like any pods)")
           ->check(CLI::IsMember({"table", "model"}))
           ->capture_default_str();
-  o.queue_quotas_option =
-      cmd.add_option("--queue-quotas", o.queue_quotas,
-                     "replay, policies proportion and capacity: each queue's GPU quotas (deserved, guarantee, capability, "
-                     "weight, reclaimable; YAML, see policies/README.md), or 'philly' for the bundled Philly one");
   o.perf_model_option = cmd.add_flag(
       "--perf-model", o.perf_model,
       "replay: scale run times by the GPU performance model (calibration files, else catalog x efficiency)");
@@ -180,8 +175,7 @@ void check_mode_options(const SimulateOptions& o) {
   if (!replay) {
     for (const CLI::Option* option : {o.time_compression_option, o.perf_model_option, o.kube_option, o.fragmentation_option,
                                       o.checkpoint_option, o.free_preemption_option, o.throughputs_option,
-                                      o.colocation_option, o.job_placement_option, o.scatter_slowdown_option,
-                                      o.queue_quotas_option}) {
+                                      o.colocation_option, o.job_placement_option, o.scatter_slowdown_option}) {
       if (option->count() > 0) throw UsageError(fmt::format("{} applies to --mode replay only", option->get_name()));
     }
   }
@@ -283,7 +277,6 @@ struct InputPaths {
   fs::path kube;             // empty: default Kubernetes-layer settings
   std::vector<fs::path> configs;  // --config files
   fs::path throughputs;      // empty: no Gavel throughput table
-  fs::path queue_quotas;     // empty: every queue has the default quota
 };
 
 // Kubernetes manifests are told from openb CSVs by their extension.
@@ -315,11 +308,6 @@ InputPaths resolve_inputs(const SimulateOptions& o) {
     paths.throughputs = o.throughputs == "gavel" ? paths.root / "traces" / "data" / "gavel" / "simulation_throughputs.json"
                                                  : fs::path(o.throughputs);
     io::require_file(paths.throughputs, "--throughputs table");
-  }
-  if (!o.queue_quotas.empty()) {
-    paths.queue_quotas = o.queue_quotas == "philly" ? paths.root / "traces" / "data" / "philly" / "queue_quotas.yaml"
-                                                    : fs::path(o.queue_quotas);
-    io::require_file(paths.queue_quotas, "--queue-quotas file");
   }
   if (o.perf_model) {
     if (!o.calibration_dir.empty()) {
@@ -422,13 +410,6 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Regi
     loaded.config_notes.push_back(k8s::read_plugin_config(kind, text, file.string(), loaded.cluster.nodes, loaded.kube));
     print_notes(file.string(), loaded.config_notes.back());
   }
-  if (!paths.queue_quotas.empty()) {
-    loaded.kube.queue_quotas = k8s::load_queue_quotas(paths.queue_quotas, loaded.workload.queues);
-    // The guarantees must fit the cluster: the book checks it (here, before any run starts).
-    std::int64_t gpus = 0;
-    for (const cluster::NodeSpec& node : loaded.cluster.nodes) gpus += std::int64_t{node.gpu_count} * cluster::kMilliPerGpu;
-    k8s::QuotaBook(loaded.kube.queue_quotas, false, gpus);
-  }
   note_skipped(paths.cluster.string(), loaded.cluster.skipped_lines);
   note_skipped(paths.workload.string(), loaded.workload.skipped_lines);
   if (o.mode == "fill" && loaded.workload.has_gangs) {
@@ -517,7 +498,7 @@ void add_config_policies(const SimulateOptions& o, const ConfigFiles& configs, s
 }
 
 // What --config's files need from the workload: the Queues become the queue quotas (their
-// guarantees checked against the cluster, as --queue-quotas'), and a configuration without the
+// guarantees checked against the cluster before any run starts), and a configuration without the
 // gang plugin cannot run a workload with gangs (gpusim always places a gang's workers together).
 void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
   for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
@@ -607,7 +588,6 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
   if (!paths.kube.empty()) inputs.push_back(paths.kube);
   inputs.insert(inputs.end(), paths.configs.begin(), paths.configs.end());
   if (!paths.throughputs.empty()) inputs.push_back(paths.throughputs);
-  if (!paths.queue_quotas.empty()) inputs.push_back(paths.queue_quotas);
   if (!paths.typical_pods.empty()) inputs.push_back(paths.typical_pods);
   // Before anything is read or simulated: an unusable --out fails here, at once.
   io::OutputDirectory out(o.out, inputs, &abandon, GPUSIM_VERSION);
@@ -620,14 +600,7 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
                                  policies.empty() ? "the --config files" : policies, profiles.size()));
   }
   const auto quota_policy = [](const sched::Profile& p) { return p.queue_quotas != sched::QueueQuotaMode::kNone; };
-  if (o.queue_quotas_option->count() > 0 && std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
-    throw UsageError("--queue-quotas applies to the policies proportion and capacity, which this run does not use");
-  }
   if (configs.queues) {
-    if (o.queue_quotas_option->count() > 0) {
-      throw UsageError(fmt::format("--queue-quotas and the Volcano Queues of {} both give the queue quotas; give one",
-                                   configs.queues->file));
-    }
     if (o.mode != "replay") throw UsageError(fmt::format("{}: Volcano Queues apply to --mode replay only", configs.queues->file));
     if (std::none_of(profiles.begin(), profiles.end(), quota_policy)) {
       throw UsageError(fmt::format("{}: Volcano Queues apply to policies with queue quotas (proportion, capacity), which "
@@ -635,10 +608,10 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
     }
   }
   for (const sched::Profile& profile : profiles) {
-    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && o.queue_quotas.empty() &&
-        !configs.queues) {
-      throw UsageError(fmt::format("policy '{}' needs --queue-quotas FILE: each queue's deserved GPUs (the bundled "
-                                   "Philly one: --queue-quotas philly), or Volcano Queues in --config", profile.name));
+    if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && !configs.queues) {
+      throw UsageError(fmt::format("policy '{}' needs Volcano Queue objects in --config, with each queue's deserved GPUs "
+                                   "(the bundled Philly ones: --config traces/queues/philly-capacity-queues.yaml)",
+                                   profile.name));
     }
   }
   for (sched::Profile& profile : profiles) {
@@ -720,9 +693,6 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
     if (profile.time_share == sched::TimeSharePolicy::kThemis && o.mode == "replay") {
       context.time_sharing["themis_fairness"] = profile.themis_fairness;
     }
-  }
-  if (!paths.queue_quotas.empty()) {
-    context.queue_quotas = {{"file", o.queue_quotas}, {"fnv1a64", experiment::file_digest(paths.queue_quotas)}};
   }
   if (o.mode == "replay" && (o.job_placement_option->count() > 0 || o.scatter_slowdown_option->count() > 0)) {
     context.placement = {{"job_placement", o.job_placement}, {"scatter_slowdown", o.scatter_slowdown}};

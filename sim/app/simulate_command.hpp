@@ -55,8 +55,6 @@ struct SimulateOptions {
   double scatter_slowdown = 1;
   CLI::Option* job_placement_option = nullptr;
   CLI::Option* scatter_slowdown_option = nullptr;
-  std::string queue_quotas;  // replay, policies proportion and capacity: a quota YAML ("philly": the bundled one)
-  CLI::Option* queue_quotas_option = nullptr;
   // run: one policy and seed; compare: a list and a seed range.
   std::string policies = "random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd";
   std::int64_t first_seed = 42;

@@ -38,7 +38,7 @@ struct OutputContext {
   nlohmann::json time_sharing = nullptr;
   // Gangs through Permit (policy gang): the Permit timeout and the rejected gangs' backoff.
   nlohmann::json gang = nullptr;
-  // Queue-quota policies (proportion, capacity): the --queue-quotas file and its digest, if any.
+  // Queue-quota policies (proportion, capacity): the Volcano Queue file and its digest, if any.
   nlohmann::json queue_quotas = nullptr;
   // --job-placement and --scatter-slowdown, when given.
   nlohmann::json placement = nullptr;

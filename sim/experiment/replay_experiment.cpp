@@ -24,7 +24,6 @@
 #include "sim/k8s/mig_partitioner.hpp"
 #include "sim/k8s/node_lifecycle.hpp"
 #include "sim/k8s/node_setup.hpp"
-#include "sim/k8s/queue_quotas_reader.hpp"
 #include "sim/k8s/scheduler.hpp"
 #include "sim/k8s/workload_driver.hpp"
 

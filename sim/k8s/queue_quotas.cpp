@@ -9,6 +9,12 @@
 
 namespace gpusim::k8s {
 
+QueueQuotas default_queue_quotas(std::size_t queues) {
+  QueueQuotas quotas;
+  quotas.queues.assign(std::max<std::size_t>(1, queues), QueueQuota{});
+  return quotas;
+}
+
 QuotaBook::QuotaBook(QueueQuotas quotas, bool proportion, std::int64_t cluster_gpu_milli)
     : quotas_(std::move(quotas)), proportion_(proportion), total_(cluster_gpu_milli) {
   const std::size_t n = quotas_.queues.size();

@@ -34,6 +34,10 @@ struct QueueQuotas {
   std::string file;  // "" when every queue has the defaults
 };
 
+// Without Volcano Queues: every queue (at least one, Volcano's "default") weight 1, reclaimable,
+// without limits, as Volcano creates a queue.
+QueueQuotas default_queue_quotas(std::size_t queues);
+
 // What each queue holds and asks, and what the quotas allow it, as the scheduler's cache sees it.
 class QuotaBook {
  public:

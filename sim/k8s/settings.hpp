@@ -284,7 +284,7 @@ struct KubeSettings {
   // on more than one node (CLI --scatter-slowdown; 1: none). With Gavel's throughput table its
   // `_unconsolidated` figures apply instead.
   double scatter_slowdown = 1;
-  // Queue-quota policies (proportion, capacity): the queues' quotas (CLI --queue-quotas); none
+  // Queue-quota policies (proportion, capacity): the queues' quotas (Volcano Queues in --config); none
   // read: every queue has the defaults (weight 1, no guarantee, capability or deserved GPUs).
   QueueQuotas queue_quotas;
   core::Time descheduler_min_run_time = core::Time::zero();

@@ -1,7 +1,7 @@
 #pragma once
 // Volcano's Queue objects (scheduling.volcano.sh/v1beta1, kind Queue; several in one file as YAML
 // documents or a kind: List) read into the per-queue GPU quotas of sim/k8s/queue_quotas.hpp, the
-// same QueueQuotas the --queue-quotas reader produces. Fields, defaults and validation follow
+// QueueQuotas the policies proportion and capacity read. Fields, defaults and validation follow
 // volcano-sh/apis pkg/apis/scheduling/v1beta1/types.go (QueueSpec; weight 1..65535, default 1;
 // reclaimable default true) and Volcano's admission webhooks (volcano-sh/volcano
 // pkg/webhooks/admission/queues/{mutate,validate}: weight 0 becomes 1; a guarantee needs a deserved

@@ -59,7 +59,7 @@ std::string policy_summary(const std::string& policy) {
   if (policy == "ftf") return "finish-time fairness blind to GPU speed, rounds of time shares; best fit";
   if (policy == "themis") return "Themis-style finish-time fairness: leases offered to the jobs with the largest rho (approximated); best fit";
   if (policy == "proportion") return "Volcano-style queue quotas: deserved GPUs by weight, guarantee, capability, reclaim; best fit";
-  if (policy == "capacity") return "Volcano-style queue quotas: deserved GPUs per queue (--queue-quotas), borrowing, reclaim; best fit";
+  if (policy == "capacity") return "Volcano-style queue quotas: deserved GPUs per queue (Volcano Queues in --config), borrowing, reclaim; best fit";
   if (policy == "gang") return "coscheduling: gangs wait at Permit, holding what they reserved, until whole (timeout); FIFO, skipping; best fit";
   return "";
 }

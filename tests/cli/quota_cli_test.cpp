@@ -1,7 +1,7 @@
 // Queue quotas through the real binary: the quota policies run side by side on a slice of the
-// Philly log with a quota file, the file is recorded in summary.json, `trace inspect` lists the
-// queues, and mistakes (a missing file, a queue the trace lacks, quotas for a policy without
-// them) fail before anything is written.
+// Philly log with Volcano Queue objects, the file is recorded in summary.json, `trace inspect`
+// lists the queues, and mistakes (no Queues for capacity, a queue the trace lacks, quotas for a
+// policy without them, the retired --queue-quotas) fail before anything is written.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -21,12 +21,21 @@ void philly_slice(const fs::path& dir) {
 TEST(QuotaCli, TheQuotaPoliciesRunSideBySideWithTheFileRecorded) {
   const auto dir = fresh_dir("quota_compare");
   philly_slice(dir);
-  std::ofstream(dir / "quotas.yaml") << "default: {deserved: 10}\nqueues:\n  6214e9: {deserved: 200, guarantee: 50}\n"
-                                        "  11cb48: {deserved: 100, capability: 150}\n";
+  // Every virtual cluster of the log a Queue deserving 10 GPUs, but two.
+  std::ofstream queues(dir / "quotas.yaml");
+  for (const char* name : {"11cb48", "6214e9", "6c71a0", "ee9e8c", "103959", "0e4a51", "b436b2", "2869ce", "7f04ca",
+                           "e13805", "ed69ec", "51b7ef", "925e2b", "795a4c", "23dbec"}) {
+    const std::string spec = std::string(name) == "6214e9"   ? "deserved: {nvidia.com/gpu: 100}, guarantee: {resource: {nvidia.com/gpu: 50}}"
+                             : std::string(name) == "11cb48" ? "deserved: {nvidia.com/gpu: 100}, capability: {nvidia.com/gpu: 150}"
+                                                             : "deserved: {nvidia.com/gpu: 10}";
+    queues << "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: \"" << name << "\"}\nspec: {"
+           << spec << "}\n";
+  }
+  queues.close();
   // The Philly-like cluster's first 40 nodes (182 GPUs): the slice then queues, and quotas matter.
   copy_head(fs::path(GPUSIM_SOURCE_DIR) / "traces" / "data" / "philly" / "philly_cluster.csv", dir / "small.csv", 40);
   const auto r = run_gpusim(dir, "compare --workload slice.csv --cluster small.csv --mode replay --seeds 1 "
-                                 "--policies drf,proportion,capacity --queue-quotas quotas.yaml --out out");
+                                 "--policies drf,proportion,capacity --config quotas.yaml --out out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
   ASSERT_EQ(summary["policies"].size(), 3u);
@@ -50,30 +59,41 @@ TEST(QuotaCli, TraceInspectListsTheQueuesAndTheirShares) {
   EXPECT_NE(r.out.find("queues: jobs, GPU-hours, share of the GPU-hours, that share of the cluster's 2490 GPUs"),
             std::string::npos)
       << r.out;
-  // The bundled quota file's largest queue: 26.19 % of the GPU-hours, 652.0 GPUs.
+  // The largest queue: 26.19 % of the GPU-hours, 652.0 GPUs (philly-capacity-queues.yaml's 652).
   EXPECT_NE(r.out.find("  ee9e8c              1511     256112.2   26.19 %    652.0"), std::string::npos) << r.out;
 }
 
 TEST(QuotaCli, MistakesFailBeforeAnythingIsWritten) {
   const auto dir = fresh_dir("quota_mistakes");
   philly_slice(dir);
-  std::ofstream(dir / "typo.yaml") << "queues:\n  6214e9: {deserved: 10}\n  6214e8: {deserved: 10}\n";
+  std::ofstream(dir / "typo.yaml") << "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: \"6214e8\"}\n"
+                                      "spec: {deserved: {nvidia.com/gpu: 10}}\n";
   const std::string base = "run --workload slice.csv --mode replay ";
   const auto no_file = run_gpusim(dir, base + "--policy capacity --out a");
   EXPECT_EQ(no_file.exit_code, 2);
-  EXPECT_NE(no_file.err.find("policy 'capacity' needs --queue-quotas FILE"), std::string::npos) << no_file.err;
-  const auto missing = run_gpusim(dir, base + "--policy capacity --queue-quotas nosuch.yaml --out b");
+  EXPECT_NE(no_file.err.find("policy 'capacity' needs Volcano Queue objects in --config"), std::string::npos) << no_file.err;
+  EXPECT_NE(no_file.err.find("--config traces/queues/philly-capacity-queues.yaml"), std::string::npos) << no_file.err;
+  const auto missing = run_gpusim(dir, base + "--policy capacity --config nosuch.yaml --out b");
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("nosuch.yaml: no such file"), std::string::npos) << missing.err;
-  const auto typo = run_gpusim(dir, base + "--policy capacity --queue-quotas typo.yaml --out c");
+  // A Queue for a queue the trace lacks, and none for the ones it has: Volcano would leave their jobs pending.
+  const auto typo = run_gpusim(dir, base + "--policy capacity --config typo.yaml --out c");
   EXPECT_EQ(typo.exit_code, 1);
-  EXPECT_NE(typo.err.find("typo.yaml:3: queues.6214e8: the workload has no queue '6214e8'"), std::string::npos) << typo.err;
-  const auto unused = run_gpusim(dir, base + "--policy drf --queue-quotas typo.yaml --out d");
+  EXPECT_NE(typo.err.find("typo.yaml: the workload's queues 11cb48, "), std::string::npos) << typo.err;
+  const auto unused = run_gpusim(dir, base + "--policy drf --config typo.yaml --out d");
   EXPECT_EQ(unused.exit_code, 2);
-  EXPECT_NE(unused.err.find("--queue-quotas applies to the policies proportion and capacity"), std::string::npos) << unused.err;
+  EXPECT_NE(unused.err.find("typo.yaml: Volcano Queues apply to policies with queue quotas"), std::string::npos) << unused.err;
+  // The retired option names the file that replaces the bundled quotas, and a Queue's lines.
+  const auto retired = run_gpusim(dir, base + "--policy capacity --queue-quotas philly --out f");
+  EXPECT_EQ(retired.exit_code, 2);
+  EXPECT_NE(retired.err.find("--queue-quotas is gone: queue quotas are Volcano Queue objects"), std::string::npos) << retired.err;
+  EXPECT_NE(retired.err.find("--config traces/queues/philly-capacity-queues.yaml"), std::string::npos) << retired.err;
+  EXPECT_NE(retired.err.find("    deserved: {nvidia.com/gpu: 8}"), std::string::npos) << retired.err;
+  const auto help = run_gpusim(dir, "run --help");
+  EXPECT_EQ(help.out.find("--queue-quotas"), std::string::npos) << help.out;
   const auto fill = run_gpusim(dir, "run --workload slice.csv --policy proportion --out e");
   EXPECT_EQ(fill.exit_code, 2);
-  for (const char* out : {"a", "b", "c", "d", "e"}) EXPECT_FALSE(fs::exists(dir / out)) << out;
+  for (const char* out : {"a", "b", "c", "d", "e", "f"}) EXPECT_FALSE(fs::exists(dir / out)) << out;
 }
 
 }  // namespace

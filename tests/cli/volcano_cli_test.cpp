@@ -70,10 +70,9 @@ TEST(VolcanoCli, MistakesFailBeforeAnythingIsWritten) {
   const auto missing = run_gpusim(dir, base + "--config " + cm + " --config two.yaml --out c");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("two.yaml: the workload's queues 11cb48, "), std::string::npos) << missing.err;
-  const auto both = run_gpusim(dir, base + "--config " + cm + " --config two.yaml --queue-quotas philly --out d");
-  EXPECT_EQ(both.exit_code, 2);
-  EXPECT_NE(both.err.find("--queue-quotas and the Volcano Queues of two.yaml both give the queue quotas"), std::string::npos)
-      << both.err;
+  const auto both = run_gpusim(dir, base + "--config " + cm + " --config two.yaml --config two.yaml --out d");
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.err.find("two.yaml: a second file of Volcano Queues (the first: two.yaml)"), std::string::npos) << both.err;
   const auto pod = run_gpusim(dir, base + "--config pod.yaml --out e");
   EXPECT_EQ(pod.exit_code, 1);
   EXPECT_NE(pod.err.find("pod.yaml: not a configuration gpusim reads"), std::string::npos) << pod.err;
@@ -96,7 +95,7 @@ TEST(VolcanoCli, CompareRunsAConfigurationBesideBuiltInPolicies) {
   const auto summary = nlohmann::json::parse(slurp(dir / "out" / "summary.json"));
   ASSERT_EQ(summary["policies"].size(), 3u);
   EXPECT_EQ(summary["policies"][2]["name"], "volcano-proportion");
-  // Without Queues every queue has weight 1, as proportion without --queue-quotas: the same run.
+  // Without Queues every queue has weight 1, as the built-in proportion's: the same run.
   EXPECT_EQ(summary["policies"][1]["job_mean_jct_s"], summary["policies"][2]["job_mean_jct_s"]);
 }
 

@@ -1,10 +1,10 @@
 // Queue quotas: the book's arithmetic (real capability, deserved GPUs from the quotas or by
-// water-filling the weights, reclaim rules) and the YAML reader's errors.
+// water-filling the weights, reclaim rules). Volcano's Queue reader, which fills them, has its own
+// tests (tests/unit/volcano_queues_test.cpp).
 #include <gtest/gtest.h>
 
 #include "sim/core/status.hpp"
 #include "sim/k8s/queue_quotas.hpp"
-#include "sim/k8s/queue_quotas_reader.hpp"
 
 namespace gpusim::k8s {
 namespace {
@@ -101,53 +101,19 @@ TEST(QuotaBook, GuaranteesBeyondTheClusterAreRefused) {
   EXPECT_THROW(QuotaBook(quotas_of({a, a}), false, 5000), core::InputError);
 }
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& queues = {"vc1", "vc2"}) {
-  try {
-    parse_queue_quotas(yaml, "q.yaml", queues);
-  } catch (const core::InputError& e) {
-    return e.what();
+TEST(QuotaBook, WithoutQueuesEveryQueueHasVolcanosDefaults) {
+  const QueueQuotas none = default_queue_quotas(0);
+  ASSERT_EQ(none.queues.size(), 1u);  // Volcano's queue "default"
+  const QueueQuotas three = default_queue_quotas(3);
+  ASSERT_EQ(three.queues.size(), 3u);
+  for (const QueueQuota& q : three.queues) {
+    EXPECT_EQ(q.weight, 1);
+    EXPECT_TRUE(q.reclaimable);
+    EXPECT_FALSE(q.deserved_milli.has_value());
+    EXPECT_FALSE(q.capability_milli.has_value());
+    EXPECT_EQ(q.guarantee_milli, 0);
   }
-  return "";
-}
-
-TEST(QueueQuotasReader, ReadsQueuesAndTheDefault) {
-  const QueueQuotas q = parse_queue_quotas(
-      "default: {weight: 2}\nqueues:\n  vc2:\n    deserved: 12.5\n    guarantee: 2\n    capability: 20\n    reclaimable: false\n",
-      "q.yaml", {"vc1", "vc2"});
-  ASSERT_EQ(q.queues.size(), 2u);
-  EXPECT_EQ(q.queues[0].weight, 2);
-  EXPECT_FALSE(q.queues[0].deserved_milli.has_value());
-  EXPECT_EQ(q.queues[1].weight, 2);
-  EXPECT_EQ(*q.queues[1].deserved_milli, 12500);
-  EXPECT_EQ(q.queues[1].guarantee_milli, 2000);
-  EXPECT_EQ(*q.queues[1].capability_milli, 20000);
-  EXPECT_FALSE(q.queues[1].reclaimable);
-  EXPECT_EQ(q.file, "q.yaml");
-}
-
-TEST(QueueQuotasReader, ErrorsNameTheLineAndTheField) {
-  EXPECT_EQ(error_of("queues:\n  vc3: {deserved: 1}\n"),
-            "q.yaml:2: queues.vc3: the workload has no queue 'vc3' (its 2 queues: vc1, vc2)");
-  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: -1}\n"), "q.yaml:2: queues.vc1.deserved: '-1' is not a number from 0 to 1000000");
-  EXPECT_EQ(error_of("queues:\n  vc1:\n    deserve: 1\n"),
-            "q.yaml:3: queues.vc1.deserve: unknown field (known: deserved, guarantee, capability, weight, reclaimable)");
-  EXPECT_EQ(error_of("queues:\n  vc1: {guarantee: 5, capability: 4}\n"),
-            "q.yaml:2: queues.vc1.guarantee: 5 GPUs is more than the capability, 4");
-  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 5, capability: 4}\n"),
-            "q.yaml:2: queues.vc1.deserved: 5 GPUs is more than the capability, 4");
-  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 1, guarantee: 2}\n"),
-            "q.yaml:2: queues.vc1.guarantee: 2 GPUs is more than the deserved GPUs, 1");
-  EXPECT_EQ(error_of("queues:\n  vc1: {deserved: 0.0004}\n"),
-            "q.yaml:2: queues.vc1.deserved: '0.0004' has more than three decimals (GPUs count in thousandths)");
-  EXPECT_EQ(error_of("queues:\n  vc1: {weight: 0}\n"), "q.yaml:2: queues.vc1.weight: '0' is not an integer from 1 to 1000000");
-  EXPECT_EQ(error_of("queues:\n  vc1: {}\n  vc1: {}\n"), "q.yaml:3: queues.vc1: named twice (first on line 2)");
-  EXPECT_EQ(error_of("quota: 1\n"), "q.yaml:1: quota: unknown field (known: queues, default)");
-  EXPECT_EQ(error_of("default: {}\n"), "q.yaml:1: queues: missing: a mapping from queue names to their quotas");
-  EXPECT_EQ(error_of(""), "q.yaml: empty file: expected a 'queues' mapping");
-  EXPECT_NE(error_of("queues: [\n"), "");
-  EXPECT_EQ(error_of("queues: {}\n", {}),
-            "q.yaml: the workload has no queues: quotas need a trace with queues, such as Philly's virtual "
-            "clusters");
+  EXPECT_EQ(three.file, "");
 }
 
 }  // namespace
