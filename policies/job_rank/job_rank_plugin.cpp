@@ -22,7 +22,8 @@ constexpr std::uint32_t kCheckpointed = 2;  // timer: a running pod passed its f
 
 class JobRank final : public k8s::QueueingPlugin {
  public:
-  explicit JobRank(std::string name) : name_(std::move(name)) {}
+  JobRank(std::string name, std::optional<k8s::CandidateSampling> sampling)
+      : name_(std::move(name)), sampling_(sampling) {}
   std::string_view name() const override { return name_; }
 
   bool evicts() const override { return true; }
@@ -42,6 +43,8 @@ class JobRank final : public k8s::QueueingPlugin {
     preemptor_.emplace(handle.cache(), handle.api(), handle.workload(), handle.node_setup(), handle.assumed(),
                        handle.bound_on_nodes(), handle.evicting(), *priority_, inputs.checkpoint_interval,
                        wait_for_checkpoint_);
+    // A stream of its own: the offsets do not move any other seeded draw.
+    if (sampling_) preemptor_->sample_candidates(*sampling_, core::Rng::stream(inputs.seed, "default-preemption-offsets"));
   }
 
   bool orders_queue() const override { return true; }
@@ -101,6 +104,7 @@ class JobRank final : public k8s::QueueingPlugin {
   void reorder_by_queue_lists(core::Time now);
 
   std::string name_;
+  std::optional<k8s::CandidateSampling> sampling_;
   k8s::SchedulerHandle* h_ = nullptr;
   std::optional<JobPriority> priority_;
   std::optional<k8s::Preemptor> preemptor_;
@@ -175,7 +179,9 @@ void JobRank::reorder_by_queue_lists(core::Time now) {
 
 }  // namespace
 
-std::unique_ptr<sched::Plugin> make_job_rank_plugin(std::string name) { return std::make_unique<JobRank>(std::move(name)); }
+std::unique_ptr<sched::Plugin> make_job_rank_plugin(std::string name, std::optional<k8s::CandidateSampling> sampling) {
+  return std::make_unique<JobRank>(std::move(name), sampling);
+}
 
 void register_job_rank(sched::Registry& registry) {
   for (const char* name : {"srtf", "tiresias"}) {

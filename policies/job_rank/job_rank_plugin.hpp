@@ -5,12 +5,15 @@
 // names: DefaultPreemption's PriorityClass values (default-preemption), shortest remaining time
 // first (srtf) and Tiresias' discretised 2D-LAS (tiresias, with its args).
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "policies/preemption/preemptor.hpp"
 #include "sim/sched/plugin.hpp"
 
 namespace gpusim::policy {
 
-std::unique_ptr<sched::Plugin> make_job_rank_plugin(std::string name);
+// `sampling`: DefaultPreemption's bounds on its dry run (kube-scheduler's ranking only).
+std::unique_ptr<sched::Plugin> make_job_rank_plugin(std::string name, std::optional<k8s::CandidateSampling> sampling = {});
 
 }  // namespace gpusim::policy

@@ -15,11 +15,8 @@ std::vector<sched::ArgLine> DefaultPreemptionArgs::describe() const {
           {"minCandidateNodesAbsolute", std::to_string(min_candidate_nodes_absolute), !absolute_given}};
 }
 
-std::int32_t candidate_nodes(const DefaultPreemptionArgs& args, std::int32_t nodes) {
-  std::int32_t n = nodes * args.min_candidate_nodes_percentage / 100;
-  if (n < args.min_candidate_nodes_absolute) n = args.min_candidate_nodes_absolute;
-  if (n > nodes) n = nodes;
-  return n;
+k8s::CandidateSampling DefaultPreemptionArgs::sampling() const {
+  return {min_candidate_nodes_percentage, min_candidate_nodes_absolute};
 }
 
 std::shared_ptr<const sched::PluginArgs> read_default_preemption_args(const YAML::Node& args, const io::YamlFields& fields,
@@ -50,7 +47,11 @@ std::shared_ptr<const sched::PluginArgs> read_default_preemption_args(const YAML
 
 void register_default_preemption(sched::Registry& registry) {
   registry.add_queueing(
-      "default-preemption", [](const sched::PluginContext&) { return make_job_rank_plugin("default-preemption"); },
+      "default-preemption",
+      [](const sched::PluginContext& context) {
+        const auto* args = dynamic_cast<const DefaultPreemptionArgs*>(context.args);
+        return make_job_rank_plugin("default-preemption", args != nullptr ? args->sampling() : k8s::CandidateSampling{});
+      },
       read_default_preemption_args);
 }
 

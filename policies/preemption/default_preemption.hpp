@@ -8,12 +8,12 @@
 //
 // Defaults and validation as upstream (pkg/scheduler/apis/config/v1/defaults.go,
 // SetDefaults_DefaultPreemptionArgs; validation_pluginargs.go, ValidateDefaultPreemptionArgs).
-// kube-scheduler dry-runs preemption on at most candidate_nodes(...) of the nodes where preemption
-// might help, starting at a random offset, and picks the best of those candidates
-// (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go, calculateNumCandidates
-// and GetOffsetAndNumCandidates). gpusim's preemptor examines every such node and picks the best of
-// all: the same choice whenever those nodes are no more than candidate_nodes(...) (by default, up to
-// 100 nodes), possibly a better one on larger clusters.
+// kube-scheduler dry-runs preemption on the nodes where preemption might help, from a random
+// offset, until it has found calculateNumCandidates of them, and picks the best of those
+// candidates (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go,
+// calculateNumCandidates and GetOffsetAndNumCandidates; pkg/scheduler/framework/preemption,
+// DryRunPreemption). gpusim's preemptor does the same, the offsets drawn from a seeded stream
+// (policies/preemption/preemptor.hpp, "Candidate sampling").
 //
 // default-preemption is the jobRank plugin (policies/job_rank/job_rank_plugin.hpp) with kube-
 // scheduler's ranking, PriorityClass values: the configuration reader maps DefaultPreemption at
@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 
+#include "policies/preemption/preemptor.hpp"
 #include "sim/sched/plugin_args.hpp"
 #include "sim/sched/registry.hpp"
 
@@ -35,11 +36,9 @@ class DefaultPreemptionArgs final : public sched::PluginArgs {
   bool percentage_given = false;
   bool absolute_given = false;
   std::vector<sched::ArgLine> describe() const override;
+  // The preemptor's bounds on the dry run.
+  k8s::CandidateSampling sampling() const;
 };
-
-// How many candidate nodes kube-scheduler's dry run looks for among `nodes` potential nodes:
-// nodes x percentage / 100, at least the absolute number, at most `nodes`.
-std::int32_t candidate_nodes(const DefaultPreemptionArgs& args, std::int32_t nodes);
 
 // The ArgsReader of default-preemption (sim/sched/plugin_args.hpp).
 std::shared_ptr<const sched::PluginArgs> read_default_preemption_args(const YAML::Node& args, const io::YamlFields& fields,

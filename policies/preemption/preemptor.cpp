@@ -35,6 +35,18 @@ Preemptor::Preemptor(const cluster::ClusterState& cache, const ApiServer& api, c
       spare_memory_(cache.node_count(), 0),
       spare_pods_(cache.node_count(), 0) {}
 
+std::int32_t candidates_to_find(const CandidateSampling& sampling, std::int32_t potential_nodes) {
+  std::int32_t n = potential_nodes * sampling.percentage / 100;
+  if (n < sampling.absolute) n = sampling.absolute;
+  if (n > potential_nodes) n = potential_nodes;
+  return n;
+}
+
+void Preemptor::sample_candidates(CandidateSampling sampling, core::Rng offsets) {
+  sampling_ = sampling;
+  offsets_ = offsets;
+}
+
 bool Preemptor::preemptible_node(cluster::NodeIndex n) const {
   const DevicePluginModel model = setup_[n].model;
   return model == DevicePluginModel::kSchedulerAssigned || model == DevicePluginModel::kDevicePlugin ||
@@ -177,6 +189,60 @@ Preemptor::NodeChoice Preemptor::node_choice(cluster::NodeIndex n, core::Time) c
   return choice;
 }
 
+bool Preemptor::node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spec, const PriorityKey& key,
+                               std::uint32_t reclaimer_queue, core::Time now) {
+  // The node's pod count is a resource too, as NodeResourcesFit checks it in the victim search.
+  const std::int32_t max_pods = cache_.node(n).max_pods;
+  const Room room{cache_.whole_free_devices(n).size() + spare_gpus_[n], cache_.cpu_free(n) + spare_cpu_[n],
+                  cache_.memory_free(n) + spare_memory_[n],
+                  max_pods <= 0 ? INT64_MAX / 2 : max_pods - cache_.pods_on(n) + spare_pods_[n]};
+  const auto fits = [&] { return room.fits(spec); };
+  candidates_.clear();
+  ++scan_;
+  if (!fits()) {
+    for (const PodId pod : on_node_[n]) {
+      const std::uint32_t row = api_.pod(pod).source;
+      const cluster::PodSpec& victim = pods_[row];
+      // A pod that may not be evicted yet (before its first checkpoint) rules out its job: cheaper
+      // to see than its priority, so checked first.
+      if (victim.gpu_milli < cluster::kMilliPerGpu || victim.phase == cluster::TracePhase::kPending || !evictable(pod, now)) {
+        continue;
+      }
+      const PriorityKey victim_key = priority_.key(row, now);
+      if (quotas_ != nullptr) {
+        // Reclaim: only from other queues that hold more than they deserve.
+        if (victim.queue == reclaimer_queue || !quotas_->may_take_from(victim.queue, queue_taken_[victim.queue], 0)) continue;
+      } else if (!priority_.may_preempt(key, victim_key)) {
+        continue;
+      }
+      if (victim.gang != 0) {
+        if (gang_seen_.size() <= victim.gang) gang_seen_.resize(std::size_t{victim.gang} + 1, 0);
+        if (gang_seen_[victim.gang] == scan_) continue;  // listed with its first worker here
+        gang_seen_[victim.gang] = scan_;
+      }
+      if (!job_pods(pod, now, job_)) continue;
+      Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros(), 0};
+      for (const PodId member : job_) {
+        c.lost_gpu_us += lost_gpu_us(member, now);
+        c.job_gpu_milli += pods_[api_.pod(member).source].total_gpu_milli();
+        if (assumed_[member].node != n) continue;
+        const cluster::PodSpec& m = pods_[api_.pod(member).source];
+        c.gpus += healthy_gpus(member);
+        c.cpu_milli += m.cpu_milli;
+        c.memory_mib += m.memory_mib;
+        ++c.pods;
+      }
+      candidates_.push_back(c);
+    }
+    if (quotas_ != nullptr) {
+      if (!reclaim_victims(room, spec)) return false;
+    } else if (!priority_victims(room, spec)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims) {
   victims.clear();
   if (workers.empty()) return false;
@@ -197,62 +263,34 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     }
     NodeChoice best{};
     bool found = false;
-    for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
-      if (!preemptible_node(n) || !may_take_node(spec, cache_, n)) continue;
-      // The node's pod count is a resource too, as NodeResourcesFit checks it in the victim search.
-      const std::int32_t max_pods = cache_.node(n).max_pods;
-      const Room room{cache_.whole_free_devices(n).size() + spare_gpus_[n], cache_.cpu_free(n) + spare_cpu_[n],
-                      cache_.memory_free(n) + spare_memory_[n],
-                      max_pods <= 0 ? INT64_MAX / 2 : max_pods - cache_.pods_on(n) + spare_pods_[n]};
-      const auto fits = [&] { return room.fits(spec); };
-      candidates_.clear();
-      ++scan_;
-      if (!fits()) {
-        for (const PodId pod : on_node_[n]) {
-          const std::uint32_t row = api_.pod(pod).source;
-          const cluster::PodSpec& victim = pods_[row];
-          // A pod that may not be evicted yet (before its first checkpoint) rules out its job: cheaper
-          // to see than its priority, so checked first.
-          if (victim.gpu_milli < cluster::kMilliPerGpu || victim.phase == cluster::TracePhase::kPending || !evictable(pod, now)) {
-            continue;
-          }
-          const PriorityKey victim_key = priority_.key(row, now);
-          if (quotas_ != nullptr) {
-            // Reclaim: only from other queues that hold more than they deserve.
-            if (victim.queue == reclaimer_queue || !quotas_->may_take_from(victim.queue, queue_taken_[victim.queue], 0)) continue;
-          } else if (!priority_.may_preempt(key, victim_key)) {
-            continue;
-          }
-          if (victim.gang != 0) {
-            if (gang_seen_.size() <= victim.gang) gang_seen_.resize(std::size_t{victim.gang} + 1, 0);
-            if (gang_seen_[victim.gang] == scan_) continue;  // listed with its first worker here
-            gang_seen_[victim.gang] = scan_;
-          }
-          if (!job_pods(pod, now, job_)) continue;
-          Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros(), 0};
-          for (const PodId member : job_) {
-            c.lost_gpu_us += lost_gpu_us(member, now);
-            c.job_gpu_milli += pods_[api_.pod(member).source].total_gpu_milli();
-            if (assumed_[member].node != n) continue;
-            const cluster::PodSpec& m = pods_[api_.pod(member).source];
-            c.gpus += healthy_gpus(member);
-            c.cpu_milli += m.cpu_milli;
-            c.memory_mib += m.memory_mib;
-            ++c.pods;
-          }
-          candidates_.push_back(c);
-        }
-        if (quotas_ != nullptr) {
-          if (!reclaim_victims(room, spec)) continue;
-        } else if (!priority_victims(room, spec)) {
-          continue;
-        }
-      }
+    const auto consider = [&](cluster::NodeIndex n) {
+      if (!node_candidate(n, spec, key, reclaimer_queue, now)) return false;
       const NodeChoice here = node_choice(n, now);
       if (!found || here < best) {
         best = here;
         best_ = candidates_;
         found = true;
+      }
+      return true;
+    };
+    if (!sampling_) {
+      for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
+        if (preemptible_node(n) && may_take_node(spec, cache_, n)) consider(n);
+      }
+    } else {
+      // DryRunPreemption: from a random offset among the potential nodes, until enough candidates.
+      potential_.clear();
+      for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
+        if (preemptible_node(n) && may_take_node(spec, cache_, n)) potential_.push_back(n);
+      }
+      if (!potential_.empty()) {
+        const auto size = static_cast<std::int32_t>(potential_.size());
+        const auto offset = static_cast<std::size_t>(offsets_->uniform_below(potential_.size()));
+        const std::int32_t wanted = candidates_to_find(*sampling_, size);
+        std::int32_t candidates = 0;
+        for (std::size_t i = 0; i < potential_.size() && candidates < wanted; ++i) {
+          candidates += consider(potential_[(offset + i) % potential_.size()]) ? 1 : 0;
+        }
       }
     }
     if (!found) {

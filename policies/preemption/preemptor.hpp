@@ -18,6 +18,14 @@
 // Volcano's ReclaimableFn: pods of other queues that hold more than their deserved GPUs, taken
 // while their queue still holds more than its deserved GPUs and keeps its guarantee without them.
 //
+// Candidate sampling (sample_candidates, DefaultPreemption only): as kube-scheduler's
+// DryRunPreemption, the victim search walks the potential nodes (those where preemption might help)
+// from a random offset and stops once it has found calculateNumCandidates of them (nodes x
+// minCandidateNodesPercentage / 100, at least minCandidateNodesAbsolute, at most every node); the
+// best of those is taken. kube-scheduler runs the walk in parallel, so which candidates it finds
+// first varies; gpusim walks in node order from the offset, which a seeded stream draws. Without
+// sampling (srtf, tiresias, reclaim) every potential node is a candidate.
+//
 // A victim that belongs to a gang takes its whole gang with it: a distributed job cannot run with
 // workers missing; gangs with a worker that is not running are not victims.
 //
@@ -26,10 +34,12 @@
 // MIG); it checks GPUs, CPU and memory, the node's GPU model and
 // taints, not node affinity, so pods with affinity rules or node selectors do not preempt.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
+#include "sim/core/rng.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "policies/job_rank/job_priority.hpp"
 #include "sim/k8s/queue_quotas.hpp"
@@ -40,6 +50,15 @@ namespace gpusim::k8s {
 // Whether `pod` could ever run on node n: present, a GPU model it allows, enough GPUs, and every
 // NoSchedule and NoExecute taint tolerated (as the taint-toleration filter).
 bool may_take_node(const cluster::PodSpec& pod, const cluster::ClusterState& cache, cluster::NodeIndex n);
+
+// kube-scheduler's DefaultPreemptionArgs bounds on the dry run (defaults as upstream).
+struct CandidateSampling {
+  std::int32_t percentage = 10;  // minCandidateNodesPercentage
+  std::int32_t absolute = 100;   // minCandidateNodesAbsolute
+};
+// DefaultPreemption's calculateNumCandidates: how many candidates the dry run looks for among
+// `potential_nodes`.
+std::int32_t candidates_to_find(const CandidateSampling& sampling, std::int32_t potential_nodes);
 
 class Preemptor {
  public:
@@ -53,6 +72,9 @@ class Preemptor {
   bool choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims);
   // From now on victims are chosen by the queues' quotas (see above), not by priority.
   void reclaim_for(const QuotaBook& quotas);
+  // From now on each worker's search stops at `sampling`'s number of candidates, walking from an
+  // offset drawn from `offsets` (see above).
+  void sample_candidates(CandidateSampling sampling, core::Rng offsets);
 
  private:
   struct Candidate {
@@ -94,6 +116,9 @@ class Preemptor {
   // The victims among candidates_ (left there) that make room for `spec` given what the node has
   // free; false if none do.
   bool priority_victims(Room room, const cluster::PodSpec& spec);
+  // Whether node n is a candidate for `spec` (its victims left in candidates_; none if it fits as it is).
+  bool node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spec, const PriorityKey& key,
+                      std::uint32_t reclaimer_queue, core::Time now);
   bool reclaim_victims(Room room, const cluster::PodSpec& spec);
   NodeChoice node_choice(cluster::NodeIndex n, core::Time now) const;
   // Reclaim: whether candidate c may still be taken, given what this call took from its queue.
@@ -134,6 +159,10 @@ class Preemptor {
   // on the node being looked at.
   const QuotaBook* quotas_ = nullptr;
   std::vector<std::int64_t> queue_taken_, queue_tentative_;
+  // Candidate sampling, if on: the bounds, the offsets' stream, and the potential nodes (scratch).
+  std::optional<CandidateSampling> sampling_;
+  std::optional<core::Rng> offsets_;
+  std::vector<cluster::NodeIndex> potential_;
 };
 
 }  // namespace gpusim::k8s

@@ -37,11 +37,14 @@ struct K8sScenario {
   std::uint64_t seed = 42;
   std::int64_t fragmentation_every_s = 0;
   std::string policy = "binpack";  // a built-in profile, run with node-index ties
+  std::optional<sched::Profile> profile;  // instead of `policy`: a profile read from a configuration, as it is
   std::optional<sched::TiresiasSettings> tiresias;  // policy tiresias: other knobs than the defaults
   std::optional<double> themis_fairness;            // policy themis: another fairness knob than 0.8
   std::optional<core::Time> round_length;           // time-sharing policies: another round length than 360 s
   std::optional<core::Time> gang_timeout;           // policy gang: another Permit timeout than 60 s
   const perf::JobTypeSpeeds* job_types = nullptr;   // Gavel's throughput table, if the jobs carry job types
+  // Plugin args by canonical plugin name (pluginConfig), over the built-in profile's.
+  std::map<std::string, std::shared_ptr<const sched::PluginArgs>> plugin_args;
 
   K8sScenario() { workload.has_times = true; }
 
@@ -62,18 +65,19 @@ struct K8sScenario {
   }
 
   experiment::RunResult run() {
-    sched::Profile profile = config::builtin_profile(policy);
-    profile.tie_break = sched::TieBreak::kNodeIndex;
-    if (tiresias) profile.tiresias = *tiresias;
-    if (themis_fairness) profile.themis_fairness = *themis_fairness;
-    if (round_length) profile.round_length = *round_length;
-    if (gang_timeout) profile.gang_timeout = *gang_timeout;
+    sched::Profile chosen = this->profile ? *this->profile : config::builtin_profile(policy);
+    if (!this->profile) chosen.tie_break = sched::TieBreak::kNodeIndex;
+    if (tiresias) chosen.tiresias = *tiresias;
+    if (themis_fairness) chosen.themis_fairness = *themis_fairness;
+    if (round_length) chosen.round_length = *round_length;
+    if (gang_timeout) chosen.gang_timeout = *gang_timeout;
+    for (const auto& [name, args] : plugin_args) chosen.plugin_args[name] = args;
     experiment::RunConfig config;
     config.mode = experiment::Mode::kReplay;
     config.seed = seed;
     config.fragmentation_every_s = fragmentation_every_s;
     const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, job_types, &kube};
-    return experiment::run_replay(inputs, profile, config);
+    return experiment::run_replay(inputs, chosen, config);
   }
 };
 

@@ -6,8 +6,12 @@
 // 10 s base backoff; it resumes from its last checkpoint.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
+#include "policies/preemption/default_preemption.hpp"
+#include "sim/config/kube_scheduler_config.hpp"
+#include "sim/core/rng.hpp"
 #include "tests/k8s/k8s_harness.hpp"
 #include "traces/philly_reader.hpp"
 
@@ -141,6 +145,74 @@ TEST(Preemption, KubernetesThenTheLeastSumOfPriorities) {
   EXPECT_EQ(record(result, 1).attempts, 1u);
   EXPECT_EQ(record(result, 2).attempts, 2u);
   EXPECT_EQ(record(result, 3).attempts, 2u);
+}
+
+// Ten 1-GPU nodes, v0..v9 (priority k, from k s) one per node by best fit with node-index ties; H
+// (priority 100, 1 GPU) at 100 s must preempt. `sampling`: DefaultPreemption's bounds on its dry run.
+// `profile`: instead of the built-in `preemption` with these args, a profile read from a file.
+experiment::RunResult ten_node_preemption(std::uint64_t seed, std::int32_t percentage, std::int32_t absolute,
+                                          std::optional<sched::Profile> profile = {}) {
+  K8sScenario s;
+  s.policy = "preemption";
+  s.profile = std::move(profile);
+  s.seed = seed;
+  auto args = std::make_shared<policy::DefaultPreemptionArgs>();
+  args->min_candidate_nodes_percentage = percentage;
+  args->min_candidate_nodes_absolute = absolute;
+  if (!s.profile) s.plugin_args["default-preemption"] = args;
+  for (int k = 0; k < 10; ++k) s.node("n" + std::to_string(k), 1);
+  for (int k = 0; k < 10; ++k) s.pod("v" + std::to_string(k), 1, k, 1000).priority = k;
+  s.pod("h", 1, 100, 100).priority = 100;
+  return s.run();
+}
+
+TEST(Preemption, KubernetesDryRunSearchesEveryNodeUpToMinCandidateNodesAbsolute) {
+  // The defaults (10 %, at least 100 candidates) cover all ten nodes: every seed's dry run finds
+  // all ten candidates and takes n0, whose victim v0 is the least important.
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) EXPECT_EQ(record(ten_node_preemption(seed, 10, 100), 10).node, 0) << seed;
+}
+
+TEST(Preemption, KubernetesDryRunStopsAtMinCandidateNodes) {
+  // minCandidateNodesAbsolute 3 (percentage 0): the dry run walks from the seeded offset o and stops
+  // after three candidates, n(o), n(o+1), n(o+2) (mod 10); the least important victim among them is
+  // v(o), or v0 when the walk wraps (o = 8, 9). The offset is the first draw of the stream
+  // "default-preemption-offsets" (H is the first pod that preempts).
+  std::set<cluster::NodeIndex> chosen;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    core::Rng offsets = core::Rng::stream(seed, "default-preemption-offsets");
+    const auto o = static_cast<cluster::NodeIndex>(offsets.uniform_below(10));
+    const cluster::NodeIndex expected = o <= 7 ? o : 0;
+    const auto result = ten_node_preemption(seed, 0, 3);
+    EXPECT_EQ(record(result, 10).node, expected) << "seed " << seed << ", offset " << o;
+    EXPECT_EQ(seconds(record(result, 10).start_us), 100) << seed;
+    EXPECT_EQ(record(result, expected).attempts, 2u) << seed;  // the victim, evicted once
+    chosen.insert(record(result, 10).node);
+  }
+  EXPECT_GT(chosen.size(), 3u);  // the offsets do move the choice
+}
+
+TEST(Preemption, KubernetesDryRunBoundsComeFromTheConfigurationsPluginConfig) {
+  // The same bounds as DefaultPreemption's pluginConfig args in a KubeSchedulerConfiguration give the
+  // same choices, seed by seed.
+  const std::string yaml =
+      "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: 100\n"
+      "profiles:\n- schedulerName: sampled\n  tieBreak: NodeIndex\n  plugins:\n"
+      "    multiPoint: {disabled: [{name: '*'}]}\n    queueSort: {enabled: [{name: PrioritySort}]}\n"
+      "    filter: {enabled: [{name: NodeResourcesFit}, {name: NodeAffinity}, {name: TaintToleration}]}\n"
+      "    postFilter: {enabled: [{name: DefaultPreemption}]}\n    score: {enabled: [{name: best-fit, weight: 1}]}\n"
+      "    bind: {enabled: [{name: DefaultBinder}]}\n    gpuSelection: {enabled: [{name: first-fit}]}\n"
+      "  pluginConfig:\n  - name: DefaultPreemption\n"
+      "    args: {minCandidateNodesPercentage: 0, minCandidateNodesAbsolute: 3}\n";
+  const sched::Registry registry = policy::builtin_registry();
+  const auto config = config::parse_kube_scheduler_config(yaml, "sampled.yaml", registry);
+  ASSERT_EQ(config.profiles.size(), 1u);
+  std::set<cluster::NodeIndex> chosen;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto from_file = ten_node_preemption(seed, 0, 0, config.profiles.front());
+    EXPECT_EQ(record(from_file, 10).node, record(ten_node_preemption(seed, 0, 3), 10).node) << seed;
+    chosen.insert(record(from_file, 10).node);
+  }
+  EXPECT_GT(chosen.size(), 3u);
 }
 
 TEST(Preemption, AJobIsNotPreemptedBeforeItsFirstCheckpoint) {

@@ -173,9 +173,9 @@ TEST(DefaultPreemptionArgs, DefaultsValidationAndCandidates) {
   EXPECT_EQ(defaults->min_candidate_nodes_percentage, 10);
   EXPECT_EQ(defaults->min_candidate_nodes_absolute, 100);
   // calculateNumCandidates: nodes x 10 %, at least 100, at most the nodes.
-  EXPECT_EQ(policy::candidate_nodes(*defaults, 5000), 500);
-  EXPECT_EQ(policy::candidate_nodes(*defaults, 1000), 100);
-  EXPECT_EQ(policy::candidate_nodes(*defaults, 50), 50);
+  EXPECT_EQ(k8s::candidates_to_find(defaults->sampling(), 5000), 500);
+  EXPECT_EQ(k8s::candidates_to_find(defaults->sampling(), 1000), 100);
+  EXPECT_EQ(k8s::candidates_to_find(defaults->sampling(), 50), 50);
   const std::string dp = "default-preemption";
   EXPECT_ERROR(dp, "\n{minCandidateNodesPercentage: 101}",
                "sched.yaml:2: pluginConfig[0].args.minCandidateNodesPercentage: 101 not in valid range [0, 100]");
@@ -184,7 +184,7 @@ TEST(DefaultPreemptionArgs, DefaultsValidationAndCandidates) {
                "minCandidateNodesPercentage: cannot be zero at the same time as minCandidateNodesAbsolute");
   EXPECT_ERROR(dp, "{minCandidateNodes: 3}", "pluginConfig[0].args.minCandidateNodes: unknown field");
   const auto given = std::dynamic_pointer_cast<const policy::DefaultPreemptionArgs>(read(dp, "{minCandidateNodesPercentage: 0}"));
-  EXPECT_EQ(policy::candidate_nodes(*given, 5000), 100);
+  EXPECT_EQ(k8s::candidates_to_find(given->sampling(), 5000), 100);
   EXPECT_FALSE(given->describe().at(0).is_default);
 }
 
