@@ -30,7 +30,11 @@ void resolve_mig(NodeSetup& chosen, const MigConfig& mig, const cluster::NodeSpe
     throw core::InputError(fmt::format("{}, but its GPU ({}) has no MIG (MIG-capable: a100-sxm4-40gb, a100-sxm4-80gb, "
                                        "h100-sxm5-80gb, h200-sxm-141gb)", where, gpu));
   }
-  if (mig.layout.empty()) throw core::InputError(fmt::format("{} without a layout (mig.layout)", where));
+  if (mig.layout.empty()) {
+    throw core::InputError(fmt::format("{} without a MIG layout: give NVIDIA's MIG manager config (--config, with the "
+                                       "node labelled nvidia.com/mig.config) and its device-plugin config",
+                                       where));
+  }
   chosen.mig_strategy = mig.strategy;
   chosen.mig_dynamic = mig.dynamic;
   chosen.mig_reconfigure_time = mig.reconfigure_time;
@@ -178,6 +182,13 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
                                            node.name, from, topologies.at(chosen.topology).name()));
       }
       resolve_mig(chosen, mig, node, from, catalog);
+    }
+    if (is_shared(chosen.model) && settings.shared_nodes_need_config && !settings.device_plugin_configs) {
+      throw core::InputError(fmt::format("node {}: {} gives it devicePlugin {}, but no device-plugin config says its "
+                                         "replicas: give NVIDIA's device-plugin config with sharing.{} (--config; "
+                                         "traces/sharing/time-slicing-2.device-plugin.yaml is one)",
+                                         node.name, from, to_string(chosen.model),
+                                         chosen.model == DevicePluginModel::kMps ? "mps" : "timeSlicing"));
     }
     if (is_shared(chosen.model)) {
       // Replicas are devices of their own; gpusim models a node's topology for whole GPUs only.

@@ -234,6 +234,9 @@ struct KubeSettings {
   // The real projects' configuration files (gpusim run --config): NVIDIA's device-plugin config
   // and HAMi's settings give the sharing, MIG and HAMi parameters of the nodes those plugins serve
   // (sim/k8s/plugin_config_apply.hpp); null: none given, the --kube parameters hold.
+  // Set by the --kube reader: its time-slicing and mps nodes take their replicas from NVIDIA's
+  // device-plugin config (--config), which the file no longer says (retired_kube_keys.hpp).
+  bool shared_nodes_need_config = false;
   std::shared_ptr<const DevicePluginConfigs> device_plugin_configs;
   std::shared_ptr<const HamiSettings> hami_settings;
   // NVIDIA's MIG manager (mig-parted) config: the MIG layout of each node it serves, by label.

@@ -11,6 +11,7 @@
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
+#include "sim/k8s/retired_kube_keys.hpp"
 #include "sim/topology/topology.hpp"
 #include "traces/k8s/labels.hpp"
 #include "traces/k8s_quantity.hpp"
@@ -62,9 +63,14 @@ class Reader : public io::YamlFields {
     return *choice;
   }
 
-  // NVIDIA's sharing.timeSlicing / sharing.mps options (one resource, so no resources list).
-  SharingConfig sharing(const YAML::Node& map, const std::string& field) const {
-    only(map, field, {"replicas", "renameByDefault", "failRequestsGreaterThanOne", "allocationPolicy", "mpsActiveThreadPercentage"});
+  // The what-if of MPS clients' SM share, which no real config has. NVIDIA's sharing options
+  // (replicas, ...) are refused with the device-plugin config lines that replace them.
+  SharingConfig sharing(const YAML::Node& map, const std::string& field, bool mps) const {
+    if (!map.IsMap()) fail(map, field, "expected a mapping");
+    for (const char* retired : {"replicas", "renameByDefault", "failRequestsGreaterThanOne", "allocationPolicy"}) {
+      if (map[retired]) fail(map[retired], field + "." + retired, retired_sharing_message(map, mps));
+    }
+    only(map, field, {"mpsActiveThreadPercentage"});
     SharingConfig c;
     if (map["renameByDefault"]) c.rename_by_default = boolean(map["renameByDefault"], field + ".renameByDefault");
     // A node's devices are its GPUs times the replicas, at most 128 (checked per node later).
@@ -83,9 +89,14 @@ class Reader : public io::YamlFields {
     return c;
   }
 
-  // HAMi's scheduler and device-plugin options.
+  // How a trace fraction asks HAMi's resources, which no real config has. HAMi's own settings are
+  // refused with the Helm values lines that replace them.
   HamiConfig hami(const YAML::Node& map, const std::string& field) const {
-    only(map, field, {"gpuSchedulerPolicy", "nodeSchedulerPolicy", "deviceSplitCount", "deviceMemoryScaling", "fractionAsks"});
+    if (!map.IsMap()) fail(map, field, "expected a mapping");
+    for (const char* retired : {"gpuSchedulerPolicy", "nodeSchedulerPolicy", "deviceSplitCount", "deviceMemoryScaling"}) {
+      if (map[retired]) fail(map[retired], field + "." + retired, retired_hami_message(map));
+    }
+    only(map, field, {"fractionAsks"});
     HamiConfig c;
     if (map["gpuSchedulerPolicy"]) {
       const std::string policy = text(map["gpuSchedulerPolicy"], field + ".gpuSchedulerPolicy");
@@ -116,8 +127,14 @@ class Reader : public io::YamlFields {
 
   // The device plugin's migStrategy and the instances of each GPU. Profile names are checked
   // against every MIG-capable model here, against the node's own model when pools are resolved.
+  // HAMi's dynamic MIG only: a static layout is NVIDIA's files' (refused with their lines).
   MigConfig mig(const YAML::Node& map, const std::string& field) const {
+    if (!map.IsMap()) fail(map, field, "expected a mapping");
     only(map, field, {"strategy", "layout", "dynamic", "reconfigureTime"});
+    if (!map["dynamic"] || !boolean(map["dynamic"], field + ".dynamic")) {
+      const YAML::Node where = map["layout"] ? map["layout"] : map["strategy"] ? map["strategy"] : map;
+      fail(where, field + (map["layout"] ? ".layout" : map["strategy"] ? ".strategy" : ""), retired_mig_message(map));
+    }
     MigConfig c;
     if (map["strategy"]) {
       c.strategy_given = true;
@@ -220,7 +237,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["topology"]) pool.topology = r.text(item["topology"], field + ".topology");
     if (item["sharing"]) {
       if (!is_shared(pool.model)) r.fail(item["sharing"], field + ".sharing", "applies to devicePlugin time-slicing or mps only");
-      pool.sharing = r.sharing(item["sharing"], field + ".sharing");
+      pool.sharing = r.sharing(item["sharing"], field + ".sharing", pool.model == DevicePluginModel::kMps);
     }
     if (item["hami"]) {
       if (pool.model != DevicePluginModel::kHamiVgpu) r.fail(item["hami"], field + ".hami", "applies to devicePlugin hami-vgpu only");
@@ -229,8 +246,6 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["mig"]) {
       if (pool.model != DevicePluginModel::kMig) r.fail(item["mig"], field + ".mig", "applies to devicePlugin mig only");
       pool.mig = r.mig(item["mig"], field + ".mig");
-    } else if (pool.model == DevicePluginModel::kMig) {
-      r.fail(item, field + ".mig", "missing: devicePlugin mig needs mig.layout");
     }
     s.pools.push_back(pool);
   }
@@ -378,7 +393,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
       if (d["sharing"]) {
         if (!is_shared(s.default_model)) r.fail(d["sharing"], "devicePlugin.sharing", "applies to model time-slicing or mps only");
-        s.default_sharing = r.sharing(d["sharing"], "devicePlugin.sharing");
+        s.default_sharing = r.sharing(d["sharing"], "devicePlugin.sharing", s.default_model == DevicePluginModel::kMps);
       }
       if (d["hami"]) {
         if (s.default_model != DevicePluginModel::kHamiVgpu) r.fail(d["hami"], "devicePlugin.hami", "applies to model hami-vgpu only");
@@ -387,11 +402,10 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (d["mig"]) {
         if (s.default_model != DevicePluginModel::kMig) r.fail(d["mig"], "devicePlugin.mig", "applies to model mig only");
         s.default_mig = r.mig(d["mig"], "devicePlugin.mig");
-      } else if (s.default_model == DevicePluginModel::kMig) {
-        r.fail(d, "devicePlugin.mig", "missing: model mig needs mig.layout");
       }
     }
     if (doc["pools"]) read_pools(r, doc["pools"], s);
+    s.shared_nodes_need_config = true;
     if (const YAML::Node h = doc["health"]) {
       r.only(h, "health", {"ignoredXids", "fatalXids"});
       if (h["ignoredXids"]) s.ignored_xids = r.xids(h["ignoredXids"], "health.ignoredXids");

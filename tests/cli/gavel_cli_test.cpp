@@ -115,8 +115,10 @@ TEST(GavelCli, JobsOfKnownTypesShareReplicasAtTheTablesPairSpeedsOnlyWhereTheyRu
   std::ofstream(dir / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nk,0,0,2,k80\nv,0,0,4,v100-pcie\n";
   std::ofstream(dir / "table.json") << R"json({"k80": {"('X', 1)": {"null": 1.0}},
     "v100": {"('X', 1)": {"null": 2.0}, "('X', 4)": {"null": 6.0, "('X', 4)": [4.5, 4.5]}}})json";
-  std::ofstream(dir / "ts.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2}\n";
-  const std::string args = "run --workload jobs.csv --cluster nodes.csv --throughputs table.json --kube ts.yaml --mode replay --policy fifo ";
+  std::ofstream(dir / "ts.yaml") << "devicePlugin: {model: device-plugin}\n";
+  std::ofstream(dir / "dp.yaml") << "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - {name: nvidia.com/gpu, replicas: 2}\n";
+  const std::string args = "run --workload jobs.csv --cluster nodes.csv --throughputs table.json --kube ts.yaml --config dp.yaml "
+                           "--mode replay --policy fifo ";
   const auto table = run_gpusim(dir, args + "--out table");
   ASSERT_EQ(table.exit_code, 0) << table.err;
   const auto summary = nlohmann::json::parse(slurp(dir / "table" / "summary.json"));

@@ -15,6 +15,14 @@ namespace fs = std::filesystem;
 
 const fs::path kExamples = fs::path(GPUSIM_SOURCE_DIR) / "traces" / "examples";
 
+// NVIDIA's device-plugin config with time-slicing (and --kube's devicePlugin: device-plugin beside it).
+void write_time_slicing(const fs::path& dir, int replicas, bool packed) {
+  std::ofstream(dir / "kube.yaml") << "devicePlugin: {model: device-plugin}\n";
+  std::ofstream(dir / "ts.yaml") << fmt::format(
+      "version: v1\nflags:\n  plugin: {{sharedDevicesAllocationPolicy: {}}}\nsharing:\n  timeSlicing:\n    resources:\n"
+      "    - name: nvidia.com/gpu\n      replicas: {}\n", packed ? "packed" : "distributed", replicas);
+}
+
 class K8sExamples : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name()); }
@@ -24,6 +32,10 @@ class K8sExamples : public ::testing::Test {
     std::string args = fmt::format("run --mode replay --cluster {} --workload {} --policy binpack --out out",
                                    (ex / "nodes.yaml").string(), (ex / "pods.yaml").string());
     if (fs::exists(ex / "kube.yaml")) args += " --kube " + (ex / "kube.yaml").string();
+    if (fs::exists(ex / "hami-pool.yaml")) args += " --kube " + (ex / "hami-pool.yaml").string();
+    for (const char* config : {"device-plugin.yaml", "mig-parted.yaml", "hami-values.yaml"}) {
+      if (fs::exists(ex / config)) args += " --config " + (ex / config).string();
+    }
     const CliResult result = run_gpusim(dir_, args);
     EXPECT_EQ(result.exit_code, 0) << result.err;
     return pods_by_name(dir_ / "out" / "pods.csv");
@@ -123,9 +135,9 @@ TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
   std::ofstream(dir_ / "pods.csv")
       << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
          "a,1000,1024,1,1000,,,Succeeded,0,100,0\nb,1000,1024,1,1000,,,Succeeded,50,150,50\n";
-  std::ofstream(dir_ / "kube.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2}\n";
+  write_time_slicing(dir_, 2, false);
   const CliResult ok = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml "
-                                        "--policy binpack --out out");
+                                        "--config ts.yaml --policy binpack --out out");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   auto pods = pods_by_name(dir_ / "out" / "pods.csv");
   EXPECT_EQ(pods["a"]["end_s"], "150.000000");  // half speed from 50 s, as the scenario tests work out
@@ -138,12 +150,22 @@ TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
   const CliResult bad = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube bad.yaml "
                                          "--policy binpack --out out2");
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find("bad.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed"), std::string::npos)
-      << bad.err;
+  // gpusim's own sharing keys are retired: the message gives the device-plugin config's lines.
+  EXPECT_NE(bad.err.find("bad.yaml:3: devicePlugin.sharing.replicas: gone from --kube: NVIDIA's device-plugin config gives "
+                         "it"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("    plugin: {sharedDevicesAllocationPolicy: spread}\n"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("        replicas: 2\n"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(dir_ / "out2"));
-  std::ofstream(dir_ / "many.yaml") << "devicePlugin:\n  model: mps\n  sharing: {replicas: 129}\n";
-  EXPECT_EQ(run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube many.yaml --policy binpack "
-                             "--out out3").exit_code, 1);
+  // A time-slicing node without the config that says its replicas.
+  std::ofstream(dir_ / "alone.yaml") << "devicePlugin: {model: time-slicing}\n";
+  const CliResult alone = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube alone.yaml "
+                                           "--policy binpack --out out3");
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_NE(alone.err.find("node ts-0: the defaults gives it devicePlugin time-slicing, but no device-plugin config says its "
+                           "replicas"), std::string::npos) << alone.err;
+  std::ofstream(dir_ / "many.yaml") << "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - {name: nvidia.com/gpu, replicas: 129}\n";
+  EXPECT_EQ(run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml --config many.yaml "
+                             "--policy binpack --out out3").exit_code, 1);
   std::ofstream(dir_ / "unknown.yaml") << "gpuMemory: {overrunPods: [zz]}\ndevicePlugin: {model: gpushare}\n";
   const CliResult unknown = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube unknown.yaml "
                                              "--policy binpack --out out4");
@@ -161,9 +183,9 @@ TEST_F(K8sExamples, TimeSlicedReplicasOfOneGpuAreOneShare) {
   std::ofstream(dir_ / "pods.csv")
       << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
          "a,1000,1024,2,1000,,,Succeeded,0,100,0\nb,1000,1024,1,1000,,,Succeeded,0,100,0\n";
-  std::ofstream(dir_ / "kube.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed}\n";
+  write_time_slicing(dir_, 4, true);
   const CliResult ok = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml "
-                                        "--policy binpack --out out");
+                                        "--config ts.yaml --policy binpack --out out");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   auto pods = pods_by_name(dir_ / "out" / "pods.csv");
   EXPECT_EQ(pods["a"]["gpus"], "0-1");  // two replicas of GPU 0
@@ -184,9 +206,9 @@ TEST_F(K8sExamples, TimeSlicingTenReplicasOnEightGpus) {
     pods << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
     for (int k = 0; k <= 80; ++k) pods << fmt::format("p{:02},1000,1024,1,1000,,,Succeeded,0,100,0\n", k);
   }
-  std::ofstream(dir_ / "kube.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 10}\n";
+  write_time_slicing(dir_, 10, false);
   const CliResult ok = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml "
-                                        "--policy binpack --out out");
+                                        "--config ts.yaml --policy binpack --out out");
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   auto pods = pods_by_name(dir_ / "out" / "pods.csv");
   EXPECT_EQ(pods["p00"]["gpus"], "0");

@@ -70,6 +70,7 @@ class K8sJobSpec : public ::testing::Test {
   std::map<std::string, std::map<std::string, std::string>> run(const std::string& policy = "binpack") {
     std::string args = fmt::format("run --mode replay --cluster nodes.yaml --workload pods.yaml --policy {} --out out", policy);
     if (fs::exists(dir_ / "kube.yaml")) args += " --kube kube.yaml";
+    if (fs::exists(dir_ / "device-plugin.yaml")) args += " --config device-plugin.yaml";
     const CliResult result = run_gpusim(dir_, args);
     EXPECT_EQ(result.exit_code, 0) << result.err;
     err_ = result.err;
@@ -275,6 +276,10 @@ TEST_F(K8sJobSpec, SpecMistakes) {
 
 // One V100 node whose Node object names no device plugin, so that the --kube file's devicePlugin
 // (MPS in these tests) applies to it.
+// NVIDIA's device-plugin config for MPS with 2 replicas (--kube's devicePlugin: mps beside it).
+constexpr const char* kMps2 =
+    "version: v1\nsharing:\n  mps:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 2\n";
+
 std::string mps_node_yaml() {
   std::string node = node_yaml(1);
   const std::string annotation = "  annotations:\n    gpusim.io/device-plugin: device-plugin\n";
@@ -347,8 +352,9 @@ TEST_F(K8sJobSpec, OnFailureBackOffStartsOverAfterALongRun) {
 TEST_F(K8sJobSpec, OnFailureBackOffDoublesToFiveMinutes) {
   write("kube.yaml",
         "gpuMemory: {overrunFactor: 1.5, overrunPods: [j-0]}\n"
-        "devicePlugin: {model: mps, sharing: {replicas: 2}}\n");
+        "devicePlugin: {model: mps}\n");
   write("nodes.yaml", mps_node_yaml());
+  write("device-plugin.yaml", kMps2);
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1h", "  backoffLimit: 8\n")));
   auto pods = run();
   EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
@@ -362,8 +368,9 @@ TEST_F(K8sJobSpec, OnFailureBackOffDoublesToFiveMinutes) {
 // (restarts 1 and 2), at 10 s (3, 4) and at 30 s (5, 6: both timers are due at once); the 5th
 // reaches backoffLimit 5, and the Job stops both pods at 30 s. 4 kills each.
 TEST_F(K8sJobSpec, OnFailureParallelPodsEndWithTheirJob) {
-  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n");
+  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps}\n");
   write("nodes.yaml", mps_node_yaml());
+  write("device-plugin.yaml", kMps2);
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 5\n  parallelism: 2\n", 2)));
   auto pods = run();
   for (const char* name : {"j-0", "j-1"}) {
@@ -380,8 +387,9 @@ TEST_F(K8sJobSpec, OnFailureParallelPodsEndWithTheirJob) {
 // and ends withdrawn. (Before, the binding revived j-1, which crash-looped for ever: the run never
 // ended.)
 TEST_F(K8sJobSpec, APodDeletedWhileItsBindingIsOnItsWayNeverRuns) {
-  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n");
+  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0, j-1]}\ndevicePlugin: {model: mps}\n");
   write("nodes.yaml", mps_node_yaml());
+  write("device-plugin.yaml", kMps2);
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 0\n  parallelism: 2\n", 2)));
   auto pods = run();
   EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");
@@ -396,9 +404,10 @@ TEST_F(K8sJobSpec, APodDeletedWhileItsBindingIsOnItsWayNeverRuns) {
 // restart 2 at 10 s fails as it starts (GpuLost: no work lost, no OOM), restart 3 at 30 s too, and
 // 3 >= backoffLimit 3 fails the Job at 30 s. 2 OOM kills.
 TEST_F(K8sJobSpec, OnFailureRestartFindsItsGpuLost) {
-  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0]}\ndevicePlugin: {model: mps, sharing: {replicas: 2}}\n"
+  write("kube.yaml", "gpuMemory: {overrunFactor: 2.5, overrunPods: [j-0]}\ndevicePlugin: {model: mps}\n"
                      "failures:\n- {at: 5s, node: n1, gpu: 0, xid: 79}\n");
   write("nodes.yaml", mps_node_yaml());
+  write("device-plugin.yaml", kMps2);
   write("pods.yaml", on_failure(job_yaml("j", 1, "0s", "1000s", "  backoffLimit: 3\n")));
   auto pods = run();
   EXPECT_EQ(pods["j-0"]["reason"], "BackoffLimitExceeded");

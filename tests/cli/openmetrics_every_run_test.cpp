@@ -69,6 +69,10 @@ TEST_F(ExportEveryRun, EveryKubernetesExample) {
     copy_example(example);
     std::string args = fmt::format("run --mode replay --cluster ../{0}/nodes.yaml --workload ../{0}/pods.yaml --policy binpack", example);
     if (fs::exists(dir_ / example / "kube.yaml")) args += fmt::format(" --kube ../{}/kube.yaml", example);
+    if (fs::exists(dir_ / example / "hami-pool.yaml")) args += fmt::format(" --kube ../{}/hami-pool.yaml", example);
+    for (const char* config : {"device-plugin.yaml", "mig-parted.yaml", "hami-values.yaml"}) {
+      if (fs::exists(dir_ / example / config)) args += fmt::format(" --config ../{}/{}", example, config);
+    }
     const std::string om = run_and_export(args, example, "--step 600");
     EXPECT_TRUE(om.ends_with("# EOF\n")) << example;
   }
@@ -95,11 +99,21 @@ TEST_F(ExportEveryRun, EverySharingDevicePlugin) {
   std::ofstream(dir_ / "pods.csv") << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
                                       "a,1000,1024,1,1000,,LS,Succeeded,0,3600,0\nb,1000,1024,1,1000,,LS,Succeeded,0,3600,0\n"
                                       "c,1000,1024,1,500,,LS,Succeeded,0,3600,0\n";
-  for (const char* plugin : {"time-slicing-2", "mps-2", "mig-single-3g", "mig-dynamic", "whole-gpu", "gpushare", "hami-vgpu"}) {
-    fs::copy(kSource / "traces" / "sharing" / (std::string(plugin) + ".yaml"), dir_ / (std::string(plugin) + ".yaml"));
+  fs::copy(kSource / "traces" / "sharing", dir_ / "sharing", fs::copy_options::recursive);
+  // Each variant's files, as scripts/sharing_settings.sh gives them.
+  const std::pair<const char*, const char*> variants[] = {
+      {"time-slicing-2", "--kube ../sharing/whole-gpu.yaml --config ../sharing/time-slicing-2.device-plugin.yaml"},
+      {"mps-2", "--kube ../sharing/whole-gpu.yaml --config ../sharing/mps-2.device-plugin.yaml"},
+      {"mig-single-3g", "--kube ../sharing/mig-single-3g-labels.yaml --config ../sharing/mig-single.device-plugin.yaml "
+                        "--config ../sharing/mig.mig-parted.yaml"},
+      {"mig-dynamic", "--kube ../sharing/mig-dynamic.yaml"},
+      {"whole-gpu", "--kube ../sharing/whole-gpu.yaml"},
+      {"gpushare", "--kube ../sharing/gpushare.yaml"},
+      {"hami-vgpu", "--kube ../sharing/hami-vgpu.yaml"}};
+  for (const auto& [plugin, files] : variants) {
     const std::string om = run_and_export(
-        fmt::format("run --mode replay --cluster ../nodes.csv --workload ../pods.csv --kube ../{}.yaml --policy binpack", plugin),
-        plugin, "--step 600");
+        fmt::format("run --mode replay --cluster ../nodes.csv --workload ../pods.csv {} --policy binpack", files), plugin,
+        "--step 600");
     EXPECT_TRUE(om.ends_with("# EOF\n")) << plugin;
   }
   // time-slicing, 2 replicas a GPU (4 devices), the plugin's distributed choice: a on GPU 0, b on

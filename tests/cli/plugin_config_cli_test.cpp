@@ -1,5 +1,5 @@
-// --config through the binary: the examples and the sharing variants run from the plugins' own
-// files give the same pods as their older --kube-only forms, and --config's mistakes are refused.
+// --config through the binary: the retired --kube keys are refused with the real files' lines,
+// which give the same pods as the bundled real files, and --config's mistakes are refused.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
@@ -34,28 +34,58 @@ class PluginConfigCli : public ::testing::Test {
   fs::path dir_;
 };
 
-// Each pair: the older --kube file, and the real files that replace it (scripts/sharing_settings.sh),
-// on the synthetic topology cluster's first jobs (whole-GPU and multi-GPU pods).
-TEST_F(PluginConfigCli, RealFilesGiveTheOlderKubeFilesPods) {
+// The YAML lines a retired --kube key's message gives (indented by two spaces after "The lines:"
+// or after a line ending in ","), unindented: what a user pastes into a file.
+std::string pasted_lines(const std::string& message, const std::string& after) {
+  std::istringstream in(message.substr(message.find(after) + after.size()));
+  std::string line, out;
+  std::getline(in, line);  // the rest of the line that introduces them
+  while (std::getline(in, line) && line.starts_with("  ")) out += line.substr(2) + "\n";
+  return out;
+}
+
+// gpusim's retired --kube sharing and HAMi keys (issue 30) are refused with the lines of the real
+// file that replaces them; those lines, pasted into a file, give the same pods as the bundled real
+// file (scripts/sharing_settings.sh), on the synthetic topology cluster's jobs.
+TEST_F(PluginConfigCli, RetiredKubeKeysGiveTheRealFilesLines) {
   const fs::path sharing = kSource / "traces" / "sharing";
   const std::string common = fmt::format(
       "run --mode replay --cluster {} --workload {} --policy binpack --seed 42",
-      (kSource / "traces" / "sharing" / "openb-eighth-cluster.csv").string(), (kSource / "traces" / "synthetic" / "topology-jobs.csv").string());
+      (sharing / "openb-eighth-cluster.csv").string(), (kSource / "traces" / "synthetic" / "topology-jobs.csv").string());
   const auto s = [&](const char* file) { return (sharing / file).string(); };
-  const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"--kube " + s("time-slicing-2.yaml"), "--kube " + s("whole-gpu.yaml") + " --config " + s("time-slicing-2.device-plugin.yaml")},
-      {"--kube " + s("time-slicing-2-packed.yaml"),
-       "--kube " + s("device-plugin.yaml") + " --config " + s("time-slicing-2-packed.device-plugin.yaml")},
-      {"--kube " + s("mps-4.yaml"), "--kube " + s("whole-gpu.yaml") + " --config " + s("mps-4.device-plugin.yaml")},
-      {"--kube " + s("hami-vgpu-binpack.yaml"), "--kube " + s("hami-vgpu.yaml") + " --config " + s("hami-vgpu-binpack.hami-values.yaml")},
+  struct Case {
+    const char* old_kube;     // the older --kube file's content
+    const char* introducer;   // where the message's lines start
+    std::string new_kube;     // the --kube file that stays
+    std::string real_file;    // the bundled real file
   };
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const std::string old_pods = pods(common, pairs[i].first, fmt::format("old-{}", i));
-    EXPECT_FALSE(old_pods.empty());
-    EXPECT_EQ(old_pods, pods(common, pairs[i].second, fmt::format("new-{}", i))) << pairs[i].second;
+  const Case cases[] = {
+      {"fractionalGpuRequests: one-device\ndevicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2, allocationPolicy: distributed}\n",
+       "The lines:", s("whole-gpu.yaml"), s("time-slicing-2.device-plugin.yaml")},
+      {"devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2, allocationPolicy: packed}\n", "The lines:",
+       s("device-plugin.yaml"), s("time-slicing-2-packed.device-plugin.yaml")},
+      {"fractionalGpuRequests: one-device\ndevicePlugin:\n  model: mps\n  sharing: {replicas: 4}\n", "The lines:",
+       s("whole-gpu.yaml"), s("mps-4.device-plugin.yaml")},
+      {"devicePlugin:\n  model: hami-vgpu\n  hami: {gpuSchedulerPolicy: binpack}\n", "The lines:", s("hami-vgpu.yaml"),
+       s("hami-vgpu-binpack.hami-values.yaml")},
+  };
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    const Case& c = cases[i];
+    const fs::path old_kube = dir_ / fmt::format("old-{}.yaml", i);
+    std::ofstream(old_kube) << c.old_kube;
+    const CliResult refused = run_gpusim(dir_, fmt::format("{} --kube {} --out refused-{}", common, old_kube.string(), i));
+    EXPECT_EQ(refused.exit_code, 1) << c.old_kube;
+    EXPECT_NE(refused.err.find(": gone from --kube: "), std::string::npos) << refused.err;
+    EXPECT_FALSE(fs::exists(dir_ / fmt::format("refused-{}", i)));
+    const fs::path pasted = dir_ / fmt::format("pasted-{}.yaml", i);
+    std::ofstream(pasted) << pasted_lines(refused.err, c.introducer);
+    const std::string from_paste = pods(common, fmt::format("--kube {} --config {}", c.new_kube, pasted.string()), fmt::format("paste-{}", i));
+    EXPECT_FALSE(from_paste.empty()) << slurp(pasted);
+    EXPECT_EQ(from_paste, pods(common, fmt::format("--kube {} --config {}", c.new_kube, c.real_file), fmt::format("real-{}", i)))
+        << slurp(pasted);
   }
   // summary.json names the files and what they hold unmodelled.
-  const std::string summary = slurp(dir_ / "new-0" / "summary.json");
+  const std::string summary = slurp(dir_ / "real-0" / "summary.json");
   EXPECT_NE(summary.find("\"configs\""), std::string::npos);
   EXPECT_NE(summary.find("time-slicing-2.device-plugin.yaml"), std::string::npos);
 }
@@ -77,9 +107,10 @@ TEST_F(PluginConfigCli, MistakesAreRefused) {
   r = run_gpusim(dir_, "run --mode fill --policy binpack --out out --config " + ts);
   EXPECT_NE(r.err.find("a device plugin's configuration applies to --mode replay only"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
-  // The older --kube sharing keys and a config for the same nodes.
-  r = run_gpusim(dir_, common + " --kube " + (kSource / "traces" / "sharing" / "time-slicing-2.yaml").string() + " --config " + ts);
-  EXPECT_NE(r.err.find("keep them in the device-plugin config alone"), std::string::npos) << r.err;
+  // A retired --kube key, even beside the config that replaces it.
+  std::ofstream(dir_ / "old.yaml") << "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 2}\n";
+  r = run_gpusim(dir_, common + " --kube " + (dir_ / "old.yaml").string() + " --config " + ts);
+  EXPECT_NE(r.err.find("old.yaml:3: devicePlugin.sharing.replicas: gone from --kube"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -93,36 +93,27 @@ TEST(KubeSettings, ErrorsNameFileLineAndField) {
 }
 
 TEST(KubeSettings, SharingOptions) {
+  // What stays in --kube (no real file has it): the MPS clients' SM share and how a trace fraction
+  // asks HAMi's resources.
   const KubeSettings s = parse_kube_settings(
       "fractionalGpuRequests: one-device\n"
-      "devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed, failRequestsGreaterThanOne: true}\n"
-      "pools:\n  - name: m\n    match: {namePrefix: n1}\n    devicePlugin: mps\n    sharing: {replicas: 2, mpsActiveThreadPercentage: 30}\n"
-      "  - name: renamed\n    devicePlugin: time-slicing\n    sharing: {replicas: 2, renameByDefault: true}\n"
-      "  - name: h\n    devicePlugin: hami-vgpu\n    hami: {gpuSchedulerPolicy: topology-aware, nodeSchedulerPolicy: spread, "
-      "deviceSplitCount: 4, deviceMemoryScaling: 1.5, fractionAsks: gpumem}\n",
+      "devicePlugin:\n  model: time-slicing\n"
+      "pools:\n  - name: m\n    match: {namePrefix: n1}\n    devicePlugin: mps\n    sharing: {mpsActiveThreadPercentage: 30}\n"
+      "  - name: h\n    devicePlugin: hami-vgpu\n    hami: {fractionAsks: gpumem}\n",
       "kube.yaml", nodes());
   EXPECT_TRUE(s.fraction_as_one_device);
   EXPECT_EQ(s.default_model, DevicePluginModel::kTimeSlicing);
-  EXPECT_EQ(s.default_sharing.replicas, 4);
-  EXPECT_EQ(s.default_sharing.policy, ReplicaPolicy::kPacked);
-  EXPECT_TRUE(s.default_sharing.fail_requests_greater_than_one);
-  EXPECT_FALSE(s.default_sharing.rename_by_default);
-  ASSERT_EQ(s.pools.size(), 3U);
+  EXPECT_EQ(s.default_sharing, k8s::SharingConfig{});  // the device-plugin config gives the replicas
+  EXPECT_TRUE(s.shared_nodes_need_config);
+  ASSERT_EQ(s.pools.size(), 2U);
   EXPECT_EQ(s.pools[0].model, DevicePluginModel::kMps);
-  EXPECT_EQ(s.pools[0].sharing.replicas, 2);
   EXPECT_EQ(s.pools[0].sharing.mps_active_thread_percentage, 30);
-  EXPECT_TRUE(s.pools[1].sharing.rename_by_default);
-  // HAMi's defaults (charts/hami values) unless set.
+  // HAMi's defaults (charts/hami values) until its Helm values say otherwise.
   EXPECT_EQ(s.default_hami, k8s::HamiConfig{});
   EXPECT_EQ(s.default_hami.device_split_count, 10);
   EXPECT_EQ(s.default_hami.node_policy, k8s::HamiNodePolicy::kBinpack);
   EXPECT_EQ(s.default_hami.gpu_policy, k8s::HamiGpuPolicy::kSpread);
-  const k8s::HamiConfig& h = s.pools[2].hami;
-  EXPECT_EQ(h.gpu_policy, k8s::HamiGpuPolicy::kTopologyAware);
-  EXPECT_EQ(h.node_policy, k8s::HamiNodePolicy::kSpread);
-  EXPECT_EQ(h.device_split_count, 4);
-  EXPECT_EQ(h.device_memory_scaling, 1.5);
-  EXPECT_FALSE(h.fraction_asks_cores);
+  EXPECT_FALSE(s.pools[1].hami.fraction_asks_cores);
   const KubeSettings m = parse_kube_settings("gpuMemory: {overrunProbability: 0.05, overrunFactor: 2, overrunPods: [a, b]}\n",
                                              "kube.yaml", nodes());
   EXPECT_TRUE(m.memory_model);
@@ -131,37 +122,62 @@ TEST(KubeSettings, SharingOptions) {
   EXPECT_EQ(m.overrun_pods, (std::vector<std::string>{"a", "b"}));
 }
 
+// The keys issue 30 retired: each is refused at its line with the real file's lines, the values
+// given filled in.
+TEST(KubeSettings, RetiredSharingHamiAndMigKeysGiveTheRealFilesLines) {
+  const std::string ts = error_of("devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed, "
+                                  "failRequestsGreaterThanOne: true}\n");
+  EXPECT_TRUE(ts.starts_with("kube.yaml:3: devicePlugin.sharing.replicas: gone from --kube: NVIDIA's device-plugin config "
+                             "gives it (--config FILE, with devicePlugin: device-plugin here; the config makes the nodes "
+                             "time-slicing). The lines:\n  version: v1\n  flags:\n    plugin: {sharedDevicesAllocationPolicy: "
+                             "packed}\n  sharing:\n    timeSlicing:\n      renameByDefault: false\n      "
+                             "failRequestsGreaterThanOne: true\n      resources:\n      - name: nvidia.com/gpu\n        "
+                             "replicas: 4\n")) << ts;
+  const std::string mps = error_of("pools:\n  - name: m\n    devicePlugin: mps\n    sharing: {renameByDefault: true}\n");
+  EXPECT_TRUE(mps.starts_with("kube.yaml:4: pools[0].sharing.renameByDefault: gone from --kube:")) << mps;
+  EXPECT_NE(mps.find("    mps:\n      renameByDefault: true\n      failRequestsGreaterThanOne: true\n"), std::string::npos) << mps;
+  const std::string hami = error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {deviceSplitCount: 4, gpuSchedulerPolicy: binpack}\n");
+  EXPECT_TRUE(hami.starts_with("kube.yaml:3: devicePlugin.hami.gpuSchedulerPolicy: gone from --kube: HAMi's Helm values give "
+                               "it")) << hami;
+  EXPECT_NE(hami.find("  scheduler:\n    defaultSchedulerPolicy:\n      nodeSchedulerPolicy: binpack\n      "
+                      "gpuSchedulerPolicy: binpack\n  devicePlugin:\n    deviceSplitCount: 4\n    deviceMemoryScaling: 1\n"),
+            std::string::npos) << hami;
+  const std::string mig = error_of("devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [3g.40gb, 2g.20gb, 2g.20gb]}\n");
+  EXPECT_TRUE(mig.starts_with("kube.yaml:3: devicePlugin.mig.layout: gone from --kube: NVIDIA's files give it")) << mig;
+  EXPECT_NE(mig.find("  flags: {migStrategy: mixed}\n"), std::string::npos) << mig;
+  EXPECT_NE(mig.find("      mig-devices: {\"3g.40gb\": 1, \"2g.20gb\": 2}\n"), std::string::npos) << mig;
+  EXPECT_TRUE(error_of("pools:\n  - name: m\n    devicePlugin: mig\n    mig: {strategy: single}\n")
+                  .starts_with("kube.yaml:4: pools[0].mig.strategy: gone from --kube")) ;
+}
+
 TEST(KubeSettings, MigOptions) {
+  // A mig node's layout comes from NVIDIA's MIG manager config (--config): --kube names the model only.
   const KubeSettings s = parse_kube_settings(
-      "devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [3g.40gb, 2g.20gb, 2g.20gb]}\n"
-      "pools:\n  - name: h\n    match: {namePrefix: n1}\n    devicePlugin: mig\n    mig: {layout: [1g.10gb, 1g.10gb]}\n",
-      "kube.yaml", nodes());
+      "devicePlugin:\n  model: mig\npools:\n  - name: h\n    match: {namePrefix: n1}\n    devicePlugin: mig\n", "kube.yaml", nodes());
   EXPECT_EQ(s.default_model, DevicePluginModel::kMig);
-  EXPECT_EQ(s.default_mig.strategy, MigStrategy::kMixed);
-  EXPECT_EQ(s.default_mig.layout, (std::vector<std::string>{"3g.40gb", "2g.20gb", "2g.20gb"}));
+  EXPECT_TRUE(s.default_mig.layout.empty());
   ASSERT_EQ(s.pools.size(), 1U);
-  EXPECT_EQ(s.pools[0].mig.strategy, MigStrategy::kSingle);
-  EXPECT_EQ(s.pools[0].mig.layout.size(), 2U);
+  EXPECT_TRUE(s.pools[0].mig.layout.empty());
+  // HAMi's dynamic MIG stays in --kube, with its starting layout.
   const KubeSettings d = parse_kube_settings(
       "devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [7g.80gb], dynamic: true, reconfigureTime: 2m}\n", "kube.yaml", nodes());
   EXPECT_TRUE(d.default_mig.dynamic);
+  EXPECT_EQ(d.default_mig.strategy, MigStrategy::kMixed);
+  EXPECT_EQ(d.default_mig.layout, (std::vector<std::string>{"7g.80gb"}));
   EXPECT_EQ(d.default_mig.reconfigure_time, core::Time::from_seconds(120));
 }
 
 TEST(KubeSettings, MigErrorsNameFileLineAndField) {
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n"), "kube.yaml:2: devicePlugin.mig: missing: model mig needs mig.layout");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {strategy: none, layout: [7g.80gb]}\n"),
-            "kube.yaml:3: devicePlugin.mig.strategy: expected single or mixed");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {layout: [3g.40gb, 2g.20gb]}\n"),
-            "kube.yaml:3: devicePlugin.mig.layout: strategy single needs one profile on every instance; use strategy mixed");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig:\n    strategy: mixed\n    layout:\n      - 3g.40gb\n      - 3g.4gb\n")
-                .substr(0, 75),
-            "kube.yaml:7: devicePlugin.mig.layout[1]: '3g.4gb' is no MIG profile of a kn");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {layout: []}\n"),
-            "kube.yaml:3: devicePlugin.mig.layout: expected a list of 1 to 7 MIG profile names");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  mig: {layout: [7g.80gb]}\n"),
+  const std::string dynamic = "devicePlugin:\n  model: mig\n  mig:\n    dynamic: true\n";
+  EXPECT_EQ(error_of(dynamic + "    strategy: none\n    layout: [7g.80gb]\n"), "kube.yaml:5: devicePlugin.mig.strategy: expected single or mixed");
+  EXPECT_EQ(error_of(dynamic + "    strategy: mixed\n    layout:\n      - 3g.40gb\n      - 3g.4gb\n").substr(0, 75),
+            "kube.yaml:8: devicePlugin.mig.layout[1]: '3g.4gb' is no MIG profile of a kn");
+  EXPECT_EQ(error_of(dynamic + "    strategy: mixed\n    layout: []\n"),
+            "kube.yaml:6: devicePlugin.mig.layout: expected a list of 1 to 7 MIG profile names");
+  EXPECT_EQ(error_of(dynamic + "    strategy: mixed\n"),
+            "kube.yaml:4: devicePlugin.mig.layout: missing: the MIG instances of each GPU, e.g. [3g.40gb, 3g.40gb]");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  mig: {layout: [7g.80gb], dynamic: true}\n"),
             "kube.yaml:3: devicePlugin.mig: applies to model mig only");
-  EXPECT_EQ(error_of("pools:\n  - name: m\n    devicePlugin: mig\n"), "kube.yaml:2: pools[0].mig: missing: devicePlugin mig needs mig.layout");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {layout: [7g.80gb], dynamic: true}\n"),
             "kube.yaml:3: devicePlugin.mig.dynamic: re-partitioning changes which profiles a GPU offers: needs strategy mixed");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mig\n  mig: {strategy: mixed, layout: [7g.80gb], dynamic: true, reconfigureTime: soon}\n")
@@ -172,33 +188,17 @@ TEST(KubeSettings, MigErrorsNameFileLineAndField) {
 }
 
 TEST(KubeSettings, SharingErrorsNameFileLineAndField) {
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {replicas: 0}\n"),
-            "kube.yaml:3: devicePlugin.sharing.replicas: '0' is not an integer from 1 to 128");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {allocationPolicy: spread}\n"),
-            "kube.yaml:3: devicePlugin.sharing.allocationPolicy: expected distributed or packed");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {renameByDefault: yes}\n"),
-            "kube.yaml:3: devicePlugin.sharing.renameByDefault: 'yes' is not true or false");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {mpsActiveThreadPercentage: 0}\n"),
+            "kube.yaml:3: devicePlugin.sharing.mpsActiveThreadPercentage: '0' is not a number from 1 to 100");
   EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {rename: true}\n"),
-            "kube.yaml:3: devicePlugin.sharing.rename: unknown field (known: replicas, renameByDefault, "
-            "failRequestsGreaterThanOne, allocationPolicy, mpsActiveThreadPercentage)");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  sharing: {failRequestsGreaterThanOne: yes}\n"),
-            "kube.yaml:3: devicePlugin.sharing.failRequestsGreaterThanOne: 'yes' is not true or false");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: device-plugin\n  sharing: {replicas: 2}\n"),
+            "kube.yaml:3: devicePlugin.sharing.rename: unknown field (known: mpsActiveThreadPercentage)");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: device-plugin\n  sharing: {mpsActiveThreadPercentage: 50}\n"),
             "kube.yaml:3: devicePlugin.sharing: applies to model time-slicing or mps only");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {gpuSchedulerPolicy: numa}\n"),
-            "kube.yaml:3: devicePlugin.hami.gpuSchedulerPolicy: expected spread, binpack or topology-aware");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {nodeSchedulerPolicy: topology-aware}\n"),
-            "kube.yaml:3: devicePlugin.hami.nodeSchedulerPolicy: expected binpack or spread");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {deviceSplitCount: 0}\n"),
-            "kube.yaml:3: devicePlugin.hami.deviceSplitCount: '0' is not an integer from 1 to 1000");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {deviceMemoryScaling: 0.5}\n"),
-            "kube.yaml:3: devicePlugin.hami.deviceMemoryScaling: '0.5' is not a number from 1 to 100");
   EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {fractionAsks: gpucores}\n"),
             "kube.yaml:3: devicePlugin.hami.fractionAsks: expected gpumem-and-gpucores or gpumem");
   EXPECT_EQ(error_of("devicePlugin:\n  model: hami-vgpu\n  hami: {splitCount: 4}\n"),
-            "kube.yaml:3: devicePlugin.hami.splitCount: unknown field (known: gpuSchedulerPolicy, nodeSchedulerPolicy, "
-            "deviceSplitCount, deviceMemoryScaling, fractionAsks)");
-  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  hami: {gpuSchedulerPolicy: binpack}\n"),
+            "kube.yaml:3: devicePlugin.hami.splitCount: unknown field (known: fractionAsks)");
+  EXPECT_EQ(error_of("devicePlugin:\n  model: mps\n  hami: {fractionAsks: gpumem}\n"),
             "kube.yaml:3: devicePlugin.hami: applies to model hami-vgpu only");
   EXPECT_EQ(error_of("descheduler: {evictionsPerCycle: 0}\n"),
             "kube.yaml:1: descheduler.evictionsPerCycle: '0' is not an integer from 1 to 1000");
