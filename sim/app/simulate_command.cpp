@@ -403,6 +403,7 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Regi
     }
     const k8s::PluginConfigKind kind = k8s::plugin_config_kind(doc);
     if (kind == k8s::PluginConfigKind::kNone) {
+      if (const auto typo = config::unknown_field_of_nearest_kind(doc, file.string())) throw InputError(*typo);
       throw InputError(fmt::format("{}: not a configuration gpusim reads (NVIDIA's device-plugin config or a ConfigMap of "
                                    "them, NVIDIA's mig-parted config; HAMi's Helm values, device config or ConfigMaps)",
                                    file.string()));

@@ -1,6 +1,11 @@
 #include "sim/config/config_files.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "policies/register_builtin.hpp"
 #include "sim/config/kube_scheduler_config.hpp"
@@ -82,7 +87,73 @@ constexpr ConfigKind kKinds[] = {
     {"Volcano Queues", is_volcano_queues, read_volcano_queues},
 };
 
+// The formats told by their top-level keys alone, with those keys (their readers' own lists).
+struct KeyedFormat {
+  const char* name;
+  std::initializer_list<const char*> fields;
+};
+constexpr KeyedFormat kKeyedFormats[] = {
+    {"NVIDIA's device-plugin config", {"version", "flags", "resources", "sharing", "imex"}},
+    {"NVIDIA's mig-parted config", {"version", "mig-configs"}},
+};
+
+// Levenshtein distance, for telling which format a misspelt key was meant for.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 }  // namespace
+
+std::optional<std::string> unknown_field_of_nearest_kind(const YAML::Node& doc, const std::string& path) {
+  if (!doc.IsMap() || doc.size() == 0) return std::nullopt;
+  const auto known = [](const KeyedFormat& format, const std::string& key) {
+    return std::any_of(format.fields.begin(), format.fields.end(), [&](const char* f) { return key == f; });
+  };
+  // The format that knows most keys; on a tie, the one whose fields the other keys are nearest to
+  // (the least edit distance, summed), then the first.
+  const KeyedFormat* nearest = nullptr;
+  std::size_t best = 0;
+  std::size_t best_distance = 0;
+  for (const KeyedFormat& format : kKeyedFormats) {
+    std::size_t matches = 0;
+    std::size_t distance = 0;
+    for (const auto& entry : doc) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
+      if (known(format, key)) {
+        ++matches;
+        continue;
+      }
+      std::size_t nearest_field = key.size() + 32;
+      for (const char* f : format.fields) nearest_field = std::min(nearest_field, edit_distance(key, f));
+      distance += nearest_field;
+    }
+    if (matches > best || (matches == best && matches > 0 && distance < best_distance)) {
+      best = matches;
+      best_distance = distance;
+      nearest = &format;
+    }
+  }
+  // At least half its keys: a file that only shares `version` with them is something else.
+  if (nearest == nullptr || 2 * best < doc.size()) return std::nullopt;
+  for (const auto& entry : doc) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
+    if (entry.first.IsScalar() && known(*nearest, key)) continue;
+    return fmt::format("{}:{}: {}: unknown field of {} (known: {}), so the file reads as none of the kinds gpusim reads",
+                       path, entry.first.Mark().line + 1, key, nearest->name, fmt::join(nearest->fields, ", "));
+  }
+  return std::nullopt;
+}
 
 std::span<const ConfigKind> config_kinds() { return kKinds; }
 
@@ -105,6 +176,7 @@ std::string read_config_file(const std::string& path, RunConfiguration& into) {
     found = &kind;
   }
   if (found == nullptr) {
+    if (const auto typo = unknown_field_of_nearest_kind(first, path)) throw core::InputError(*typo);
     throw core::InputError(fmt::format("{}:1: not a configuration file gpusim reads (kinds: {})", path, fmt::join(names, ", ")));
   }
   return fmt::format("{}: {}", found->name, found->read(text, path, into));

@@ -4,6 +4,7 @@
 // its own and one line in config_kinds() (sim/config/config_files.cpp).
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +34,12 @@ std::span<const ConfigKind> config_kinds();
 // Reads one file by its kind into `into`; returns "<kind>: <account>". A file of no known kind,
 // or of several, is an error that lists the kinds.
 std::string read_config_file(const std::string& path, RunConfiguration& into);
+
+// For a file that reads as none of the kinds: when its top-level keys are mostly those of a format
+// recognised by its keys alone (NVIDIA's device-plugin and mig-parted configs, whose keys have no
+// apiVersion or kind to tell them), "<path>:<line>: <key>: unknown field of <format> (known: ...)"
+// for its first key that format lacks, so that a typo is named rather than the file refused whole.
+std::optional<std::string> unknown_field_of_nearest_kind(const YAML::Node& first_document, const std::string& path);
 
 // Whether the file is a KubeSchedulerConfiguration (false when it cannot be read or parsed: its
 // reader then says why).

@@ -55,6 +55,24 @@ TEST(ConfigCli, CheckReportsEveryFileAndFailsOnAnyBadOne) {
   EXPECT_EQ(run_gpusim(dir, "config check good.yaml").exit_code, 0);
 }
 
+// A typo among the top-level keys of a format told by its keys alone (NVIDIA's device-plugin and
+// mig-parted configs) is named at its line, in the format it was meant for, by check and by run.
+TEST(ConfigCli, ATopLevelTypoIsNamedInTheFormatItWasMeantFor) {
+  const auto dir = fresh_dir("config_typo");
+  std::ofstream(dir / "dp.yaml") << "version: v1\nflag: {migStrategy: none}\n";
+  std::ofstream(dir / "mig.yaml") << "version: v1\nmig-config:\n  all-disabled: [{devices: all, mig-enabled: false}]\n";
+  const auto check = run_gpusim(dir, "config check dp.yaml mig.yaml");
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_NE(check.err.find("dp.yaml:2: flag: unknown field of NVIDIA's device-plugin config (known: version, flags, "
+                           "resources, sharing, imex)"), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find("mig.yaml:2: mig-config: unknown field of NVIDIA's mig-parted config (known: version, "
+                           "mig-configs)"), std::string::npos) << check.err;
+  const auto run = run_gpusim(dir, "run --mode replay --time-compression 100000 --config dp.yaml --out out");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("dp.yaml:2: flag: unknown field of NVIDIA's device-plugin config"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
 // A KubeSchedulerConfiguration as the Kubernetes documentation writes one: two profiles, the
 // defaults and one without scoring, compared over the bundled fill experiment: each is a policy.
 TEST(ConfigCli, TheDocumentationsTwoProfilesRunAsTwoPolicies) {
