@@ -98,11 +98,11 @@ void refuse_retired_policy_options(const RetiredPolicyOptions& r, const std::str
     throw UsageError(fmt::format(
         "--queue-quotas is gone: queue quotas are Volcano Queue objects (scheduling.volcano.sh/v1beta1) given with "
         "--config, one per queue (several in one file, separated by ---).\n{}"
-        "A queue of your file becomes:\n"
+        "A Queue looks like this (one per queue of your file, with its values):\n"
         "  apiVersion: scheduling.volcano.sh/v1beta1\n"
         "  kind: Queue\n"
         "  metadata:\n"
-        "    name: \"QUEUE\"\n"
+        "    name: queue-name\n"
         "  spec:\n"
         "    weight: 1            # proportion's share (1..65535)\n"
         "    reclaimable: true\n"

@@ -163,8 +163,18 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       // Only a node whose --kube model is mig has a layout (its pool's or the defaults').
       if (chosen.model != DevicePluginModel::kMig) mig = MigConfig{};
       std::string layout_from = source;
+      const DevicePluginModel declared = chosen.model;
       apply_device_plugin_config(*settings.device_plugin_configs, settings.mig_parted_configs.get(), node, catalog, source,
                                  chosen, mig, layout_from);
+      // A node --kube calls time-slicing or mps must get that sharing from the config: otherwise the
+      // user's intent and the config disagree, and either reading would be a silent guess.
+      if (is_shared(declared) && chosen.model != declared) {
+        throw core::InputError(fmt::format("node {}: devicePlugin {} (from {}), but the device-plugin config {} makes it {}: "
+                                           "give the config sharing.{}, or say devicePlugin: device-plugin and let the "
+                                           "config decide", node.name, to_string(declared), source,
+                                           settings.device_plugin_configs->file, to_string(chosen.model),
+                                           declared == DevicePluginModel::kMps ? "mps" : "timeSlicing"));
+      }
       from = layout_from;
     }
     if (settings.hami_settings && chosen.model == DevicePluginModel::kHamiVgpu) {
@@ -184,11 +194,12 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
       resolve_mig(chosen, mig, node, from, catalog);
     }
     if (is_shared(chosen.model) && settings.shared_nodes_need_config && !settings.device_plugin_configs) {
-      throw core::InputError(fmt::format("node {}: {} gives it devicePlugin {}, but no device-plugin config says its "
-                                         "replicas: give NVIDIA's device-plugin config with sharing.{} (--config; "
-                                         "traces/sharing/time-slicing-2.device-plugin.yaml is one)",
-                                         node.name, from, to_string(chosen.model),
-                                         chosen.model == DevicePluginModel::kMps ? "mps" : "timeSlicing"));
+      const bool mps = chosen.model == DevicePluginModel::kMps;
+      throw core::InputError(fmt::format("node {}: devicePlugin {} (from {}), but no device-plugin config says its replicas: "
+                                         "give NVIDIA's device-plugin config with sharing.{} (--config; "
+                                         "traces/sharing/{}.device-plugin.yaml is one)",
+                                         node.name, to_string(chosen.model), from, mps ? "mps" : "timeSlicing",
+                                         mps ? "mps-2" : "time-slicing-2"));
     }
     if (is_shared(chosen.model)) {
       // Replicas are devices of their own; gpusim models a node's topology for whole GPUs only.

@@ -19,8 +19,8 @@ std::string value_or(const YAML::Node& map, const char* key, const char* fallbac
 std::string retired_sharing_message(const YAML::Node& sharing, bool mps) {
   const std::string policy = value_or(sharing, "allocationPolicy", "distributed");
   return fmt::format(
-      "gone from --kube: NVIDIA's device-plugin config gives it (--config FILE, with devicePlugin: device-plugin here; "
-      "the config makes the nodes {0}). The lines:\n"
+      "gone from --kube: NVIDIA's device-plugin config gives it (--config FILE; here devicePlugin: {0} may stay, or "
+      "say device-plugin: the config makes the nodes {0}). The lines:\n"
       "  version: v1\n"
       "  flags:\n"
       "    plugin: {{sharedDevicesAllocationPolicy: {1}}}\n"
@@ -32,10 +32,10 @@ std::string retired_sharing_message(const YAML::Node& sharing, bool mps) {
       "      - name: nvidia.com/gpu\n"
       "        replicas: {5}\n"
       "For one pool, make it a ConfigMap of named configs and label the pool's nodes "
-      "(labels: {{nvidia.com/device-plugin.config: NAME}}); traces/sharing/*.device-plugin.yaml are examples. "
-      "mpsActiveThreadPercentage stays here",
+      "(labels: {{nvidia.com/device-plugin.config: NAME}}); traces/sharing/{6}.device-plugin.yaml is an example. "
+      "mpsActiveThreadPercentage stays here, with devicePlugin: mps",
       mps ? "mps" : "time-slicing", policy, mps ? "mps" : "timeSlicing", value_or(sharing, "renameByDefault", "false"),
-      value_or(sharing, "failRequestsGreaterThanOne", mps ? "true" : "false"), value_or(sharing, "replicas", "2"));
+      value_or(sharing, "failRequestsGreaterThanOne", mps ? "true" : "false"), value_or(sharing, "replicas", "2"), mps ? "mps-2" : "time-slicing-2");
 }
 
 std::string retired_hami_message(const YAML::Node& hami) {
@@ -81,7 +81,7 @@ std::string retired_mig_message(const YAML::Node& mig) {
       "for the nodes labelled nvidia.com/mig.config: my-layout (a pool's labels:). Instances are created largest "
       "first, as mig-parted does. traces/sharing/mig.mig-parted.yaml is an example. HAMi's dynamic MIG "
       "(dynamic: true, with its starting layout) stays here",
-      value_or(mig, "strategy", "single"), devices.empty() ? "\"1g.10gb\": 7" : devices);
+      value_or(mig, "strategy", "single"), devices.empty() ? "\"3g.40gb\": 2" : devices);
 }
 
 }  // namespace gpusim::k8s

@@ -161,8 +161,15 @@ TEST_F(K8sExamples, TimeSlicingThroughTheBinary) {
   const CliResult alone = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube alone.yaml "
                                            "--policy binpack --out out3");
   EXPECT_EQ(alone.exit_code, 1);
-  EXPECT_NE(alone.err.find("node ts-0: the defaults gives it devicePlugin time-slicing, but no device-plugin config says its "
+  EXPECT_NE(alone.err.find("node ts-0: devicePlugin time-slicing (from the defaults), but no device-plugin config says its "
                            "replicas"), std::string::npos) << alone.err;
+  // ... or with a config that gives it no sharing: whole GPUs would be a silent guess.
+  std::ofstream(dir_ / "plain.yaml") << "version: v1\nflags: {migStrategy: none}\n";
+  const CliResult plain = run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube alone.yaml "
+                                           "--config plain.yaml --policy binpack --out out3");
+  EXPECT_EQ(plain.exit_code, 1);
+  EXPECT_NE(plain.err.find("node ts-0: devicePlugin time-slicing (from the --kube devicePlugin), but the device-plugin config plain.yaml "
+                           "makes it device-plugin"), std::string::npos) << plain.err;
   std::ofstream(dir_ / "many.yaml") << "version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - {name: nvidia.com/gpu, replicas: 129}\n";
   EXPECT_EQ(run_gpusim(dir_, "run --mode replay --cluster nodes.csv --workload pods.csv --kube kube.yaml --config many.yaml "
                              "--policy binpack --out out3").exit_code, 1);

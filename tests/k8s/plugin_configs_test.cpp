@@ -238,10 +238,15 @@ TEST(PluginConfigs, KubeSharingAndAConfigAreRefusedTogether) {
   s.pod("a", 1, 0, 100);
   EXPECT_EQ(run_error(s), "node n0: device-plugin config 'any' (dp.yaml:7) gives its sharing, and the --kube devicePlugin "
                           "gives sharing settings too: keep them in the device-plugin config alone");
-  // A --kube model of NVIDIA's family with no parameters is the config's to decide: time-slicing
-  // with 4 replicas here, whatever --kube's model said.
+  // A --kube model that names a sharing mode must be the config's: mps against a time-slicing
+  // config is refused rather than guessed.
   s.kube.default_sharing = {};
   s.kube.default_model = DevicePluginModel::kMps;
+  EXPECT_EQ(run_error(s), "node n0: devicePlugin mps (from the --kube devicePlugin), but the device-plugin config dp.yaml "
+                          "makes it time-slicing: give the config sharing.mps, or say devicePlugin: device-plugin and let "
+                          "the config decide");
+  // time-slicing (or device-plugin) with the config's 4 replicas runs.
+  s.kube.default_model = DevicePluginModel::kTimeSlicing;
   s.pod("b", 1, 0, 100);
   const auto result = s.run();
   EXPECT_EQ(record(result, 1).gpus, gpus({1}));

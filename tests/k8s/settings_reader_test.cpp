@@ -128,8 +128,8 @@ TEST(KubeSettings, RetiredSharingHamiAndMigKeysGiveTheRealFilesLines) {
   const std::string ts = error_of("devicePlugin:\n  model: time-slicing\n  sharing: {replicas: 4, allocationPolicy: packed, "
                                   "failRequestsGreaterThanOne: true}\n");
   EXPECT_TRUE(ts.starts_with("kube.yaml:3: devicePlugin.sharing.replicas: gone from --kube: NVIDIA's device-plugin config "
-                             "gives it (--config FILE, with devicePlugin: device-plugin here; the config makes the nodes "
-                             "time-slicing). The lines:\n  version: v1\n  flags:\n    plugin: {sharedDevicesAllocationPolicy: "
+                             "gives it (--config FILE; here devicePlugin: time-slicing may stay, or say device-plugin: the "
+                             "config makes the nodes time-slicing). The lines:\n  version: v1\n  flags:\n    plugin: {sharedDevicesAllocationPolicy: "
                              "packed}\n  sharing:\n    timeSlicing:\n      renameByDefault: false\n      "
                              "failRequestsGreaterThanOne: true\n      resources:\n      - name: nvidia.com/gpu\n        "
                              "replicas: 4\n")) << ts;
