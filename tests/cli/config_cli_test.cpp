@@ -67,6 +67,13 @@ TEST(ConfigCli, ATopLevelTypoIsNamedInTheFormatItWasMeantFor) {
                            "resources, sharing, imex)"), std::string::npos) << check.err;
   EXPECT_NE(check.err.find("mig.yaml:2: mig-config: unknown field of NVIDIA's mig-parted config (known: version, "
                            "mig-configs)"), std::string::npos) << check.err;
+  // The GPU Operator's form: a ConfigMap whose data entry is the config, the line counted in the file.
+  std::ofstream(dir / "cm.yaml") << "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ts}\ndata:\n  any: |-\n    version: v1\n"
+                                    "    sharing:\n      timeSlicing:\n        resources: [{name: nvidia.com/gpu, replicas: 2}]\n"
+                                    "    flag: {migStrategy: none}\n";
+  const auto in_map = run_gpusim(dir, "config check cm.yaml");
+  EXPECT_NE(in_map.err.find("cm.yaml:10: data.any.flag: unknown field of NVIDIA's device-plugin config"), std::string::npos)
+      << in_map.err;
   const auto run = run_gpusim(dir, "run --mode replay --time-compression 100000 --config dp.yaml --out out");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("dp.yaml:2: flag: unknown field of NVIDIA's device-plugin config"), std::string::npos) << run.err;
