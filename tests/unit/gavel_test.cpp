@@ -241,6 +241,37 @@ TEST(TimeShareLp, AgnosticMaxMinGivesEqualGpuTime) {
   for (const double x : shares) EXPECT_NEAR(x, 2.0 / 3, 1e-9);
 }
 
+TEST(TimeShareLp, JobsThatCannotRunOnATypeGetNoShareThereAndTheSolverKeepsGoing) {
+  // Many jobs on three types, a third of the job/type pairs with speed 0 (it cannot run there), as
+  // on philly-gavel where some job types have no figure for some GPUs: optimal, and no share where
+  // a job cannot run. (The LP used to store those zero coefficients, and Debian's CLP asserted on
+  // them, ClpPackedMatrix.cpp "elValue", aborting gavel-maxmin on philly-gavel at 16x after ~11
+  // minutes; this small LP does not reach that pricing path, with or without the fix.)
+  std::vector<sched::TimeShareJob> jobs;
+  for (int j = 0; j < 400; ++j) {
+    std::vector<double> speed{1.0 + j % 3, 0.5 + (j % 5) * 0.25, 2.0};
+    speed[static_cast<std::size_t>(j % 3)] = 0;  // never all three
+    jobs.push_back({1 + j % 4, speed, 100.0 * (j % 7), 1000.0 + 10 * j});
+  }
+  const std::vector<double> gpus{24, 16, 8};
+  sched::TimeShareLp lp;
+  for (const auto objective : {sched::TimeShareObjective::kMaxMin, sched::TimeShareObjective::kFinishTimeFair}) {
+    for (const bool aware : {true, false}) {
+      std::vector<double> shares;
+      const double value = lp.solve(objective, aware, jobs, gpus, shares);
+      EXPECT_GT(value, 0);
+      ASSERT_EQ(shares.size(), jobs.size() * gpus.size());
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        for (std::size_t t = 0; t < gpus.size(); ++t) {
+          if (jobs[j].speed[t] == 0) {
+            EXPECT_EQ(shares[j * gpus.size() + t], 0.0) << j << " " << t;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TimeShareLp, AwareMaxMinOnAlikeGpusIsTheAgnosticOne) {
   // Two GPUs, two 1-GPU jobs and a 2-GPU job: min(x1, x2, 2 x3) with x1 + x2 + 2 x3 <= 2 gives
   // z = 2/3, x3 = 1/3. With every speed 1 the aware policy must give the same (the GPUs of the
