@@ -244,9 +244,7 @@ TEST(TimeShareLp, AgnosticMaxMinGivesEqualGpuTime) {
 TEST(TimeShareLp, JobsThatCannotRunOnATypeGetNoShareThereAndTheSolverKeepsGoing) {
   // Many jobs on three types, a third of the job/type pairs with speed 0 (it cannot run there), as
   // on philly-gavel where some job types have no figure for some GPUs: optimal, and no share where
-  // a job cannot run. (The LP used to store those zero coefficients, and Debian's CLP asserted on
-  // them, ClpPackedMatrix.cpp "elValue", aborting gavel-maxmin on philly-gavel at 16x after ~11
-  // minutes; this small LP does not reach that pricing path, with or without the fix.)
+  // a job cannot run.
   std::vector<sched::TimeShareJob> jobs;
   for (int j = 0; j < 400; ++j) {
     std::vector<double> speed{1.0 + j % 3, 0.5 + (j % 5) * 0.25, 2.0};
