@@ -263,34 +263,29 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     }
     NodeChoice best{};
     bool found = false;
-    const auto consider = [&](cluster::NodeIndex n) {
-      if (!node_candidate(n, spec, key, reclaimer_queue, now)) return false;
+    // The potential nodes, walked as DryRunPreemption does: from a random offset until enough
+    // candidates (sampling), else from the first node through all of them.
+    potential_.clear();
+    for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
+      if (preemptible_node(n) && may_take_node(spec, cache_, n)) potential_.push_back(n);
+    }
+    const std::size_t size = potential_.size();
+    std::size_t offset = 0;
+    std::size_t wanted = size;
+    if (sampling_ && size > 0) {
+      offset = static_cast<std::size_t>(offsets_->uniform_below(size));
+      wanted = static_cast<std::size_t>(candidates_to_find(*sampling_, static_cast<std::int32_t>(size)));
+    }
+    std::size_t candidates = 0;
+    for (std::size_t i = 0; i < size && candidates < wanted; ++i) {
+      const cluster::NodeIndex n = potential_[(offset + i) % size];
+      if (!node_candidate(n, spec, key, reclaimer_queue, now)) continue;
+      ++candidates;
       const NodeChoice here = node_choice(n, now);
       if (!found || here < best) {
         best = here;
         best_ = candidates_;
         found = true;
-      }
-      return true;
-    };
-    if (!sampling_) {
-      for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
-        if (preemptible_node(n) && may_take_node(spec, cache_, n)) consider(n);
-      }
-    } else {
-      // DryRunPreemption: from a random offset among the potential nodes, until enough candidates.
-      potential_.clear();
-      for (cluster::NodeIndex n = 0; n < cache_.node_count(); ++n) {
-        if (preemptible_node(n) && may_take_node(spec, cache_, n)) potential_.push_back(n);
-      }
-      if (!potential_.empty()) {
-        const auto size = static_cast<std::int32_t>(potential_.size());
-        const auto offset = static_cast<std::size_t>(offsets_->uniform_below(potential_.size()));
-        const std::int32_t wanted = candidates_to_find(*sampling_, size);
-        std::int32_t candidates = 0;
-        for (std::size_t i = 0; i < potential_.size() && candidates < wanted; ++i) {
-          candidates += consider(potential_[(offset + i) % potential_.size()]) ? 1 : 0;
-        }
       }
     }
     if (!found) {

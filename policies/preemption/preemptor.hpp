@@ -159,7 +159,7 @@ class Preemptor {
   // on the node being looked at.
   const QuotaBook* quotas_ = nullptr;
   std::vector<std::int64_t> queue_taken_, queue_tentative_;
-  // Candidate sampling, if on: the bounds, the offsets' stream, and the potential nodes (scratch).
+  // Candidate sampling, if on: the bounds and the offsets' stream; the potential nodes (scratch).
   std::optional<CandidateSampling> sampling_;
   std::optional<core::Rng> offsets_;
   std::vector<cluster::NodeIndex> potential_;

@@ -118,36 +118,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 // `doc`'s first key that its nearest keyed format lacks (see the header), as "line: key: why";
 // `line_of` turns a key's mark into the file's line.
 std::optional<std::string> nearest_kind_typo(const YAML::Node& doc, const std::string& prefix,
-                                             const std::function<int(const YAML::Mark&)>& line_of);
-
-}  // namespace
-
-std::optional<std::string> unknown_field_of_nearest_kind(const YAML::Node& doc, const std::string& path) {
-  const auto plain_line = [](const YAML::Mark& mark) { return mark.line + 1; };
-  if (auto typo = nearest_kind_typo(doc, "", plain_line)) return fmt::format("{}:{}", path, *typo);
-  // The GPU Operator's form: a ConfigMap whose data entries are device-plugin configs, each a block
-  // scalar whose text starts on the line after its key.
-  if (!traces::k8s::is_config_map(doc) || !doc["data"] || !doc["data"].IsMap()) return std::nullopt;
-  for (const auto& entry : doc["data"]) {
-    if (!entry.first.IsScalar() || !entry.second.IsScalar()) continue;
-    YAML::Node inner;
-    try {
-      inner = YAML::Load(entry.second.Scalar());
-    } catch (const YAML::Exception&) {
-      continue;
-    }
-    const int block = entry.second.Mark().line + 1;
-    const auto in_block = [block](const YAML::Mark& mark) { return block + mark.line + 1; };
-    if (auto typo = nearest_kind_typo(inner, "data." + entry.first.Scalar() + ".", in_block)) {
-      return fmt::format("{}:{}", path, *typo);
-    }
-  }
-  return std::nullopt;
-}
-
-namespace {
-
-std::optional<std::string> nearest_kind_typo(const YAML::Node& doc, const std::string& prefix,
                                              const std::function<int(const YAML::Mark&)>& line_of) {
   if (!doc.IsMap() || doc.size() == 0) return std::nullopt;
   const auto known = [](const KeyedFormat& format, const std::string& key) {
@@ -189,6 +159,30 @@ std::optional<std::string> nearest_kind_typo(const YAML::Node& doc, const std::s
 }
 
 }  // namespace
+
+std::optional<std::string> unknown_field_of_nearest_kind(const YAML::Node& doc, const std::string& path) {
+  const auto plain_line = [](const YAML::Mark& mark) { return mark.line + 1; };
+  if (auto typo = nearest_kind_typo(doc, "", plain_line)) return fmt::format("{}:{}", path, *typo);
+  // The GPU Operator's form: a ConfigMap whose data entries are device-plugin configs, each a block
+  // scalar whose text starts on the line after its key.
+  if (!traces::k8s::is_config_map(doc) || !doc["data"] || !doc["data"].IsMap()) return std::nullopt;
+  for (const auto& entry : doc["data"]) {
+    if (!entry.first.IsScalar() || !entry.second.IsScalar()) continue;
+    YAML::Node inner;
+    try {
+      inner = YAML::Load(entry.second.Scalar());
+    } catch (const YAML::Exception&) {
+      continue;
+    }
+    const int block = entry.second.Mark().line + 1;
+    const auto in_block = [block](const YAML::Mark& mark) { return block + mark.line + 1; };
+    if (auto typo = nearest_kind_typo(inner, "data." + entry.first.Scalar() + ".", in_block)) {
+      return fmt::format("{}:{}", path, *typo);
+    }
+  }
+  return std::nullopt;
+}
+
 
 std::span<const ConfigKind> config_kinds() { return kKinds; }
 
