@@ -54,15 +54,23 @@ mkdir -p "$out/input"
 python3 "$root/scripts/fgd_compare.py" prepare --log "$log" --node-names "$names" ${snapshot:+--snapshot "$snapshot"} \
   --trace "$root/traces/data/openb/openb_pod_list_default.csv" \
   --nodes "$root/traces/data/openb/openb_node_list_gpu_node.csv" --out "$out/input"
+reserve_entry=${reserve:+"{name: $reserve}"}
 cat > "$out/input/profile.yaml" <<EOF
 # The built-in $policy profile, ties to the lowest node index (the node list is in the Go run's tie-break order).
-name: $policy-as-go
-filter: [node-resources-fit, gpu-fit, node-affinity, taint-toleration]
-score:
-  - {name: $score, weight: 1000}
-gpuSelection: $gpus
-reserve: [$reserve]
-tieBreak: node-index
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+percentageOfNodesToScore: 100
+profiles:
+- schedulerName: $policy-as-go
+  tieBreak: NodeIndex
+  plugins:
+    multiPoint: {disabled: [{name: '*'}]}
+    queueSort: {enabled: [{name: PrioritySort}]}
+    filter: {enabled: [{name: NodeResourcesFit}, {name: NodeAffinity}, {name: TaintToleration}]}
+    score: {enabled: [{name: $score, weight: 1000}]}
+    reserve: {enabled: [$reserve_entry]}
+    bind: {enabled: [{name: DefaultBinder}]}
+    gpuSelection: {enabled: [{name: $gpus}]}
 EOF
 extra=()
 # The artifact computes FGD's typical pods once, from the 8152 pods of the trace (before shuffling and copies).

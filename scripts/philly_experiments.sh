@@ -13,7 +13,7 @@ cmake --build build --parallel "$(nproc)" --target gpusim > /dev/null
 
 dir=results/philly-replay
 mkdir -p "$dir"
-# fifo-skip is a profile file, not a built-in name: its rows and folders are labelled by its `name:` (fifo-skip),
+# fifo-skip is a profile file, not a built-in name: its rows and folders are labelled by its `schedulerName` (fifo-skip),
 # and summary.json and report.md name the file beside it.
 policies=fifo,backfill,policies/profiles/fifo-skip.yaml,drf,sjf,tiresias,srtf
 for k in 1 4 8; do

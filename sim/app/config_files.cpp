@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/config_files.hpp"
+#include "sim/config/retired_profile_yaml.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "traces/k8s/yaml_documents.hpp"
@@ -39,6 +40,7 @@ ConfigFiles read_config_files(const std::vector<std::string>& files, const sched
       out.queues = k8s::parse_volcano_queue_list(text, file);
       notes = out.queues->notes;
     } else {
+      if (config::is_retired_profile_yaml(first)) throw core::InputError(config::retired_profile_yaml_message(text, file, registry));
       if (const auto typo = config::unknown_field_of_nearest_kind(first, file)) throw core::InputError(*typo);
       throw core::InputError(fmt::format("{}: not a configuration gpusim reads: expected a KubeSchedulerConfiguration, "
                                          "Volcano's scheduler configuration (actions and tiers, or its ConfigMap), Volcano "

@@ -212,7 +212,7 @@ std::vector<std::string> split_policies(const std::string& list) {
   return items;
 }
 
-// The profile YAML files a policy list names (its inputs), without reading them yet.
+// The configuration files a policy list names (its inputs), without reading them yet.
 std::vector<fs::path> policy_files(const std::string& list) {
   std::vector<fs::path> files;
   for (const auto& item : split_policies(list)) {
@@ -516,7 +516,7 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
   k8s::QuotaBook(loaded.kube.queue_quotas, false, gpus);
 }
 
-// summary.json names each configuration file beside what it gave, as it names profile YAML files.
+// summary.json names each configuration file beside what it gave, as it names --policy files.
 void record_config_files(const ConfigFiles& configs, experiment::OutputContext& context) {
   for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
     context.profile_files.push_back({{"name", scheduler.conf.profile.name},

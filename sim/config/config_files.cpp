@@ -10,6 +10,7 @@
 
 #include "policies/register_builtin.hpp"
 #include "sim/config/kube_scheduler_config.hpp"
+#include "sim/config/retired_profile_yaml.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
@@ -205,6 +206,7 @@ std::string read_config_file(const std::string& path, RunConfiguration& into) {
     found = &kind;
   }
   if (found == nullptr) {
+    if (is_retired_profile_yaml(first)) throw core::InputError(retired_profile_yaml_message(text, path, policy::builtin_registry()));
     if (const auto typo = unknown_field_of_nearest_kind(first, path)) throw core::InputError(*typo);
     throw core::InputError(fmt::format("{}:1: not a configuration file gpusim reads (kinds: {})", path, fmt::join(names, ", ")));
   }

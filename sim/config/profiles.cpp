@@ -5,6 +5,7 @@
 
 #include "policies/register_builtin.hpp"
 #include "sim/config/kube_scheduler_config.hpp"
+#include "sim/config/retired_profile_yaml.hpp"
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
@@ -39,7 +40,7 @@ std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, co
   const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".yaml") ||
                        name_or_path.ends_with(".yml");
   if (!is_path) return {builtin_profile(name_or_path)};
-  const std::string text = io::read_file(name_or_path, "KubeSchedulerConfiguration or profile YAML");
+  const std::string text = io::read_file(name_or_path, "KubeSchedulerConfiguration");
   YAML::Node doc;
   try {
     doc = YAML::Load(text);
@@ -51,7 +52,10 @@ std::vector<sched::Profile> resolve_profiles(const std::string& name_or_path, co
     if (notes != nullptr) notes->insert(notes->end(), config.notes.begin(), config.notes.end());
     return std::move(config.profiles);
   }
-  return {sched::parse_profile(text, name_or_path)};
+  if (is_retired_profile_yaml(doc)) throw core::InputError(retired_profile_yaml_message(text, name_or_path, registry));
+  throw core::InputError(fmt::format("{}:1: not a KubeSchedulerConfiguration (apiVersion: kubescheduler.config.k8s.io/v1, kind: "
+                                     "KubeSchedulerConfiguration); Volcano's scheduler configuration goes to --config",
+                                     name_or_path));
 }
 
 }  // namespace gpusim::config

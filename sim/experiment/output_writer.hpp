@@ -45,7 +45,7 @@ struct OutputContext {
   // For nodes.csv and typical-pods.csv (sim/experiment/cluster_files.hpp): the catalog the run's
   // models come from.
   const cluster::GpuCatalog* catalog = nullptr;
-  // Policies read from profile YAML files: each one's name, file and digest; null when none.
+  // Policies read from configuration files: each one's name, file and digest; null when none.
   nlohmann::json profile_files = nullptr;
 };
 

@@ -8,7 +8,7 @@
 namespace gpusim::io {
 
 // Throws core::InputError unless `path` is a readable regular file. `what` names the kind of
-// file in the message ("pod list", "profile YAML", ...).
+// file in the message ("pod list", "KubeSchedulerConfiguration", ...).
 void require_file(const std::filesystem::path& path, std::string_view what);
 // The same for a directory.
 void require_directory(const std::filesystem::path& path, std::string_view what);

@@ -41,7 +41,7 @@ constexpr const char* kModelled[] = {"priority", "gang",       "conformance", "o
                                      "predicates", "proportion", "capacity",    "nodeorder",  "binpack"};
 // gpusim's own placement, for configurations that keep a gpusim placement (not a Volcano plugin).
 constexpr const char* kGpusimPlugin = "gpusim";
-constexpr std::int64_t kMaxWeight = 1'000'000;  // as the profile YAML's score weights
+constexpr std::int64_t kMaxWeight = 1'000'000;  // as a KubeSchedulerConfiguration's score weights
 
 std::string arg_path(const PluginOption& p, const std::string& key) { return p.field + ".arguments." + key; }
 
@@ -236,7 +236,7 @@ void map_binpack(const io::YamlFields& r, const PluginOption& p, Scores& scores,
 }
 
 // gpusim's own placement in a Volcano configuration (not a Volcano plugin; Volcano logs and skips
-// plugins it does not know): the profile YAML's score, gpuSelection and tieBreak, so that a
+// plugins it does not know): a profile's score, gpuSelection and tieBreak, so that a
 // configuration can keep what a built-in gpusim policy places with.
 void map_gpusim(const io::YamlFields& r, const PluginOption& p, const sched::Registry* registry, sched::Profile& profile) {
   known_arguments(r, p, {"gpusim.score", "gpusim.gpuSelection", "gpusim.tieBreak"});

@@ -1,5 +1,5 @@
 #pragma once
-// One spelling rule for policy and plugin names everywhere (command line, profile YAML): names
+// One spelling rule for policy and plugin names everywhere (command line, configuration files): names
 // match ignoring case and the separators '-', '_', '.' and ' ', so the FGD paper's "BestFit",
 // "best_fit" and gpusim's "bestfit" are one name. Outputs always print the canonical name.
 #include <string>

@@ -1,9 +1,8 @@
 #pragma once
 // A scheduling profile: which plugin runs at each extension point, the score weights, how the
 // GPUs inside the chosen node are picked and how equal scores are broken. Built-in profiles
-// carry the policy names; a YAML file can define others.
+// carry the policy names; a KubeSchedulerConfiguration defines others (sim/config/).
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -160,9 +159,5 @@ std::string paper_name(const std::string& policy);
 // One line on what a built-in policy does (`gpusim policies`).
 std::string policy_summary(const std::string& policy);
 // The built-in profiles are KubeSchedulerConfiguration files: sim/config/profiles.hpp.
-// A profile in gpusim's older profile YAML (see policies/README.md); throws core::InputError.
-Profile load_profile(const std::filesystem::path& path);
-// The same from the file's text; `path` names it in messages.
-Profile parse_profile(const std::string& text, const std::filesystem::path& path);
 
 }  // namespace gpusim::sched

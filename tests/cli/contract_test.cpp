@@ -57,7 +57,7 @@ TEST(CliContract, BadInputExitsWithOneAndSaysWhatIsWrong) {
   fs::create_directories(dir / "folder");
   expect_cases(dir, {
                         {"run --policy nope --out o", 1, "unknown policy 'nope'"},
-                        {"run --policy missing.yaml --out o", 1, "missing.yaml: no such file (expected the KubeSchedulerConfiguration or profile YAML)"},
+                        {"run --policy missing.yaml --out o", 1, "missing.yaml: no such file (expected the KubeSchedulerConfiguration)"},
                         {"run --workload nothing.csv --out o", 1, "nothing.csv: no such file"},
                         {"run --workload folder --out o", 1, "folder: is a directory, expected the pod list"},
                         {"run --cluster folder --out o", 1, "folder: is a directory, expected the node list"},

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -40,9 +41,7 @@ TEST_F(FgdArtifact, BestFitScoresAreTruncatedSoNearlyEqualNodesTieAndTheFirstNod
   write("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,6000,8192,1,V100M32\nn2,5000,8192,1,V100M32\n");
   write("reversed.csv", "sn,cpu_milli,memory_mib,gpu,model\nn2,5000,8192,1,V100M32\nn1,6000,8192,1,V100M32\n");
   write("pods.csv", std::string(kPodHeader) + "p,1000,1024,1,1000,,LS,Running,0,10,0\n");
-  write("bestfit.yaml",
-        "name: bestfit-node-index\nfilter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: best-fit, weight: 1000}\n"
-        "gpuSelection: best\ntieBreak: node-index\n");
+  write("bestfit.yaml", gpusim::testing::placement_policy("bestfit-node-index", "{name: best-fit, weight: 1000}", "best", "NodeIndex"));
   const std::string common = "run --workload pods.csv --policy bestfit.yaml --order as-listed --fill-target 1";
   ASSERT_EQ(run(common + " --cluster nodes.csv --out a").exit_code, 0);
   EXPECT_EQ(node_and_gpus(dir_ / "a" / "pods.csv", "p"), "n1 0 scheduled");
@@ -67,9 +66,7 @@ TEST_F(FgdArtifact, TypicalPodsFromAnotherListChangeFgdsChoice) {
   write("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,8000,8192,2,V100M32\nn2,8000,8192,1,V100M32\n");
   write("pods.csv", std::string(kPodHeader) + "s,1000,1024,1,500,,LS,Running,0,10,0\n");
   write("typical.csv", std::string(kPodHeader) + "t,1000,1024,2,1000,,LS,Running,0,10,0\n");
-  write("fgd.yaml",
-        "name: fgd-node-index\nfilter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: fgd, weight: 1000}\n"
-        "gpuSelection: fgd\ntieBreak: node-index\n");
+  write("fgd.yaml", gpusim::testing::placement_policy("fgd-node-index", "{name: fgd, weight: 1000}", "fgd", "NodeIndex"));
   const std::string common = "run --cluster nodes.csv --workload pods.csv --policy fgd.yaml --order as-listed";
   ASSERT_EQ(run(common + " --out own").exit_code, 0);
   EXPECT_EQ(node_and_gpus(dir_ / "own" / "pods.csv", "s"), "n1 0 scheduled");

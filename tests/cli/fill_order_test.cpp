@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -43,8 +44,7 @@ class FillOrder : public ::testing::Test {
                                         "c,2000,2048,1,500,,LS,Running,40,60,40\n"
                                         "d,1000,1024,2,1000,,LS,Running,10,60,10\n"
                                         "e,1000,1024,0,0,,LS,Running,30,60,30\n";
-    std::ofstream(dir_ / "pack.yaml") << "filter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: most-allocated}\n"
-                                         "gpuSelection: first-fit\ntieBreak: node-index\n";
+    std::ofstream(dir_ / "pack.yaml") << gpusim::testing::placement_policy("pack", "{name: most-allocated}", "first-fit", "NodeIndex");
   }
   CliResult run(const std::string& extra, const char* out) {
     return run_gpusim(dir_, fmt::format("run --cluster nodes.csv --workload pods.csv --policy pack.yaml {} --out {}", extra, out));

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -120,7 +121,7 @@ TEST_F(K8sExamples, KubeOptionMistakes) {
 
 // A profile without node-affinity would place pods where Kubernetes never would: refused.
 TEST_F(K8sExamples, ProfileWithoutAffinityFilterIsRefusedForRuledPods) {
-  std::ofstream(dir_ / "bare.yaml") << "name: bare\nfilter: [node-resources-fit, gpu-fit]\nscore: [{name: most-allocated}]\n";
+  std::ofstream(dir_ / "bare.yaml") << gpusim::testing::placement_policy("bare", "{name: most-allocated}");
   const fs::path ex = kExamples / "k8s-1.6-gpu-type-affinity";
   const CliResult result = run_gpusim(dir_, fmt::format("run --mode replay --cluster {} --workload {} --policy bare.yaml --out out",
                                                         (ex / "nodes.yaml").string(), (ex / "pods.yaml").string()));

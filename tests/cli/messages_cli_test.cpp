@@ -42,7 +42,8 @@ TEST(Messages, ATabInYamlIsNamedWithItsColumn) {
   // yaml-cpp calls the first "illegal map value", the second "illegal tab when looking for indentation".
   std::ofstream(dir / "kube.yaml") << "kubelet:\n\tnodeStatusUpdateFrequency: 10s\n";
   std::ofstream(dir / "kube2.yaml") << "kubelet:\n  nodeStatusUpdateFrequency: 10s\n \tterminationGracePeriod: 5s\n";
-  std::ofstream(dir / "profile.yaml") << "name: mine\nfilter:\n  - gpu-fit\n\t- cpu-fit\n";
+  std::ofstream(dir / "profile.yaml") << "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+                                         "\t- schedulerName: mine\n";
   const std::pair<std::string, std::string> cases[] = {
       {"run --mode replay --kube kube.yaml --out o", "kube.yaml:2: a tab character at column 1; YAML indents with spaces"},
       {"run --mode replay --kube kube2.yaml --out o", "kube2.yaml:3: a tab character at column 2; YAML indents with spaces"},

@@ -5,6 +5,7 @@
 
 #include "sim/report/output_files.hpp"
 #include "sim/report/report.hpp"
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 
 namespace gpusim::testing {
@@ -46,10 +47,10 @@ TEST(ReviewTwo, AReplayWithoutCompletedPodsStillDrawsItsOtherPlots) {
 // profile may not take a built-in policy's name (reports compare those with published figures).
 TEST(ReviewTwo, ProfileNamesInPlotsAndReports) {
   const fs::path dir = fresh_dir("profile-names");
-  std::ofstream(dir / "mine.yaml") << "name: my_policy\nfilter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: best-fit}\n";
+  std::ofstream(dir / "mine.yaml") << gpusim::testing::placement_policy("my_policy", "{name: best-fit}");
   ASSERT_EQ(run_gpusim(dir, "run --policy mine.yaml --out o").exit_code, 0);
   EXPECT_NE(slurp(dir / "o" / "plots" / "allocation.svg").find(">my_policy<"), std::string::npos);
-  std::ofstream(dir / "fgd.yaml") << "filter: [node-resources-fit, gpu-fit]\nscore:\n  - {name: best-fit}\n";
+  std::ofstream(dir / "fgd.yaml") << gpusim::testing::placement_policy("fgd", "{name: best-fit}");
   const CliResult impostor = run_gpusim(dir, "run --policy fgd.yaml --out f");
   EXPECT_EQ(impostor.exit_code, 1);
   EXPECT_NE(impostor.err.find("is a built-in policy's"), std::string::npos) << impostor.err;

@@ -65,13 +65,21 @@ TEST(ReviewDefectsCli, TimesOutOfRangeAreInputErrors) {
   EXPECT_NE(compressed.err.find("out of range"), std::string::npos) << compressed.err;
 }
 
-// Item 8: a profile without gpu-fit crashed with an internal error (exit 70).
+// Item 8: a profile without gpu-fit crashed with an internal error (exit 70). Such a profile was
+// gpusim's older profile YAML, now retired: its user is shown the KubeSchedulerConfiguration that
+// replaces it, whose NodeResourcesFit checks the GPUs too.
 TEST(ReviewDefectsCli, AProfileWithoutGpuFitIsRefusedNotACrash) {
   const fs::path dir = fresh_dir("no-gpu-fit");
   std::ofstream(dir / "p.yaml") << "filter: [node-resources-fit]\nscore:\n  - {name: most-allocated}\ngpuSelection: first-fit\n";
-  const CliResult result = run_gpusim(dir, "run --policy p.yaml --out o");
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("filter must include gpu-fit"), std::string::npos) << result.err;
+  for (const char* args : {"run --policy p.yaml --out o", "run --config p.yaml --out o", "config check p.yaml"}) {
+    const CliResult result = run_gpusim(dir, args);
+    EXPECT_EQ(result.exit_code, 1) << args;
+    EXPECT_NE(result.err.find("p.yaml: gpusim's own profile YAML is retired"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("filter: [node-resources-fit] in your file, [node-resources-fit, gpu-fit] in the configuration"),
+              std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("      filter: {enabled: [{name: NodeResourcesFit}]}\n"), std::string::npos) << result.err;
+  }
+  EXPECT_FALSE(fs::exists(dir / "o"));
 }
 
 // Item 9: impossible calibration figures and calibrations of unknown models are refused, naming

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/perf/calibration.hpp"
+#include "tests/cli/policy_files.hpp"
 #include "tests/cli/run_gpusim.hpp"
 #include "tests/perf/synthetic_samples.hpp"
 
@@ -21,10 +22,10 @@ constexpr const char* kTimedHeader =
 TEST(ReviewFindings, APolicyNameIsNeverAPath) {
   const fs::path dir = fresh_dir("policy-name-path");
   for (const std::string& name : {(dir / "victim").string(), std::string("../../escaped"), std::string("a/b")}) {
-    std::ofstream(dir / "evil.yaml") << "name: " << name << "\nfilter: [node-resources-fit, gpu-fit]\n";
+    std::ofstream(dir / "evil.yaml") << gpusim::testing::placement_policy(name, "{name: best-fit}");
     const CliResult result = run_gpusim(dir, "compare --policies evil.yaml --seeds 1 --out o");
     EXPECT_EQ(result.exit_code, 1) << name;
-    EXPECT_NE(result.err.find("evil.yaml:1: name:"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("evil.yaml:5: profiles[0].schedulerName:"), std::string::npos) << result.err;
   }
   EXPECT_FALSE(fs::exists(dir / "victim"));
   EXPECT_FALSE(fs::exists(dir / "o"));
