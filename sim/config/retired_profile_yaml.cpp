@@ -4,20 +4,23 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
 #include "sim/config/kube_scheduler_config.hpp"
 #include "sim/core/status.hpp"
-#include "sim/io/input_file.hpp"
-#include "sim/io/yaml_fields.hpp"
 #include "sim/sched/names.hpp"
+#include "traces/k8s/object_fields.hpp"
+#include "traces/k8s/yaml_documents.hpp"
 
 namespace gpusim::config {
 namespace {
 
 // As kube-scheduler's score weights: weighted totals stay far from int64 overflow.
 constexpr std::int64_t kMaxScoreWeight = 1'000'000;
+// The name a profile gets when neither its `name` nor its file name can name an output folder.
+constexpr std::string_view kStandInName = "my-policy";
 constexpr const char* kFields[] = {"name",  "queueSort", "preFilter", "filter", "postFilter", "score",
                                    "gpuSelection", "reserve", "permit", "bind", "tieBreak"};
 
@@ -70,10 +73,20 @@ std::vector<std::string> filter_plugins(const std::vector<std::string>& filter) 
   return out;
 }
 
-// A list as the registry names its plugins (the older file may spell them any way names.hpp accepts).
+// One name as gpusim's framework knows the plugin (the older file may spell it any way names.hpp
+// accepts, or give kube-scheduler's name of a plugin gpusim runs under its own).
+std::string canonical(const sched::Registry& registry, const std::string& name) {
+  for (const auto& [kube, own] : {std::pair{"PrioritySort", "priority"}, std::pair{"DefaultBinder", "default-binder"},
+                                  std::pair{"NodeResourcesFit", "node-resources-fit"}, std::pair{"DefaultPreemption", "default-preemption"},
+                                  std::pair{"Coscheduling", "coscheduling"}}) {
+    if (same(name, kube) || same(name, own)) return own;
+  }
+  return registry.canonical(name).value_or(name);
+}
+
 std::vector<std::string> canonical(const sched::Registry& registry, const std::vector<std::string>& names) {
   std::vector<std::string> out;
-  for (const std::string& name : names) out.push_back(registry.canonical(name).value_or(name));
+  for (const std::string& name : names) out.push_back(canonical(registry, name));
   return out;
 }
 
@@ -96,10 +109,15 @@ std::vector<std::string> differences(const sched::Registry& registry, const sche
   compare("queueSort", one(older.queue_sort), one(read.queue_sort));
   compare("preFilter", older.pre_filter, read.pre_filter);
   compare("filter", older.filter, read.filter);
-  compare("postFilter", older.post_filter, read.post_filter);
+  // A KubeSchedulerConfiguration runs DefaultPreemption and Coscheduling as settings of the profile,
+  // not in its lists: they count where the older file listed them.
+  std::vector<std::string> post_filter = read.post_filter, permit = read.permit;
+  if (read.job_rank_plugin == "default-preemption") post_filter.emplace_back("default-preemption");
+  if (!read.gang_permit_plugin.empty()) permit.push_back(read.gang_permit_plugin);
+  compare("postFilter", older.post_filter, post_filter);
   std::vector<sched::WeightedPlugin> score_a = older.score, score_b = read.score;
   for (auto* list : {&score_a, &score_b}) {
-    for (auto& p : *list) p.name = registry.canonical(p.name).value_or(p.name);
+    for (auto& p : *list) p.name = canonical(registry, p.name);
   }
   const auto same_score = [](const std::vector<sched::WeightedPlugin>& a, const std::vector<sched::WeightedPlugin>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
@@ -110,7 +128,7 @@ std::vector<std::string> differences(const sched::Registry& registry, const sche
   }
   compare("gpuSelection", one(older.gpu_selection), one(read.gpu_selection));
   compare("reserve", older.reserve, read.reserve);
-  compare("permit", older.permit, read.permit);
+  compare("permit", older.permit, permit);
   compare("bind", one(older.bind), one(read.bind));
   if (older.tie_break != read.tie_break) out.emplace_back("tieBreak differs");
   return out;
@@ -119,69 +137,80 @@ std::vector<std::string> differences(const sched::Registry& registry, const sche
 }  // namespace
 
 bool is_retired_profile_yaml(const YAML::Node& doc) {
-  return doc.IsMap() && doc["filter"] && !doc["apiVersion"] && !doc["kind"];
+  if (!doc.IsMap() || doc.size() == 0 || doc["apiVersion"] || doc["kind"]) return false;
+  // At least half its keys the format's: a misspelt field still reads as the format, to be named.
+  const auto known = std::count_if(doc.begin(), doc.end(), [](const auto& entry) {
+    return entry.first.IsScalar() && std::find(std::begin(kFields), std::end(kFields), entry.first.Scalar()) != std::end(kFields);
+  });
+  return 2 * static_cast<std::size_t>(known) >= doc.size();
 }
 
 sched::Profile parse_retired_profile_yaml(const std::string& text, const std::string& path) {
-  YAML::Node doc;
-  try {
-    doc = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw core::InputError(io::yaml_syntax_error(path, text, e));
+  std::vector<YAML::Node> docs;
+  for (const YAML::Node& doc : traces::load_yaml_documents(text, path)) {
+    if (doc && !doc.IsNull()) docs.push_back(doc);
   }
-  const auto fail = [&](const YAML::Node& node, const std::string& field, const std::string& why) {
-    throw core::InputError(fmt::format("{}:{}: {}: {}", path, node.Mark().line + 1, field, why));
-  };
-  const auto string_list = [&](const char* field) {
+  const traces::k8s::Where where(path);
+  if (docs.empty()) throw core::InputError(fmt::format("{}:1: empty file (expected a profile)", path));
+  if (docs.size() > 1) where.fail(docs[1], "document", "a profile YAML file holds one profile");
+  const traces::k8s::Fields doc(where, docs.front(), "");  // a mapping, each key once
+  for (const auto& entry : doc.node()) {
+    if (std::find(std::begin(kFields), std::end(kFields), entry.first.Scalar()) == std::end(kFields)) {
+      where.fail(entry.first, entry.first.Scalar(), "unknown field");
+    }
+  }
+  const auto names = [&](const char* field) {
     std::vector<std::string> out;
-    const YAML::Node list = doc[field];
-    if (!list) return out;
-    if (!list.IsSequence()) fail(list, field, "expected a list of plugin names");
-    for (const auto& item : list) out.push_back(item.as<std::string>());
+    for (const auto& [item, at] : doc.list(field)) {
+      if (!item.IsScalar() || item.Scalar().empty()) where.fail(item, at, "expected a plugin name");
+      out.push_back(item.Scalar());
+    }
     return out;
   };
+  const auto name_of = [&](const char* field, const std::string& fallback) {
+    if (!doc.get(field)) return fallback;
+    const std::string value = doc.string(field).value_or("");
+    if (value.empty()) doc.fail(field, "expected a plugin name");
+    return value;
+  };
   sched::Profile profile;
-  try {
-    if (!doc.IsMap()) throw core::InputError(fmt::format("{}:1: expected a mapping", path));
-    for (const auto& entry : doc) {
-      const auto key = entry.first.as<std::string>();
-      if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields)) fail(entry.first, key, "unknown field");
+  // The older format's defaults: gpusim's best GPU choice, every node scored.
+  profile.gpu_selection = name_of("gpuSelection", "best");
+  profile.percentage_of_nodes_to_score = 100;
+  if (doc.get("name")) {
+    profile.name = doc.required_string("name");
+    if (!sched::is_plain_name(profile.name)) {
+      doc.fail("name", fmt::format("'{}' must start with a letter or digit and hold only letters, digits, '.', '_' and '-' "
+                                   "(it names the output folder runs/<name>/)",
+                                   profile.name));
     }
-    // The older format's defaults: gpusim's best GPU choice, every node scored.
-    profile.gpu_selection = "best";
-    profile.percentage_of_nodes_to_score = 100;
-    profile.name = doc["name"] ? doc["name"].as<std::string>() : std::filesystem::path(path).stem().string();
-    if (doc["queueSort"]) profile.queue_sort = doc["queueSort"].as<std::string>();
-    profile.pre_filter = string_list("preFilter");
-    profile.filter = string_list("filter");
-    profile.post_filter = string_list("postFilter");
-    profile.reserve = string_list("reserve");
-    profile.permit = string_list("permit");
-    if (doc["bind"]) profile.bind = doc["bind"].as<std::string>();
-    if (doc["gpuSelection"]) profile.gpu_selection = doc["gpuSelection"].as<std::string>();
-    if (const YAML::Node score = doc["score"]) {
-      if (!score.IsSequence()) fail(score, "score", "expected a list of {name, weight}");
-      for (const auto& item : score) {
-        if (!item["name"]) fail(item, "score.name", "missing");
-        const std::int64_t weight = item["weight"] ? item["weight"].as<std::int64_t>() : 1;
-        if (weight <= 0 || weight > kMaxScoreWeight) fail(item, "score.weight", fmt::format("must be an integer from 1 to {}", kMaxScoreWeight));
-        profile.score.push_back({item["name"].as<std::string>(), weight});
-      }
-    }
-    if (const YAML::Node tie = doc["tieBreak"]) {
-      const auto value = tie.as<std::string>();
-      if (value == "seeded-rank") profile.tie_break = sched::TieBreak::kSeededRank;
-      else if (value == "node-index") profile.tie_break = sched::TieBreak::kNodeIndex;
-      else fail(tie, "tieBreak", "expected seeded-rank or node-index");
-    }
-  } catch (const YAML::Exception& e) {
-    throw core::InputError(io::yaml_syntax_error(path, text, e));
+  } else {
+    // The name was the file's; a file name that cannot name a folder gets a stand-in.
+    const std::string stem = std::filesystem::path(path).stem().string();
+    profile.name = sched::is_plain_name(stem) ? stem : std::string(kStandInName);
   }
-  if (profile.filter.empty()) fail(doc, "filter", "at least one filter plugin is required");
-  if (!sched::is_plain_name(profile.name)) {
-    fail(doc["name"] ? doc["name"] : doc, "name",
-         fmt::format("'{}' must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", profile.name));
+  profile.queue_sort = name_of("queueSort", profile.queue_sort);
+  profile.pre_filter = names("preFilter");
+  profile.filter = names("filter");
+  profile.post_filter = names("postFilter");
+  profile.reserve = names("reserve");
+  profile.permit = names("permit");
+  profile.bind = name_of("bind", profile.bind);
+  for (const auto& [item, at] : doc.list("score")) {
+    const traces::k8s::Fields entry(where, item, at);
+    for (const auto& key : entry.node()) {
+      if (key.first.Scalar() != "name" && key.first.Scalar() != "weight") where.fail(key.first, entry.path(key.first.Scalar()), "unknown field");
+    }
+    const std::string plugin = entry.required_string("name");
+    profile.score.push_back({plugin, entry.integer("weight", 1, kMaxScoreWeight).value_or(1)});
   }
+  if (doc.get("tieBreak")) {
+    const std::string value = doc.string("tieBreak").value_or("");
+    if (value == "seeded-rank") profile.tie_break = sched::TieBreak::kSeededRank;
+    else if (value == "node-index") profile.tie_break = sched::TieBreak::kNodeIndex;
+    else doc.fail("tieBreak", "expected seeded-rank or node-index");
+  }
+  if (profile.filter.empty()) doc.fail("filter", "at least one filter plugin is required");
   return profile;
 }
 
@@ -225,6 +254,13 @@ std::string retired_profile_yaml_message(const std::string& text, const std::str
                                          fmt::join(diff, "; "));
   } catch (const core::InputError& e) {
     verdict = fmt::format("gpusim refuses it as it stands, so edit it first: {}", e.what());
+  }
+  // A configuration's profile may not pass for a built-in policy (reports compare those with
+  // published figures), and needs a name where the file gave none a folder could take.
+  if (sched::builtin_policy_name(older.name)) {
+    verdict += fmt::format("; but give schedulerName a name of its own first: '{}' is a built-in policy's", older.name);
+  } else if (older.name == kStandInName) {
+    verdict += fmt::format("; schedulerName {} stands in for your file's name, which cannot name an output folder", kStandInName);
   }
   return fmt::format(
       "{}: gpusim's own profile YAML is retired: a policy is a KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1, "

@@ -12,11 +12,13 @@
 
 namespace gpusim::config {
 
-// Whether a YAML document is in the older format: a mapping with a `filter` field (the one field
-// that format required) and neither `apiVersion` nor `kind`.
+// Whether a YAML document is in the older format: a mapping with neither `apiVersion` nor `kind`
+// whose keys are at least half that format's fields (a misspelt field is named by its reader).
 bool is_retired_profile_yaml(const YAML::Node& doc);
 
-// The older format's profile; throws core::InputError "file:line: field: why" as its reader did.
+// The older format's profile (one document, each key once, no unknown field; a profile without
+// `name` is named by its file, or "my-policy" when the file name cannot name an output folder);
+// throws core::InputError "file:line: field: why".
 sched::Profile parse_retired_profile_yaml(const std::string& text, const std::string& path);
 
 // The profile's placement as a KubeSchedulerConfiguration: every default plugin disabled and each

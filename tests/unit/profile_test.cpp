@@ -75,6 +75,21 @@ TEST(RetiredProfileYaml, EveryFieldOfTheOlderFormatCarriesOver) {
   EXPECT_TRUE(has(message, "tieBreak: SeededRank")) << message;
 }
 
+TEST(RetiredProfileYaml, SaysWhatTheConfigurationNeedsFirst) {
+  // Named by its file, as a built-in policy: the configuration must be renamed before it runs.
+  const std::string builtin = refusal(write("fgd.yaml", "filter: [node-resources-fit, gpu-fit]\n"));
+  EXPECT_TRUE(has(builtin, "(it gives the same profile; but give schedulerName a name of its own first: 'fgd' is a built-in policy's)"))
+      << builtin;
+  // A file name that cannot name an output folder gets a stand-in.
+  const std::string odd = refusal(write("my policy.yaml", "filter: [node-resources-fit, gpu-fit]\n"));
+  EXPECT_TRUE(has(odd, "schedulerName my-policy stands in for your file's name")) << odd;
+  EXPECT_TRUE(has(odd, "  - schedulerName: my-policy\n")) << odd;
+  // kube-scheduler's names, and the plugins a configuration turns into settings, count as the same.
+  const std::string kube = refusal(write("kube.yaml", "name: k\nqueueSort: PrioritySort\nfilter: [NodeResourcesFit, gpu-fit]\n"
+                                                      "postFilter: [DefaultPreemption]\nbind: DefaultBinder\n"));
+  EXPECT_TRUE(has(kube, "(it gives the same profile)")) << kube;
+}
+
 TEST(RetiredProfileYaml, SaysWhatDiffersOrWhyTheConfigurationIsRefused) {
   // kube-scheduler's NodeResourcesFit checks GPUs too: the older file left them out.
   const std::string cpu_only = refusal(write("cpu.yaml", "filter: [node-resources-fit]\nscore:\n  - {name: most-allocated}\n"));
@@ -88,10 +103,20 @@ TEST(RetiredProfileYaml, SaysWhatDiffersOrWhyTheConfigurationIsRefused) {
 
 TEST(RetiredProfileYaml, BadFilesNameFileLineAndField) {
   EXPECT_TRUE(has(refusal(write("bad.yaml", "name: x\nfilter: [gpu-fit]\nscore:\n  - {name: fgd, weight: -1}\n")),
-                  "bad.yaml:4: score.weight: must be an integer from 1 to 1000000"));
+                  "bad.yaml:4: score[0].weight: '-1' is out of range (1 to 1000000)"));
   EXPECT_TRUE(has(refusal(write("unknown.yaml", "filter: [gpu-fit]\nfilters: []\n")), "unknown.yaml:2: filters: unknown field"));
-  // Without the format's one required field it is no profile: the file is named for what it is not.
-  EXPECT_TRUE(has(refusal(write("typo.yaml", "filtr: [gpu-fit]\n")), "typo.yaml:1: not a KubeSchedulerConfiguration"));
+  EXPECT_TRUE(has(refusal(write("typo.yaml", "filtr: [gpu-fit]\nscore: []\n")), "typo.yaml:1: filtr: unknown field"));
+  EXPECT_TRUE(has(refusal(write("no-filter.yaml", "name: x\nscore: [{name: fgd}]\n")),
+                  "no-filter.yaml:1: filter: at least one filter plugin is required"));
+  // Each key once, one document, every entry a name or {name, weight}.
+  EXPECT_TRUE(has(refusal(write("twice.yaml", "filter: [gpu-fit]\nfilter: [node-resources-fit]\n")), "twice.yaml:2: filter: repeated key"));
+  EXPECT_TRUE(has(refusal(write("two.yaml", "filter: [gpu-fit]\n---\nfilter: [gpu-fit]\n")),
+                  "two.yaml:3: document: a profile YAML file holds one profile"));
+  EXPECT_TRUE(has(refusal(write("typo2.yaml", "filter: [gpu-fit]\nscore: [{name: fgd, wieght: 2}]\n")), "typo2.yaml:2: score[0].wieght: unknown field"));
+  EXPECT_TRUE(has(refusal(write("scalar.yaml", "filter: [gpu-fit]\nscore: [fgd]\n")), "scalar.yaml:2: score[0]: expected a mapping"));
+  EXPECT_TRUE(has(refusal(write("heavy.yaml", "filter: [gpu-fit]\nscore: [{name: fgd, weight: 1e3}]\n")), "heavy.yaml:2: score[0].weight:"));
+  // Neither apiVersion nor the older fields: the file is named for what it is not.
+  EXPECT_TRUE(has(refusal(write("other.yaml", "foo: 1\n")), "other.yaml:1: not a KubeSchedulerConfiguration"));
   EXPECT_THROW(config::builtin_profile("nope"), core::InputError);
 }
 
