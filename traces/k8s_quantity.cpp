@@ -218,6 +218,14 @@ Parsed<std::int64_t> whole_count(std::string_view text, std::int64_t max) {
   return Parsed<std::int64_t>{s.value, {}};
 }
 
+Parsed<std::int64_t> units_rounded_up(std::string_view text, std::int64_t max) {
+  auto q = parse_quantity(text);
+  if (!q) return failed<std::int64_t>(std::move(q.error));
+  const Scaled s = scale_up(*q.value, 0, 0, max);
+  if (s.over) return failed<std::int64_t>(fmt::format("'{}' is out of range (at most {})", text, max));
+  return Parsed<std::int64_t>{s.value, {}};
+}
+
 Parsed<core::Time> parse_go_duration(std::string_view text) {
   const std::string_view original = text;
   const auto bad = [&](std::string_view why) {

@@ -45,6 +45,10 @@ Parsed<std::int64_t> memory_mib(std::string_view text);
 // "0.5" and "500m" are errors); at most `max`.
 Parsed<std::int64_t> whole_count(std::string_view text, std::int64_t max);
 
+// The quantity rounded up to a whole unit, as resource.Quantity's Value() does ("500m" is 1, "1Ki"
+// is 1024): what Kueue holds for every resource but cpu; at most `max` (<= 10^18).
+Parsed<std::int64_t> units_rounded_up(std::string_view text, std::int64_t max);
+
 // Go's time.ParseDuration syntax: "0", or one or more <number><unit> with units ns, us (µs,
 // μs), ms, s, m, h, e.g. "90s", "1h30m", "1.5h", "500ms". Each part is rounded up to the
 // nanosecond (Go's unit) and the total up to the microsecond (gpusim's). A sign other than '+'
