@@ -147,4 +147,28 @@ std::int64_t QuotaTree::potential_available(NodeId node, std::uint32_t fr) const
   return limit ? std::min(potential, subtree_quota(node, fr) + *limit) : potential;
 }
 
+std::int32_t QuotaTree::height(NodeId cohort) const {
+  std::int32_t h = nodes_[cohort].children.empty() ? 0 : 1;
+  for (const NodeId child : nodes_[cohort].children) {
+    if (!nodes_[child].cluster_queue) h = std::max(h, height(child) + 1);
+  }
+  return h;
+}
+
+NodeId QuotaTree::root(NodeId node) const {
+  while (nodes_[node].parent != kNoParent) node = nodes_[node].parent;
+  return node;
+}
+
+std::pair<std::int32_t, bool> QuotaTree::borrowing_level(NodeId cluster_queue, std::uint32_t fr, std::int64_t amount) const {
+  const NodeId parent = nodes_[cluster_queue].parent;
+  if (!borrowing_with(cluster_queue, fr, amount) || parent == kNoParent) return {0, parent != kNoParent};
+  std::int64_t remaining = amount - local_available(cluster_queue, fr);
+  for (NodeId node = parent; node != kNoParent; node = nodes_[node].parent) {
+    if (!borrowing_with(node, fr, remaining)) return {height(node), nodes_[node].parent != kNoParent};
+    remaining -= local_available(node, fr);
+  }
+  return {height(root(cluster_queue)), false};
+}
+
 }  // namespace gpusim::k8s::kueue

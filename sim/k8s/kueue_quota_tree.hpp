@@ -15,6 +15,7 @@
 // A ClusterQueue naming a Cohort that no object defines, or a Cohort naming an undefined parent,
 // has an implicit Cohort with no quota (as Kueue creates one). Amounts are Kueue's (cpu in
 // millicores, other resources in units: sim/k8s/kueue_objects.hpp).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -64,6 +65,23 @@ class QuotaTree {
   std::int64_t potential_available(NodeId node, std::uint32_t fr) const;
   // Whether the node uses more than its subtree quota (a ClusterQueue: more than its nominal).
   bool borrowing(NodeId node, std::uint32_t fr) const { return usage(node, fr) > subtree_quota(node, fr); }
+  // ... or would, with `amount` more.
+  bool borrowing_with(NodeId node, std::uint32_t fr, std::int64_t amount) const {
+    return usage(node, fr) + amount > subtree_quota(node, fr);
+  }
+  // What the node keeps for itself and does not use (LocalAvailable).
+  std::int64_t local_available(NodeId node, std::uint32_t fr) const {
+    return std::max<std::int64_t>(0, local_quota(node, fr) - usage(node, fr));
+  }
+  // The distance from a Cohort to its furthest leaf (a Cohort with members is at least 1).
+  std::int32_t height(NodeId cohort) const;
+  // Kueue's borrowing level of `amount` more for a ClusterQueue (FindHeightOfLowestSubtreeThatFits):
+  // 0 if it fits its nominal quota (or it has no Cohort), else the height of the lowest ancestor
+  // whose subtree holds what the levels below cannot, else the root's; and whether that subtree is
+  // smaller than the whole tree (reclaim within it is then possible).
+  std::pair<std::int32_t, bool> borrowing_level(NodeId cluster_queue, std::uint32_t fr, std::int64_t amount) const;
+  // The root of the node's tree.
+  NodeId root(NodeId node) const;
 
  private:
   struct Quota {

@@ -1,0 +1,633 @@
+#include "sim/k8s/kueue_admission.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/cluster/node.hpp"
+#include "sim/core/check.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::k8s::kueue {
+namespace {
+
+using Mode = Admission::Mode;
+using Usage = std::vector<std::pair<std::uint32_t, std::int64_t>>;
+
+// A mode and a borrowing level together (flavorassigner.go, granularMode).
+struct Granular {
+  Mode mode = Mode::kFit;
+  std::int32_t borrowing = 0;
+};
+
+constexpr Granular kWorst{Mode::kNoFit, std::numeric_limits<std::int32_t>::max()};
+
+// Whether `a` is better than `b` under the ClusterQueue's flavorFungibility (isPreferred).
+bool preferred(const Granular& a, const Granular& b, const FlavorFungibility& fungibility) {
+  if (a.mode == Mode::kNoFit) return false;
+  if (b.mode == Mode::kNoFit) return true;
+  const bool a_none = a.mode == Mode::kNoCandidates, b_none = b.mode == Mode::kNoCandidates;
+  if (a_none != b_none) return !a_none;
+  if (fungibility.preference == FungibilityPreference::kPreemptionOverBorrowing) {
+    if (a.borrowing != b.borrowing) return a.borrowing < b.borrowing;
+    return a.mode > b.mode;
+  }
+  if (a.mode != b.mode) return a.mode > b.mode;
+  return a.borrowing < b.borrowing;
+}
+
+// Whether the scan goes on to the next flavor after one of this mode (shouldTryNextFlavor).
+bool try_next_flavor(const Granular& mode, const FlavorFungibility& fungibility) {
+  if (mode.mode == Mode::kNoFit || mode.mode == Mode::kNoCandidates) return true;
+  const bool preempts = mode.mode == Mode::kPreempt || mode.mode == Mode::kReclaim;
+  if (preempts && fungibility.when_can_preempt == FungibilityPolicy::kTryNextFlavor) return true;
+  return mode.borrowing != 0 && fungibility.when_can_borrow == FungibilityPolicy::kTryNextFlavor;
+}
+
+bool preempt_class(Mode mode) { return mode == Mode::kNoCandidates || mode == Mode::kPreempt || mode == Mode::kReclaim; }
+
+// How a preemption candidate may be taken (classical/hierarchical_preemption.go, preemptionVariant).
+enum class Variant : std::uint8_t { kNever, kWithinClusterQueue, kHierarchicalReclaim, kReclaimWithoutBorrowing, kReclaimWhileBorrowing };
+
+PreemptionReason reason_of(Variant v) {
+  switch (v) {
+    case Variant::kWithinClusterQueue: return PreemptionReason::kInClusterQueue;
+    case Variant::kReclaimWhileBorrowing: return PreemptionReason::kInCohortReclaimWhileBorrowing;
+    default: return PreemptionReason::kInCohortReclamation;
+  }
+}
+
+// Why a head was not admitted, as the queue manager reads it (RequeueReason).
+enum class Requeue : std::uint8_t { kNone, kNoFit, kNoCandidates, kFailedAfterNomination, kPendingPreemption, kNamespaceMismatch };
+
+bool selector_matches(const LabelSelector& selector, const cluster::Labels& labels) {
+  const auto value_of = [&](const std::string& key) -> const std::string* {
+    for (const auto& [k, v] : labels) {
+      if (k == key) return &v;
+    }
+    return nullptr;
+  };
+  for (const auto& [key, value] : selector.match_labels) {
+    const std::string* got = value_of(key);
+    if (got == nullptr || *got != value) return false;
+  }
+  for (const cluster::SelectorRequirement& req : selector.match_expressions) {
+    const std::string* got = value_of(req.key);
+    const bool listed = got != nullptr && std::find(req.values.begin(), req.values.end(), *got) != req.values.end();
+    switch (req.op) {
+      case cluster::SelectorOperator::kIn: if (!listed) return false; break;
+      case cluster::SelectorOperator::kNotIn: if (listed) return false; break;
+      case cluster::SelectorOperator::kExists: if (got == nullptr) return false; break;
+      case cluster::SelectorOperator::kDoesNotExist: if (got != nullptr) return false; break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+void add_usage(QuotaTree& tree, NodeId cq, const Usage& usage, std::int64_t sign) {
+  for (const auto& [fr, amount] : usage) tree.add_usage(cq, fr, sign * amount);
+}
+
+}  // namespace
+
+const char* to_string(PreemptionReason reason) {
+  switch (reason) {
+    case PreemptionReason::kInClusterQueue: return "InClusterQueue";
+    case PreemptionReason::kInCohortReclamation: return "InCohortReclamation";
+    case PreemptionReason::kInCohortReclaimWhileBorrowing: return "InCohortReclaimWhileBorrowing";
+    case PreemptionReason::kInCohortFairSharing: return "InCohortFairSharing";
+  }
+  return "?";
+}
+
+Admission::Admission(const Objects& objects) : tree_(objects), flavors_(objects.resource_flavors) {
+  if (objects.configuration && objects.configuration->fair_sharing) {
+    throw core::InputError(fmt::format("{}: fairSharing: gpusim does not model Kueue's fair sharing yet", objects.configuration->file));
+  }
+  std::sort(flavors_.begin(), flavors_.end(), [](const ResourceFlavor& a, const ResourceFlavor& b) { return a.name < b.name; });
+  queue_index_.assign(tree_.node_count(), std::numeric_limits<std::size_t>::max());
+  for (const ClusterQueue& cq : objects.cluster_queues) {
+    Queue q;
+    q.object = cq;
+    q.node = *tree_.cluster_queue(cq.name);
+    queue_index_[q.node] = queues_.size();
+    queues_.push_back(std::move(q));
+  }
+}
+
+const ResourceFlavor* Admission::flavor(const std::string& name) const {
+  const auto it = std::lower_bound(flavors_.begin(), flavors_.end(), name, [](const ResourceFlavor& f, const std::string& n) { return f.name < n; });
+  return it != flavors_.end() && it->name == name ? &*it : nullptr;
+}
+
+bool Admission::ranks_before(const Queue& q, WorkloadId a, WorkloadId b) const {
+  // pkg/cache/queue/cluster_queue.go, baseCompareFunc: the sticky preemptor, then priority, age, uid.
+  if ((q.sticky == a) != (q.sticky == b)) return q.sticky == a;
+  const Workload& wa = workloads_[a];
+  const Workload& wb = workloads_[b];
+  if (wa.spec.priority != wb.spec.priority) return wa.spec.priority > wb.spec.priority;
+  if (wa.spec.queue_order != wb.spec.queue_order) return wa.spec.queue_order < wb.spec.queue_order;
+  return wa.uid < wb.uid;
+}
+
+void Admission::push(Queue& q, WorkloadId id) {
+  workloads_[id].state = WorkloadState::kPending;
+  const auto at = std::upper_bound(q.heap.begin(), q.heap.end(), id, [&](WorkloadId a, WorkloadId b) { return ranks_before(q, a, b); });
+  q.heap.insert(at, id);
+}
+
+WorkloadId Admission::add(WorkloadSpec spec) {
+  GPUSIM_CHECK(spec.cluster_queue < queue_index_.size() && queue_index_[spec.cluster_queue] < queues_.size(),
+               "a workload's ClusterQueue is not a ClusterQueue");
+  const auto id = static_cast<WorkloadId>(workloads_.size());
+  Workload w;
+  w.spec = std::move(spec);
+  w.uid = id;
+  workloads_.push_back(std::move(w));
+  push(queue_of(id), id);
+  return id;
+}
+
+void Admission::release(WorkloadId id) {
+  Workload& w = workloads_[id];
+  GPUSIM_CHECK(w.state == WorkloadState::kAdmitted || w.state == WorkloadState::kEvicted, "releasing quota a workload does not hold");
+  add_usage(tree_, w.spec.cluster_queue, w.usage, -1);
+  w.usage.clear();
+  Queue& q = queue_of(id);
+  q.admitted.erase(std::find(q.admitted.begin(), q.admitted.end(), id));
+}
+
+void Admission::requeue_cohort_tree(NodeId cluster_queue) {
+  const NodeId root = tree_.root(cluster_queue);
+  for (Queue& q : queues_) {
+    if (tree_.root(q.node) != root) continue;
+    std::vector<WorkloadId> aside;
+    aside.swap(q.inadmissible);
+    for (const WorkloadId id : aside) push(q, id);
+  }
+}
+
+void Admission::finished(WorkloadId id) {
+  release(id);
+  workloads_[id].state = WorkloadState::kFinished;
+  requeue_cohort_tree(workloads_[id].spec.cluster_queue);
+}
+
+void Admission::evicted_and_gone(WorkloadId id) {
+  release(id);
+  push(queue_of(id), id);
+  requeue_cohort_tree(workloads_[id].spec.cluster_queue);
+}
+
+std::pair<std::size_t, std::size_t> Admission::pending(NodeId cluster_queue) const {
+  const Queue& q = queues_[queue_index_[cluster_queue]];
+  return {q.heap.size(), q.inadmissible.size()};
+}
+
+bool Admission::flavor_allows(const ResourceFlavor& flavor, const WorkloadSpec& spec) const {
+  // checkFlavorForPodSets: every NoSchedule or NoExecute taint of the flavor tolerated (the flavor's
+  // own tolerations count as the pod's), and the pod's node selector, on the flavor's label keys
+  // only, matching the flavor's labels.
+  std::vector<cluster::Toleration> tolerations = spec.tolerations;
+  tolerations.insert(tolerations.end(), flavor.tolerations.begin(), flavor.tolerations.end());
+  for (const cluster::Taint& taint : flavor.node_taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    if (!cluster::tolerates(tolerations, taint)) return false;
+  }
+  for (const auto& [key, value] : spec.node_selector) {
+    for (const auto& [flavor_key, flavor_value] : flavor.node_labels) {
+      if (flavor_key == key && flavor_value != value) return false;
+    }
+  }
+  return true;
+}
+
+Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& snapshot) const {
+  const Workload& w = workloads_[id];
+  const Queue& q = queue_of(id);
+  const ClusterQueue& cq = q.object;
+  const auto group_of = [&](const std::string& resource) -> const ResourceGroup* {
+    for (const ResourceGroup& g : cq.resource_groups) {
+      if (std::find(g.covered_resources.begin(), g.covered_resources.end(), resource) != g.covered_resources.end()) return &g;
+    }
+    return nullptr;
+  };
+  std::vector<std::pair<std::string, std::int64_t>> requests = w.spec.requests;
+  if (group_of("pods") != nullptr) requests.emplace_back("pods", w.spec.pod_count);
+
+  Assignment out;
+  out.mode = Mode::kFit;
+  std::vector<std::string> assigned;  // resources whose group has a flavor
+  for (const auto& [resource, amount] : requests) {
+    if (std::find(assigned.begin(), assigned.end(), resource) != assigned.end()) continue;
+    const ResourceGroup* group = group_of(resource);
+    if (group == nullptr) {
+      if (amount == 0) continue;
+      out.mode = Mode::kNoFit;
+      out.reason = fmt::format("resource {} unavailable in ClusterQueue", resource);
+      return out;
+    }
+    // The group's resources this workload asks, all given one flavor.
+    std::vector<std::pair<std::string, std::int64_t>> asks;
+    for (const auto& [r, a] : requests) {
+      if (std::find(group->covered_resources.begin(), group->covered_resources.end(), r) != group->covered_resources.end()) {
+        asks.emplace_back(r, a);
+      }
+    }
+    struct Choice {
+      Granular mode = kWorst;
+      std::vector<std::pair<std::uint32_t, Granular>> per_resource;  // (flavor-resource pair, mode)
+    };
+    Choice best;
+    std::string reasons;
+    for (const FlavorQuotas& fq : group->flavors) {
+      const ResourceFlavor* rf = flavor(fq.flavor);
+      if (rf == nullptr || !flavor_allows(*rf, w.spec)) {
+        reasons += fmt::format("{}flavor {} doesn't match node affinity or tolerate its taints", reasons.empty() ? "" : "; ", fq.flavor);
+        continue;
+      }
+      Choice here;
+      here.mode = Granular{Mode::kFit, 0};
+      for (const auto& [r, a] : asks) {
+        const std::uint32_t fr = *snapshot.flavor_resource(fq.flavor, r);
+        Granular mode;
+        // fitsResourceQuota.
+        const std::int64_t available = snapshot.available(q.node, fr);
+        const std::int64_t potential = snapshot.potential_available(q.node, fr);
+        const auto [level, may_reclaim] = snapshot.borrowing_level(q.node, fr, a);
+        if (a > potential) {
+          mode = Granular{Mode::kNoFit, 0};
+          reasons += fmt::format("{}insufficient quota for {} in flavor {}, request ({}) > maximum capacity ({})", reasons.empty() ? "" : "; ", r,
+                                 fq.flavor, a, potential);
+        } else if (a <= available) {
+          mode = Granular{Mode::kFit, level};
+        } else {
+          reasons += fmt::format("{}insufficient unused quota for {} in flavor {}, {} more needed", reasons.empty() ? "" : "; ", r, fq.flavor,
+                                 a - available);
+          const bool borrow_preemption = cq.preemption.borrow_within_cohort != BorrowWithinCohort::kNever;
+          if (snapshot.nominal(q.node, fr) >= a || may_reclaim || borrow_preemption) {
+            // The preemption oracle: would preemption make room for this resource alone?
+            QuotaTree trial = snapshot;
+            const std::vector<Target> targets = preemption_targets(id, {fr}, {{fr, a}}, trial);
+            if (targets.empty()) {
+              mode = Granular{Mode::kNoCandidates, level};
+            } else {
+              for (const Target& t : targets) add_usage(trial, workloads_[t.victim].spec.cluster_queue, workloads_[t.victim].usage, -1);
+              const bool own = std::any_of(targets.begin(), targets.end(),
+                                           [&](const Target& t) { return workloads_[t.victim].spec.cluster_queue == q.node; });
+              mode = Granular{own ? Mode::kPreempt : Mode::kReclaim, trial.borrowing_level(q.node, fr, a).first};
+            }
+          } else {
+            mode = Granular{Mode::kNoFit, level};
+          }
+        }
+        if (preferred(here.mode, mode, cq.flavor_fungibility)) here.mode = mode;
+        here.per_resource.emplace_back(fr, mode);
+        if (here.mode.mode == Mode::kNoFit) break;
+      }
+      if (!try_next_flavor(here.mode, cq.flavor_fungibility)) {
+        best = std::move(here);
+        break;
+      }
+      if (preferred(here.mode, best.mode, cq.flavor_fungibility)) best = std::move(here);
+    }
+    if (best.mode.mode == Mode::kNoFit) {
+      out.mode = Mode::kNoFit;
+      out.reason = reasons.empty() ? fmt::format("no flavor of ClusterQueue {} can hold {}", cq.name, resource) : reasons;
+      return out;
+    }
+    for (std::size_t i = 0; i < asks.size(); ++i) {
+      const auto& [fr, mode] = best.per_resource[i];
+      out.usage.emplace_back(fr, asks[i].second);
+      out.borrowing = std::max(out.borrowing, mode.borrowing);
+      if (preempt_class(mode.mode)) out.needs_preemption.push_back(fr);
+      // The workload's mode is the worst of its resources' (RepresentativeMode).
+      out.mode = std::min(out.mode, mode.mode);
+      assigned.push_back(asks[i].first);
+    }
+    if (!reasons.empty() && out.reason.empty()) out.reason = reasons;
+  }
+  return out;
+}
+
+std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                                             const Usage& requests, QuotaTree& snapshot) const {
+  const Workload& preemptor = workloads_[id];
+  const Queue& q = queue_of(id);
+  const ClusterQueue& cq = q.object;
+  const NodeId node = q.node;
+  const auto within_nominal = [&](NodeId n) {
+    return std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(n, fr); });
+  };
+  const auto uses_contested = [&](WorkloadId c) {
+    return std::any_of(workloads_[c].usage.begin(), workloads_[c].usage.end(), [&](const auto& u) {
+      return std::find(needs_preemption.begin(), needs_preemption.end(), u.first) != needs_preemption.end();
+    });
+  };
+  // SatisfiesPreemptionPolicy.
+  const auto policy_allows = [&](WorkloadId c, bool same_queue) {
+    const Workload& cw = workloads_[c];
+    const bool lower = preemptor.spec.priority > cw.spec.priority;
+    if (same_queue) {
+      switch (cq.preemption.within_cluster_queue) {
+        case WithinClusterQueue::kNever: return false;
+        case WithinClusterQueue::kLowerPriority: return lower;
+        case WithinClusterQueue::kLowerOrNewerEqualPriority:
+          return lower || (preemptor.spec.priority == cw.spec.priority && preemptor.spec.queue_order < cw.spec.queue_order);
+      }
+    }
+    switch (cq.preemption.reclaim_within_cohort) {
+      case ReclaimWithinCohort::kNever: return false;
+      case ReclaimWithinCohort::kLowerPriority: return lower;
+      case ReclaimWithinCohort::kAny: return true;
+    }
+    return false;
+  };
+  const auto classify = [&](WorkloadId c, bool advantage) {
+    const bool same = workloads_[c].spec.cluster_queue == node;
+    if (!uses_contested(c) || !policy_allows(c, same)) return Variant::kNever;
+    if (same) return Variant::kWithinClusterQueue;
+    if (advantage) return Variant::kHierarchicalReclaim;
+    if (cq.preemption.borrow_within_cohort == BorrowWithinCohort::kNever) return Variant::kReclaimWithoutBorrowing;
+    const std::int32_t candidate = workloads_[c].spec.priority;
+    const auto& threshold = cq.preemption.max_priority_threshold;
+    if (candidate >= preemptor.spec.priority || (threshold && candidate > *threshold)) return Variant::kReclaimWithoutBorrowing;
+    return Variant::kReclaimWhileBorrowing;
+  };
+  struct Candidate {
+    WorkloadId id;
+    NodeId lca;  // kNoParent: the preemptor's own ClusterQueue
+    Variant variant;
+  };
+  const auto add_from = [&](const Queue& from, NodeId lca, bool advantage, std::vector<Candidate>& list) {
+    for (const WorkloadId c : from.admitted) {
+      const Variant v = classify(c, advantage);
+      if (v != Variant::kNever) list.push_back({c, lca, v});
+    }
+  };
+  std::vector<Candidate> same, hierarchy, priority;
+  if (cq.preemption.within_cluster_queue != WithinClusterQueue::kNever) add_from(q, kNoParent, false, same);
+  if (snapshot.parent(node) != kNoParent && cq.preemption.reclaim_within_cohort != ReclaimWithinCohort::kNever) {
+    // QuantitiesFitInQuota along the path to the root.
+    const auto fit_in = [&](NodeId n, Usage& remaining) {
+      bool fits = true;
+      for (auto& [fr, amount] : remaining) {
+        if (snapshot.usage(n, fr) + amount > snapshot.subtree_quota(n, fr)) fits = false;
+        amount = std::max<std::int64_t>(0, amount - snapshot.local_available(n, fr));
+      }
+      return fits;
+    };
+    Usage remaining = requests;
+    bool advantage = fit_in(node, remaining);
+    NodeId previous = kNoParent;
+    // Candidates in the subtree of `current` that is over its quota, but the subtree just searched.
+    const auto collect = [&](auto&& self, NodeId current, NodeId subtree_root, bool adv, std::vector<Candidate>& list) -> void {
+      for (const NodeId child : snapshot.children(current)) {
+        if (snapshot.is_cluster_queue(child) || child == previous || within_nominal(child)) continue;
+        self(self, child, subtree_root, adv, list);
+      }
+      for (const NodeId child : snapshot.children(current)) {
+        if (!snapshot.is_cluster_queue(child) || child == node || within_nominal(child)) continue;
+        add_from(queues_[queue_index_[child]], subtree_root, adv, list);
+      }
+    };
+    for (NodeId current = snapshot.parent(node); current != kNoParent; current = snapshot.parent(current)) {
+      collect(collect, current, current, advantage, advantage ? hierarchy : priority);
+      advantage = fit_in(current, remaining) || advantage;
+      previous = current;
+    }
+  }
+  // CandidatesOrdering: evicted first, other queues before the preemptor's, lower priority, the most
+  // recently admitted, uid.
+  const auto order = [&](const Candidate& a, const Candidate& b) {
+    const Workload& wa = workloads_[a.id];
+    const Workload& wb = workloads_[b.id];
+    const bool ea = wa.state == WorkloadState::kEvicted, eb = wb.state == WorkloadState::kEvicted;
+    if (ea != eb) return ea;
+    const bool oa = wa.spec.cluster_queue == node, ob = wb.spec.cluster_queue == node;
+    if (oa != ob) return ob;
+    if (wa.spec.priority != wb.spec.priority) return wa.spec.priority < wb.spec.priority;
+    if (wa.reserved_at != wb.reserved_at) return wa.reserved_at > wb.reserved_at;
+    return wa.uid < wb.uid;
+  };
+  for (auto* list : {&same, &hierarchy, &priority}) std::sort(list->begin(), list->end(), order);
+  std::vector<Candidate> all;
+  for (const bool evicted : {true, false}) {
+    for (auto* list : {&hierarchy, &priority, &same}) {
+      for (const Candidate& c : *list) {
+        if ((workloads_[c.id].state == WorkloadState::kEvicted) == evicted) all.push_back(c);
+      }
+    }
+  }
+  const bool no_other = hierarchy.empty() && priority.empty();
+  const bool borrow_forbidden = cq.preemption.borrow_within_cohort == BorrowWithinCohort::kNever;
+  const bool under_nominal = std::all_of(needs_preemption.begin(), needs_preemption.end(),
+                                         [&](std::uint32_t fr) { return snapshot.nominal(node, fr) > snapshot.usage(node, fr); });
+  std::vector<bool> attempts;
+  if (no_other || (borrow_forbidden && !under_nominal)) attempts = {true};
+  else if (borrow_forbidden && hierarchy.empty()) attempts = {false, true};
+  else attempts = {true, false};
+
+  const auto fits = [&](bool borrowing) {
+    for (const auto& [fr, amount] : requests) {
+      if (!borrowing && snapshot.borrowing_with(node, fr, amount)) return false;
+      if (amount > snapshot.available(node, fr)) return false;
+    }
+    return true;
+  };
+  const auto remove = [&](WorkloadId c, std::int64_t sign) {
+    add_usage(snapshot, workloads_[c].spec.cluster_queue, workloads_[c].usage, -sign);
+  };
+  const auto valid = [&](const Candidate& c, bool borrowing) {
+    const NodeId from = workloads_[c.id].spec.cluster_queue;
+    if (from == node) return true;
+    if (borrowing && c.variant == Variant::kReclaimWithoutBorrowing) return false;
+    if (within_nominal(from)) return false;
+    for (NodeId n = snapshot.parent(from); n != kNoParent && n != c.lca; n = snapshot.parent(n)) {
+      if (within_nominal(n)) return false;
+    }
+    return true;
+  };
+  for (const bool borrowing : attempts) {
+    std::vector<Candidate> chosen;
+    for (const Candidate& c : all) {
+      if (!valid(c, borrowing)) continue;
+      remove(c.id, 1);
+      chosen.push_back(c);
+      if (!fits(borrowing)) continue;
+      // fillBackWorkloads: from the second-to-last back, keep out only those still needed.
+      for (std::size_t i = chosen.size() - 1; i-- > 0;) {
+        remove(chosen[i].id, -1);
+        if (fits(borrowing)) {
+          chosen[i] = chosen.back();
+          chosen.pop_back();
+        } else {
+          remove(chosen[i].id, 1);
+        }
+      }
+      std::vector<Target> targets;
+      for (const Candidate& t : chosen) {
+        remove(t.id, -1);
+        targets.push_back({t.id, reason_of(t.variant)});
+      }
+      return targets;
+    }
+    for (const Candidate& t : chosen) remove(t.id, -1);
+  }
+  return {};
+}
+
+bool Admission::cycle(Decisions& out) {
+  ++cycles_;
+  QuotaTree snapshot = tree_;
+  struct Entry {
+    WorkloadId id;
+    Assignment assignment;
+    std::vector<Target> targets;
+    Requeue requeue = Requeue::kNone;
+    bool admitted = false;
+  };
+  std::vector<Entry> entries;
+  for (Queue& q : queues_) {
+    if (q.object.stop_policy != StopPolicy::kNone || q.heap.empty()) continue;
+    const WorkloadId head = q.heap.front();
+    q.heap.erase(q.heap.begin());
+    Entry e{head, {}, {}, Requeue::kNone, false};
+    const cluster::Labels ns{{"kubernetes.io/metadata.name", workloads_[head].spec.namespace_name}};
+    if (!q.object.namespace_selector || !selector_matches(*q.object.namespace_selector, ns)) {
+      e.requeue = Requeue::kNamespaceMismatch;
+      workloads_[head].reason = fmt::format("the workload's namespace {} does not match ClusterQueue {}'s namespaceSelector",
+                                            workloads_[head].spec.namespace_name, q.object.name);
+    } else {
+      e.assignment = assign_flavors(head, snapshot);
+      if (preempt_class(e.assignment.mode)) {
+        QuotaTree trial = snapshot;
+        e.targets = preemption_targets(head, e.assignment.needs_preemption, e.assignment.usage, trial);
+      }
+    }
+    entries.push_back(std::move(e));
+  }
+  // makeClassicalIterator: not borrowing first, then priority, then age.
+  std::vector<std::size_t> order(entries.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Entry& ea = entries[a];
+    const Entry& eb = entries[b];
+    if (ea.assignment.borrowing != eb.assignment.borrowing) return ea.assignment.borrowing < eb.assignment.borrowing;
+    const WorkloadSpec& sa = workloads_[ea.id].spec;
+    const WorkloadSpec& sb = workloads_[eb.id].spec;
+    if (sa.priority != sb.priority) return sa.priority > sb.priority;
+    if (sa.queue_order != sb.queue_order) return sa.queue_order < sb.queue_order;
+    return workloads_[ea.id].uid < workloads_[eb.id].uid;
+  });
+  bool changed = false;
+  std::vector<WorkloadId> preempted_in_cycle;
+  for (const std::size_t i : order) {
+    Entry& e = entries[i];
+    if (e.requeue == Requeue::kNamespaceMismatch) continue;
+    Workload& w = workloads_[e.id];
+    const NodeId node = w.spec.cluster_queue;
+    const ClusterQueue& cq = queue_of(e.id).object;
+    w.reason = e.assignment.reason;
+    if (e.assignment.mode == Mode::kNoFit) {
+      e.requeue = Requeue::kNoFit;
+      continue;
+    }
+    const bool preempts = preempt_class(e.assignment.mode);
+    if (preempts && e.targets.empty()) {
+      e.requeue = Requeue::kNoCandidates;
+      // reserveCapacityForUnreclaimablePreempt: unless it can always reclaim its nominal quota, it
+      // holds what it would use (within its nominal, or its borrowing limit when borrowing) so that
+      // workloads behind it cannot take it in this cycle.
+      if (cq.preemption.reclaim_within_cohort != ReclaimWithinCohort::kAny) {
+        for (const auto& [fr, amount] : e.assignment.usage) {
+          std::int64_t hold = 0;
+          if (e.assignment.borrowing > 0) {
+            const auto limit = snapshot.borrowing_limit(node, fr);
+            hold = limit ? std::min(amount, snapshot.nominal(node, fr) + *limit - snapshot.usage(node, fr)) : amount;
+          } else {
+            hold = std::max<std::int64_t>(0, std::min(amount, snapshot.nominal(node, fr) - snapshot.usage(node, fr)));
+          }
+          snapshot.add_usage(node, fr, hold);
+        }
+      }
+      continue;
+    }
+    const bool overlap = std::any_of(e.targets.begin(), e.targets.end(), [&](const Target& t) {
+      return std::find(preempted_in_cycle.begin(), preempted_in_cycle.end(), t.victim) != preempted_in_cycle.end();
+    });
+    if (overlap) {
+      e.requeue = Requeue::kFailedAfterNomination;
+      continue;
+    }
+    // fits: with every victim of this cycle and its own gone.
+    std::vector<WorkloadId> gone = preempted_in_cycle;
+    for (const Target& t : e.targets) gone.push_back(t.victim);
+    for (const WorkloadId v : gone) add_usage(snapshot, workloads_[v].spec.cluster_queue, workloads_[v].usage, -1);
+    const bool fits = std::all_of(e.assignment.usage.begin(), e.assignment.usage.end(),
+                                  [&](const auto& u) { return u.second <= snapshot.available(node, u.first); });
+    for (const WorkloadId v : gone) add_usage(snapshot, workloads_[v].spec.cluster_queue, workloads_[v].usage, 1);
+    if (!fits) {
+      e.requeue = Requeue::kFailedAfterNomination;
+      continue;
+    }
+    add_usage(snapshot, node, e.assignment.usage, 1);
+    if (preempts) {
+      for (const Target& t : e.targets) {
+        preempted_in_cycle.push_back(t.victim);
+        if (workloads_[t.victim].state != WorkloadState::kAdmitted) continue;  // asked before
+        workloads_[t.victim].state = WorkloadState::kEvicted;
+        out.preempted.push_back({t.victim, e.id, t.reason});
+        changed = true;
+      }
+      e.requeue = Requeue::kPendingPreemption;
+      continue;
+    }
+    // Admitted: quota reserved (and admitted at once: no admission checks).
+    w.state = WorkloadState::kAdmitted;
+    w.usage = e.assignment.usage;
+    w.reserved_at = cycles_;
+    w.reason.clear();
+    add_usage(tree_, node, w.usage, 1);
+    Queue& q = queue_of(e.id);
+    q.admitted.push_back(e.id);
+    if (q.sticky == e.id) q.sticky.reset();
+    out.admitted.push_back(e.id);
+    e.admitted = true;
+    changed = true;
+  }
+  // Requeue the heads left (requeueAndUpdate, ClusterQueue.RequeueIfNotPresent).
+  for (const Entry& e : entries) {
+    if (e.admitted) continue;
+    Queue& q = queue_of(e.id);
+    const bool strict = q.object.queueing_strategy == QueueingStrategy::kStrictFifo;
+    const bool immediate = strict ? e.requeue != Requeue::kNamespaceMismatch
+                                  : e.requeue == Requeue::kFailedAfterNomination || e.requeue == Requeue::kPendingPreemption;
+    if (e.requeue == Requeue::kPendingPreemption) {
+      if (!strict) q.sticky = e.id;
+    } else if (q.sticky == e.id) {
+      q.sticky.reset();
+    }
+    if (immediate) {
+      push(q, e.id);
+    } else {
+      workloads_[e.id].state = WorkloadState::kInadmissible;
+      q.inadmissible.push_back(e.id);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+Decisions Admission::run_cycles() {
+  Decisions out;
+  // Each cycle that changes something admits, preempts or sets aside at least one workload, so
+  // the count is bounded by a few passes over the workloads.
+  const std::size_t limit = 4 * workloads_.size() + 16;
+  for (std::size_t i = 0; cycle(out); ++i) GPUSIM_CHECK(i < limit, "Kueue's admission cycles do not settle");
+  return out;
+}
+
+}  // namespace gpusim::k8s::kueue

@@ -1,0 +1,150 @@
+#pragma once
+// Kueue's admission (kubernetes-sigs/kueue v0.19.2, its default feature gates), independent of
+// pods and nodes: Workloads wait in their ClusterQueue's queue, each scheduling cycle takes one
+// head per ClusterQueue, assigns it flavors (pkg/scheduler/flavorassigner), finds the workloads
+// it would preempt (pkg/scheduler/preemption, classical: without fair sharing), orders the heads
+// (non-borrowing first, then priority, then age) and admits or preempts in that order against a
+// snapshot of the quota tree (pkg/scheduler/scheduler.go, schedule and processEntry). Heads that
+// were not admitted go back to their queue or aside as inadmissible
+// (pkg/cache/queue/cluster_queue.go, RequeueIfNotPresent), until quota frees in their cohort tree.
+// What is left out: fair sharing (the Configuration's fairSharing is refused for now), admission
+// checks, topology-aware scheduling, partial admission, the flavor scan resuming where the last
+// cycle stopped (each scan starts at the first flavor), and waitForPodsReady.
+// The caller (a gpusim queueing plugin) turns the decisions into pods placed and pods evicted, and
+// tells the engine when a workload finished or a preempted one's pods are gone.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/cluster/pod_constraints.hpp"
+#include "sim/k8s/kueue_objects.hpp"
+#include "sim/k8s/kueue_quota_tree.hpp"
+
+namespace gpusim::k8s::kueue {
+
+using WorkloadId = std::uint32_t;
+
+// Why Kueue preempted a workload (the Preempted condition's reasons).
+enum class PreemptionReason : std::uint8_t { kInClusterQueue, kInCohortReclamation, kInCohortReclaimWhileBorrowing, kInCohortFairSharing };
+const char* to_string(PreemptionReason reason);
+
+// What a Workload asks, as Kueue sees it: one pod set (a Job's), its total requests (pods x
+// per-pod requests, in Kueue's units) and what its pods' node selector and tolerations allow.
+struct WorkloadSpec {
+  std::string name;
+  std::string namespace_name = "default";  // checked against its ClusterQueue's namespaceSelector
+  NodeId cluster_queue = 0;
+  std::int32_t priority = 0;
+  std::int64_t queue_order = 0;  // the creation time (microseconds): older first among equals
+  std::int32_t pod_count = 1;    // counts for a ClusterQueue that covers `pods`
+  std::vector<std::pair<std::string, std::int64_t>> requests;  // resource -> total amount
+  cluster::Labels node_selector;
+  std::vector<cluster::Toleration> tolerations;
+};
+
+enum class WorkloadState : std::uint8_t {
+  kPending,       // in its queue's heap
+  kInadmissible,  // set aside until quota frees in its cohort tree
+  kAdmitted,      // holds quota
+  kEvicted,       // preempted: still holds quota until its pods are gone
+  kFinished,
+};
+
+struct Decisions {
+  std::vector<WorkloadId> admitted;
+  // (victim, preemptor, reason), for victims not asked before.
+  struct Preemption {
+    WorkloadId victim;
+    WorkloadId preemptor;
+    PreemptionReason reason;
+  };
+  std::vector<Preemption> preempted;
+};
+
+class Admission {
+ public:
+  // The objects' references must have been checked (check_kueue_references).
+  explicit Admission(const Objects& objects);
+
+  const QuotaTree& quotas() const { return tree_; }
+  // A new Workload, pending in its ClusterQueue.
+  WorkloadId add(WorkloadSpec spec);
+  // An admitted workload finished: its quota is released, and workloads set aside in its cohort
+  // tree are queued again.
+  void finished(WorkloadId id);
+  // A preempted workload's pods are gone: its quota is released and it waits in its queue again
+  // (its place kept: the queue order is its creation time).
+  void evicted_and_gone(WorkloadId id);
+  // Scheduling cycles until one changes nothing (admits nobody, preempts nobody new and sets
+  // nobody aside): what Kueue does at one instant, its cycles following one another.
+  Decisions run_cycles();
+
+  WorkloadState state(WorkloadId id) const { return workloads_[id].state; }
+  const WorkloadSpec& spec(WorkloadId id) const { return workloads_[id].spec; }
+  // The (flavor, resource) pairs and amounts an admitted (or evicted) workload holds.
+  const std::vector<std::pair<std::uint32_t, std::int64_t>>& usage(WorkloadId id) const { return workloads_[id].usage; }
+  // Per ClusterQueue: pending in the heap (Kueue's "active") and set aside ("inadmissible").
+  std::pair<std::size_t, std::size_t> pending(NodeId cluster_queue) const;
+  // Why the last cycle left a waiting workload out, in Kueue's words ("insufficient unused quota ...").
+  const std::string& waiting_reason(WorkloadId id) const { return workloads_[id].reason; }
+
+  // One flavor's outcome for a request, and a whole assignment (internal to the engine's parts,
+  // public for its tests).
+  enum class Mode : std::uint8_t { kNoFit, kNoCandidates, kPreempt, kReclaim, kFit };
+  struct Assignment {
+    Mode mode = Mode::kNoFit;  // the worst over the resources
+    std::int32_t borrowing = 0;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> usage;  // per (flavor, resource)
+    std::vector<std::uint32_t> needs_preemption;               // pairs assigned in a preempt mode
+    std::string reason;                                         // why it does not fit, if not
+  };
+  Assignment assign_flavors(WorkloadId id, const QuotaTree& snapshot) const;
+  struct Target {
+    WorkloadId victim;
+    PreemptionReason reason;
+  };
+  // The workloads to preempt so that `requests` fit (classical preemption), or none.
+  std::vector<Target> preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                         const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests,
+                                         QuotaTree& snapshot) const;
+
+ private:
+  struct Workload {
+    WorkloadSpec spec;
+    std::uint64_t uid = 0;  // arrival order: the last tie-break
+    WorkloadState state = WorkloadState::kPending;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> usage;
+    std::int64_t reserved_at = 0;  // the cycle count when it reserved quota (newest first as victims)
+    std::string reason;
+  };
+  struct Queue {
+    ClusterQueue object;
+    NodeId node = 0;
+    std::vector<WorkloadId> heap;          // kept sorted: the head first
+    std::vector<WorkloadId> inadmissible;  // in the order they were set aside
+    std::vector<WorkloadId> admitted;      // holding quota (admitted or evicted)
+    std::optional<WorkloadId> sticky;      // a preemptor waiting for its victims (BestEffortFIFO)
+  };
+
+  bool ranks_before(const Queue& q, WorkloadId a, WorkloadId b) const;
+  void push(Queue& q, WorkloadId id);
+  void release(WorkloadId id);
+  void requeue_cohort_tree(NodeId cluster_queue);
+  Queue& queue_of(WorkloadId id) { return queues_[queue_index_[workloads_[id].spec.cluster_queue]]; }
+  const Queue& queue_of(WorkloadId id) const { return queues_[queue_index_[workloads_[id].spec.cluster_queue]]; }
+  bool flavor_allows(const ResourceFlavor& flavor, const WorkloadSpec& spec) const;
+  const ResourceFlavor* flavor(const std::string& name) const;
+  // One cycle; true if it changed anything.
+  bool cycle(Decisions& out);
+
+  QuotaTree tree_;
+  std::vector<ResourceFlavor> flavors_;  // by name, sorted
+  std::vector<Queue> queues_;            // one per ClusterQueue, in the objects' order
+  std::vector<std::size_t> queue_index_;  // per tree node: its queue (ClusterQueues only)
+  std::vector<Workload> workloads_;
+  std::int64_t cycles_ = 0;
+};
+
+}  // namespace gpusim::k8s::kueue
