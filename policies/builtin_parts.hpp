@@ -25,5 +25,6 @@ void register_strict(sched::Registry& registry);
 void register_backfill(sched::Registry& registry);
 void register_job_rank(sched::Registry& registry);
 void register_queue_quotas(sched::Registry& registry);
+void register_kueue(sched::Registry& registry);
 
 }  // namespace gpusim::policy

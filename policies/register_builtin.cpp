@@ -26,6 +26,7 @@ void register_builtin(sched::Registry& registry) {
   register_backfill(registry);
   register_job_rank(registry);
   register_queue_quotas(registry);
+  register_kueue(registry);
 }
 
 sched::Registry builtin_registry() {

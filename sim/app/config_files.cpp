@@ -29,7 +29,13 @@ ConfigFiles read_config_files(const std::vector<std::string>& files, const sched
     // Other kinds are read elsewhere: KubeSchedulerConfigurations as policies, device plugins' files
     // into the Kubernetes layer's settings (sim/app/simulate_command.cpp).
     if (config::is_kube_scheduler_config(first) || k8s::plugin_config_kind(first) != k8s::PluginConfigKind::kNone) continue;
-    if (k8s::is_volcano_scheduler_conf(first)) {
+    if (k8s::kueue::is_kueue_file(first)) {
+      if (!out.kueue) out.kueue = std::make_shared<k8s::kueue::Objects>();
+      const std::size_t notes_before = out.kueue->notes.size();
+      k8s::kueue::parse_kueue_objects(text, file, *out.kueue);
+      out.kueue_files.push_back(file);
+      notes.assign(out.kueue->notes.begin() + static_cast<std::ptrdiff_t>(notes_before), out.kueue->notes.end());
+    } else if (k8s::is_volcano_scheduler_conf(first)) {
       out.schedulers.push_back({file, k8s::parse_volcano_scheduler_conf(text, file, &registry)});
       notes = out.schedulers.back().conf.notes;
     } else if (k8s::is_volcano_queue_list(first)) {
@@ -49,14 +55,15 @@ ConfigFiles read_config_files(const std::vector<std::string>& files, const sched
     }
     for (const std::string& note : notes) fmt::print(stderr, "gpusim: note: {}: {}\n", file, note);
   }
+  if (out.kueue) k8s::kueue::check_kueue_references(*out.kueue);
   return out;
 }
 
-bool is_volcano_file(const std::string& file) {
+bool is_queueing_config_file(const std::string& file) {
   try {
     const std::string text = io::read_file(file, "--config file");
     for (const YAML::Node& doc : traces::load_yaml_documents(text, file)) {
-      if (doc && !doc.IsNull()) return k8s::is_volcano_scheduler_conf(doc) || k8s::is_volcano_queue_list(doc);
+      if (doc && !doc.IsNull()) return k8s::is_volcano_scheduler_conf(doc) || k8s::is_volcano_queue_list(doc) || k8s::kueue::is_kueue_file(doc);
     }
   } catch (const core::InputError&) {
   } catch (const YAML::Exception&) {

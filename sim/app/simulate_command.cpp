@@ -15,6 +15,7 @@
 
 #include "policies/register_builtin.hpp"
 #include "sim/app/config_files.hpp"
+#include "sim/k8s/kueue_admission.hpp"
 #include "sim/app/input_kinds.hpp"
 #include "sim/app/retired_options.hpp"
 #include "sim/config/config_files.hpp"
@@ -387,7 +388,7 @@ Loaded load(const SimulateOptions& o, const InputPaths& paths, const sched::Regi
   // Pools' labels first: a device-plugin ConfigMap's configs are chosen by node label.
   k8s::label_pool_nodes(loaded.kube, loaded.catalog, loaded.cluster.nodes);
   for (const fs::path& file : paths.configs) {
-    if (config::is_kube_scheduler_config_file(file.string()) || is_volcano_file(file.string())) {
+    if (config::is_kube_scheduler_config_file(file.string()) || is_queueing_config_file(file.string())) {
       loaded.config_notes.emplace_back();  // read as the run's policies and quotas (policy_list, read_config_files)
       continue;
     }
@@ -509,6 +510,13 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
                                    "{{name: gang}} to the tiers", scheduler.file));
     }
   }
+  if (configs.kueue) {
+    auto setup = std::make_shared<k8s::kueue::Setup>();
+    setup->objects = *configs.kueue;
+    setup->cluster_queue_of_queue = k8s::kueue::cluster_queue_of_trace_queues(setup->objects, loaded.workload.queues);
+    k8s::kueue::Admission check(setup->objects);  // what the engine refuses (fair sharing), before any run
+    loaded.kube.kueue = std::move(setup);
+  }
   if (!configs.queues) return;
   loaded.kube.queue_quotas = k8s::volcano_queue_quotas(*configs.queues, loaded.workload.queues);
   std::int64_t gpus = 0;
@@ -527,6 +535,12 @@ void record_config_files(const ConfigFiles& configs, experiment::OutputContext& 
   if (configs.queues) {
     context.queue_quotas = {{"file", configs.queues->file}, {"fnv1a64", experiment::file_digest(configs.queues->file)}};
     if (!configs.queues->notes.empty()) context.queue_quotas["notes"] = configs.queues->notes;
+  }
+  if (configs.kueue) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const std::string& file : configs.kueue_files) files.push_back({{"file", file}, {"fnv1a64", experiment::file_digest(file)}});
+    context.queue_quotas["kueue_files"] = files;
+    if (!configs.kueue->notes.empty()) context.queue_quotas["kueue_notes"] = configs.kueue->notes;
   }
 }
 
@@ -608,7 +622,20 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
                                    "this run does not use", configs.queues->file));
     }
   }
+  const auto kueue_policy = [](const sched::Profile& p) { return p.queue_admission_plugin == "kueue"; };
+  if (configs.kueue) {
+    if (o.mode != "replay") throw UsageError(fmt::format("{}: Kueue's objects apply to --mode replay only", configs.kueue_files.front()));
+    if (std::none_of(profiles.begin(), profiles.end(), kueue_policy)) {
+      throw UsageError(fmt::format("{}: Kueue's objects apply to the policy kueue, which this run does not use",
+                                   configs.kueue_files.front()));
+    }
+  }
   for (const sched::Profile& profile : profiles) {
+    if (o.mode == "replay" && kueue_policy(profile) && !configs.kueue) {
+      throw UsageError(fmt::format("policy '{}' needs Kueue's objects in --config: ResourceFlavors, ClusterQueues and the "
+                                   "LocalQueues the workload's queues submit to (the bundled Philly ones: --config "
+                                   "traces/queues/philly-kueue.yaml)", profile.name));
+    }
     if (o.mode == "replay" && profile.queue_quotas == sched::QueueQuotaMode::kCapacity && !configs.queues) {
       throw UsageError(fmt::format("policy '{}' needs Volcano Queue objects in --config, with each queue's deserved GPUs "
                                    "(the bundled Philly ones: --config traces/queues/philly-capacity-queues.yaml)",

@@ -14,6 +14,7 @@
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
+#include "sim/k8s/kueue_objects.hpp"
 #include "sim/k8s/plugin_config_files.hpp"
 #include "sim/k8s/volcano_queues.hpp"
 #include "sim/k8s/volcano_scheduler_conf.hpp"
@@ -72,6 +73,25 @@ std::string read_volcano_queues(const std::string& text, const std::string& sour
   return fmt::format("{} queue{}: {}", names.size(), names.size() == 1 ? "" : "s", fmt::join(names, ", "));
 }
 
+// Kueue's objects are checked one file at a time: what they name in other files (flavors,
+// ClusterQueues, parent Cohorts) is checked when a run reads them all.
+std::string read_kueue_objects(const std::string& text, const std::string& source, RunConfiguration& into) {
+  k8s::kueue::Objects objects;
+  k8s::kueue::parse_kueue_objects(text, source, objects);
+  for (const std::string& note : objects.notes) into.notes.push_back(fmt::format("{}: {}", source, note));
+  std::vector<std::string> counts;
+  const auto count = [&](std::size_t n, const char* kind) {
+    if (n > 0) counts.push_back(fmt::format("{} {}{}", n, kind, n == 1 ? "" : "s"));
+  };
+  count(objects.resource_flavors.size(), "ResourceFlavor");
+  count(objects.cluster_queues.size(), "ClusterQueue");
+  count(objects.cohorts.size(), "Cohort");
+  count(objects.local_queues.size(), "LocalQueue");
+  count(objects.priority_classes.size(), "WorkloadPriorityClass");
+  if (objects.configuration) counts.emplace_back("the Configuration");
+  return fmt::format("{} (what they name in other files is checked when a run reads them all)", fmt::join(counts, ", "));
+}
+
 // Volcano's recognisers look at the first document as it is; multi-document files (Queues) are
 // recognised by it as well.
 bool is_volcano_conf(const YAML::Node& doc) { return k8s::is_volcano_scheduler_conf(doc); }
@@ -88,6 +108,7 @@ constexpr ConfigKind kKinds[] = {
      read_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>},
     {"Volcano scheduler configuration", is_volcano_conf, read_volcano_conf},
     {"Volcano Queues", is_volcano_queues, read_volcano_queues},
+    {"Kueue objects", k8s::kueue::is_kueue_file, read_kueue_objects},
 };
 
 // The formats told by their top-level keys alone, with those keys (their readers' own lists).

@@ -143,42 +143,73 @@ WorkloadId Admission::add(WorkloadSpec spec) {
                "a workload's ClusterQueue is not a ClusterQueue");
   const auto id = static_cast<WorkloadId>(workloads_.size());
   Workload w;
+  // computeSchedulingHash: priority and the pod set's shape (count, requests, node selector, tolerations).
+  std::string key = fmt::format("{}|{}", spec.priority, spec.pod_count);
+  for (const auto& [r, a] : spec.requests) key += fmt::format("|{}={}", r, a);
+  for (const auto& [k, v] : spec.node_selector) key += fmt::format("|s:{}={}", k, v);
+  for (const cluster::Toleration& t : spec.tolerations) key += fmt::format("|t:{}:{}:{}:{}", t.key, t.exists, t.value, t.effect);
+  w.shape = shapes_.emplace(std::move(key), static_cast<std::uint32_t>(shapes_.size())).first->second;
   w.spec = std::move(spec);
   w.uid = id;
   workloads_.push_back(std::move(w));
-  push(queue_of(id), id);
+  enqueue(id);
   return id;
 }
 
-void Admission::release(WorkloadId id) {
+void Admission::enqueue(WorkloadId id) {
+  Queue& q = queue_of(id);
+  // ClusterQueue.PushOrUpdate: a shape set aside since the last requeue joins it there.
+  if (q.object.queueing_strategy == QueueingStrategy::kBestEffortFifo && q.set_aside.contains(workloads_[id].shape)) {
+    workloads_[id].state = WorkloadState::kInadmissible;
+    q.inadmissible.push_back(id);
+    return;
+  }
+  push(q, id);
+}
+
+void Admission::set_aside(Queue& q, WorkloadId id) {
+  workloads_[id].state = WorkloadState::kInadmissible;
+  q.inadmissible.push_back(id);
+}
+
+std::optional<core::Time> Admission::next_requeue() const {
+  std::optional<core::Time> next;
+  for (const auto& [root, due] : requeues_) {
+    if (!next || due < *next) next = due;
+  }
+  return next;
+}
+
+void Admission::release(WorkloadId id, core::Time now) {
   Workload& w = workloads_[id];
   GPUSIM_CHECK(w.state == WorkloadState::kAdmitted || w.state == WorkloadState::kEvicted, "releasing quota a workload does not hold");
   add_usage(tree_, w.spec.cluster_queue, w.usage, -1);
   w.usage.clear();
   Queue& q = queue_of(id);
   q.admitted.erase(std::find(q.admitted.begin(), q.admitted.end(), id));
+  // Quota freed: the tree's workloads set aside are queued again by the requeuer, which batches
+  // requests over a second (requeueBatchPeriod).
+  requeues_.emplace(tree_.root(w.spec.cluster_queue), now + core::Time::from_seconds(1));
 }
 
-void Admission::requeue_cohort_tree(NodeId cluster_queue) {
-  const NodeId root = tree_.root(cluster_queue);
+void Admission::requeue_cohort_tree(NodeId root) {
   for (Queue& q : queues_) {
     if (tree_.root(q.node) != root) continue;
+    q.set_aside.clear();
     std::vector<WorkloadId> aside;
     aside.swap(q.inadmissible);
     for (const WorkloadId id : aside) push(q, id);
   }
 }
 
-void Admission::finished(WorkloadId id) {
-  release(id);
+void Admission::finished(WorkloadId id, core::Time now) {
+  release(id, now);
   workloads_[id].state = WorkloadState::kFinished;
-  requeue_cohort_tree(workloads_[id].spec.cluster_queue);
 }
 
-void Admission::evicted_and_gone(WorkloadId id) {
-  release(id);
-  push(queue_of(id), id);
-  requeue_cohort_tree(workloads_[id].spec.cluster_queue);
+void Admission::evicted_and_gone(WorkloadId id, core::Time now) {
+  release(id, now);
+  enqueue(id);
 }
 
 std::pair<std::size_t, std::size_t> Admission::pending(NodeId cluster_queue) const {
@@ -612,16 +643,35 @@ bool Admission::cycle(Decisions& out) {
     }
     if (immediate) {
       push(q, e.id);
-    } else {
-      workloads_[e.id].state = WorkloadState::kInadmissible;
-      q.inadmissible.push_back(e.id);
-      changed = true;
+      continue;
+    }
+    set_aside(q, e.id);
+    changed = true;
+    // handleInadmissibleHash: under BestEffortFIFO, a head set aside for want of quota takes the
+    // queued workloads of its shape with it.
+    if (!strict && (e.requeue == Requeue::kNoFit || e.requeue == Requeue::kNoCandidates)) {
+      const std::uint32_t shape = workloads_[e.id].shape;
+      q.set_aside.insert(shape);
+      std::vector<WorkloadId> kept;
+      for (const WorkloadId id : q.heap) {
+        if (workloads_[id].shape == shape) set_aside(q, id);
+        else kept.push_back(id);
+      }
+      q.heap.swap(kept);
     }
   }
   return changed;
 }
 
-Decisions Admission::run_cycles() {
+Decisions Admission::run_cycles(core::Time now) {
+  for (auto it = requeues_.begin(); it != requeues_.end();) {
+    if (it->second <= now) {
+      requeue_cohort_tree(it->first);
+      it = requeues_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   Decisions out;
   // Each cycle that changes something admits, preempts or sets aside at least one workload, so
   // the count is bounded by a few passes over the workloads.

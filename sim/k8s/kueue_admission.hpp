@@ -6,7 +6,10 @@
 // (non-borrowing first, then priority, then age) and admits or preempts in that order against a
 // snapshot of the quota tree (pkg/scheduler/scheduler.go, schedule and processEntry). Heads that
 // were not admitted go back to their queue or aside as inadmissible
-// (pkg/cache/queue/cluster_queue.go, RequeueIfNotPresent), until quota frees in their cohort tree.
+// (pkg/cache/queue/cluster_queue.go, RequeueIfNotPresent), until quota frees in their cohort tree
+// (a second later: Kueue's requeuer batches such requeues, pkg/cache/queue/inadmissible_workloads.go).
+// Under BestEffortFIFO a head set aside for want of quota takes the queued workloads of the same
+// shape with it, and new ones of that shape join them (SchedulingEquivalenceHashing, on by default).
 // What is left out: fair sharing (the Configuration's fairSharing is refused for now), admission
 // checks, topology-aware scheduling, partial admission, the flavor scan resuming where the last
 // cycle stopped (each scan starts at the first flavor), and waitForPodsReady.
@@ -18,7 +21,11 @@
 #include <utility>
 #include <vector>
 
+#include <map>
+#include <set>
+
 #include "sim/cluster/pod_constraints.hpp"
+#include "sim/core/time.hpp"
 #include "sim/k8s/kueue_objects.hpp"
 #include "sim/k8s/kueue_quota_tree.hpp"
 
@@ -71,15 +78,18 @@ class Admission {
   const QuotaTree& quotas() const { return tree_; }
   // A new Workload, pending in its ClusterQueue.
   WorkloadId add(WorkloadSpec spec);
-  // An admitted workload finished: its quota is released, and workloads set aside in its cohort
-  // tree are queued again.
-  void finished(WorkloadId id);
+  // An admitted workload finished at `now`: its quota is released, and the workloads set aside in
+  // its cohort tree are queued again a second later.
+  void finished(WorkloadId id, core::Time now);
   // A preempted workload's pods are gone: its quota is released and it waits in its queue again
-  // (its place kept: the queue order is its creation time).
-  void evicted_and_gone(WorkloadId id);
-  // Scheduling cycles until one changes nothing (admits nobody, preempts nobody new and sets
-  // nobody aside): what Kueue does at one instant, its cycles following one another.
-  Decisions run_cycles();
+  // (its place kept: the queue order is its creation time); as for finished().
+  void evicted_and_gone(WorkloadId id, core::Time now);
+  // The requeues due by `now`, then scheduling cycles until one changes nothing (admits nobody,
+  // preempts nobody new and sets nobody aside): what Kueue does at one instant, its cycles
+  // following one another.
+  Decisions run_cycles(core::Time now);
+  // When the next batched requeue is due, if any.
+  std::optional<core::Time> next_requeue() const;
 
   WorkloadState state(WorkloadId id) const { return workloads_[id].state; }
   const WorkloadSpec& spec(WorkloadId id) const { return workloads_[id].spec; }
@@ -117,6 +127,7 @@ class Admission {
     WorkloadState state = WorkloadState::kPending;
     std::vector<std::pair<std::uint32_t, std::int64_t>> usage;
     std::int64_t reserved_at = 0;  // the cycle count when it reserved quota (newest first as victims)
+    std::uint32_t shape = 0;       // its scheduling equivalence class
     std::string reason;
   };
   struct Queue {
@@ -126,12 +137,16 @@ class Admission {
     std::vector<WorkloadId> inadmissible;  // in the order they were set aside
     std::vector<WorkloadId> admitted;      // holding quota (admitted or evicted)
     std::optional<WorkloadId> sticky;      // a preemptor waiting for its victims (BestEffortFIFO)
+    std::set<std::uint32_t> set_aside;     // shapes set aside since the last requeue (BestEffortFIFO)
   };
 
   bool ranks_before(const Queue& q, WorkloadId a, WorkloadId b) const;
   void push(Queue& q, WorkloadId id);
-  void release(WorkloadId id);
-  void requeue_cohort_tree(NodeId cluster_queue);
+  // A workload (re)joins its queue: the heap, or aside with its shape.
+  void enqueue(WorkloadId id);
+  void set_aside(Queue& q, WorkloadId id);
+  void release(WorkloadId id, core::Time now);
+  void requeue_cohort_tree(NodeId root);
   Queue& queue_of(WorkloadId id) { return queues_[queue_index_[workloads_[id].spec.cluster_queue]]; }
   const Queue& queue_of(WorkloadId id) const { return queues_[queue_index_[workloads_[id].spec.cluster_queue]]; }
   bool flavor_allows(const ResourceFlavor& flavor, const WorkloadSpec& spec) const;
@@ -144,6 +159,8 @@ class Admission {
   std::vector<Queue> queues_;            // one per ClusterQueue, in the objects' order
   std::vector<std::size_t> queue_index_;  // per tree node: its queue (ClusterQueues only)
   std::vector<Workload> workloads_;
+  std::map<std::string, std::uint32_t> shapes_;
+  std::map<NodeId, core::Time> requeues_;  // per cohort-tree root, when its batched requeue is due
   std::int64_t cycles_ = 0;
 };
 

@@ -27,6 +27,7 @@ using traces::k8s::Fields;
 using traces::k8s::Where;
 
 constexpr std::string_view kGroup = "kueue.x-k8s.io/";
+constexpr std::string_view kTraceQueuesAnnotation = "gpusim.io/trace-queues";
 constexpr std::string_view kConfigGroup = "config.kueue.x-k8s.io/";
 // Far above any cluster's quota (10^15 bytes is a petabyte), and sums of thousands of queues stay
 // within int64.
@@ -300,7 +301,7 @@ class Reader {
       check_new_name(names_of(into_.cohorts), meta.name, object, kind);
       into_.cohorts.push_back(cohort(s, version, meta.name, line));
     } else if (kind == "LocalQueue") {
-      local_queue(object, s, meta.name, line);
+      local_queue(object, s, meta, line);
     } else if (kind == "WorkloadPriorityClass") {
       check_new_name(names_of(into_.priority_classes), meta.name, object, kind);
       WorkloadPriorityClass wpc{meta.name, 0, source_, line};
@@ -410,10 +411,25 @@ class Reader {
     return c;
   }
 
-  void local_queue(const Fields& object, const Fields& spec, const std::string& name, int line) {
+  void local_queue(const Fields& object, const Fields& spec, const traces::k8s::Meta& meta, int line) {
     only(spec, {"clusterQueue", "stopPolicy", "fairSharing"});
+    const std::string& name = meta.name;
     LocalQueue lq;
     lq.name = name;
+    static constexpr std::string_view kKnown[] = {kTraceQueuesAnnotation};
+    traces::k8s::check_gpusim_annotations(where_, meta.annotations, kKnown, "LocalQueue");
+    if (const traces::k8s::Entry* e = traces::k8s::find(meta.annotations, kTraceQueuesAnnotation)) {
+      std::string_view rest = e->value;
+      while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        std::string item(rest.substr(0, comma));
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        if (item.empty()) where_.fail(e->node, e->path, "an empty queue name in the list");
+        lq.trace_queues.push_back(std::move(item));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+    }
     lq.file = source_;
     lq.line = line;
     lq.namespace_name = object.required_map("metadata").string("namespace").value_or("default");
@@ -496,13 +512,12 @@ class Reader {
     if (const auto wait = object.map("waitForPodsReady")) {
       config.wait_for_pods_ready = v1beta1 ? wait->boolean("enable").value_or(false) : true;
       if (config.wait_for_pods_ready) {
-        into_.notes.push_back(fmt::format("{}: waitForPodsReady not modelled: an admitted workload keeps its quota while its "
-                                          "pods wait for nodes, as with the section off",
-                                          source_));
+        into_.notes.push_back("Configuration: waitForPodsReady not modelled: an admitted workload keeps its quota while "
+                              "its pods wait for nodes, as with the section off");
       }
     }
     if (object.has("admissionFairSharing")) {
-      into_.notes.push_back(fmt::format("{}: admissionFairSharing ignored: gpusim does not model admission fair sharing", source_));
+      into_.notes.push_back("Configuration: admissionFairSharing ignored: gpusim does not model admission fair sharing");
     }
     into_.configuration = std::move(config);
   }
@@ -596,6 +611,27 @@ void check_kueue_references(const Objects& objects) {
       c = it->second;
     }
   }
+}
+
+std::vector<std::string> cluster_queue_of_trace_queues(const Objects& objects, const std::vector<std::string>& queues) {
+  const std::vector<std::string> names = queues.empty() ? std::vector<std::string>{"default"} : queues;
+  std::vector<std::string> out(names.size());
+  for (std::size_t q = 0; q < names.size(); ++q) {
+    const LocalQueue* claimed = nullptr;
+    for (const LocalQueue& lq : objects.local_queues) {
+      const bool named = lq.namespace_name == "default" && lq.name == names[q];
+      const bool listed = std::find(lq.trace_queues.begin(), lq.trace_queues.end(), names[q]) != lq.trace_queues.end();
+      if (!named && !listed) continue;
+      if (claimed != nullptr && claimed != &lq) {
+        throw core::InputError(fmt::format("{}:{}: LocalQueue {}/{}: the trace's queue '{}' is claimed by LocalQueue {}/{} too ({}:{})",
+                                           lq.file, lq.line, lq.namespace_name, lq.name, names[q], claimed->namespace_name,
+                                           claimed->name, claimed->file, claimed->line));
+      }
+      claimed = &lq;
+    }
+    if (claimed != nullptr) out[q] = claimed->cluster_queue;
+  }
+  return out;
 }
 
 }  // namespace gpusim::k8s::kueue

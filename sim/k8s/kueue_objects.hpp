@@ -104,6 +104,9 @@ struct LocalQueue {
   std::string namespace_name = "default";
   std::string name;
   std::string cluster_queue;
+  // gpusim's annotation gpusim.io/trace-queues (comma-separated): the trace's queues (Philly's
+  // virtual clusters) whose jobs name this LocalQueue, besides the one it is named after.
+  std::vector<std::string> trace_queues;
   StopPolicy stop_policy = StopPolicy::kNone;
   std::string file;
   int line = 0;
@@ -157,5 +160,20 @@ void parse_kueue_objects(const std::string& text, const std::string& source, Obj
 // inactive, their workloads pending for ever: in a simulation that is a mistake to report); throws
 // core::InputError naming the object's file and line.
 void check_kueue_references(const Objects& objects);
+
+// What a run gives the kueue policy: the objects, and per workload queue (Workload::queues; one,
+// "default", for a workload without queues) the ClusterQueue its jobs submit to ("" : none).
+struct Setup {
+  Objects objects;
+  std::vector<std::string> cluster_queue_of_queue;
+};
+
+// The ClusterQueue each of a workload's queues (a trace's, e.g. Philly's virtual clusters) submits
+// to: through the LocalQueue in namespace default named as the queue, or the one whose
+// gpusim.io/trace-queues annotation lists it; "" when none, and Kueue leaves those jobs alone (a
+// Job without the queue-name label). A workload without queues submits to LocalQueue
+// default/default if there is one (Kueue's webhook labels Jobs so). Throws core::InputError when
+// two LocalQueues claim one queue.
+std::vector<std::string> cluster_queue_of_trace_queues(const Objects& objects, const std::vector<std::string>& queues);
 
 }  // namespace gpusim::k8s::kueue

@@ -36,6 +36,9 @@ class JobTypeSpeeds;
 
 namespace gpusim::k8s {
 
+namespace kueue {
+struct Setup;
+}
 class JobLedger;
 class QueueingPlugin;
 
@@ -49,6 +52,8 @@ struct QueueingInputs {
   // Preemption keeps all of a victim's work (kEvictRequest's checkpoint-first kind).
   bool free_preemption = false;
   const QueueQuotas* queue_quotas = nullptr;
+  // Kueue's objects and queue mapping (policy kueue), or null.
+  const kueue::Setup* kueue = nullptr;
   std::uint64_t seed = 0;
 };
 

@@ -15,6 +15,10 @@
 
 namespace gpusim::k8s {
 
+namespace kueue {
+struct Setup;
+}
+
 struct DevicePluginConfigs;  // sim/k8s/device_plugin_config.hpp
 struct HamiSettings;         // sim/k8s/hami_settings.hpp
 struct MigPartedConfigs;     // sim/k8s/mig_parted_config.hpp
@@ -290,6 +294,8 @@ struct KubeSettings {
   // Queue-quota policies (proportion, capacity): the queues' quotas (Volcano Queues in --config); none
   // read: every queue has the defaults (weight 1, no guarantee, capability or deserved GPUs).
   QueueQuotas queue_quotas;
+  // The kueue policy: Kueue's objects (--config) and the ClusterQueue each workload queue submits to.
+  std::shared_ptr<const kueue::Setup> kueue;
   core::Time descheduler_min_run_time = core::Time::zero();
 };
 

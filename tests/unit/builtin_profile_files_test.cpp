@@ -153,6 +153,12 @@ TEST(BuiltinProfileFiles, EachFileGivesTheProfileTheTableGave) {
   ASSERT_EQ(policy::builtin_profile_files().size(), builtin_profile_names().size());
   for (const auto& name : builtin_profile_names()) {
     const Profile from_file = config::builtin_profile(name);
+    // Policies added after the table was frozen have no entry in it.
+    if (name == "kueue") {
+      EXPECT_EQ(from_file.queue_admission_plugin, "kueue");
+      EXPECT_EQ(from_file.queue_sort, "fifo");
+      continue;
+    }
     EXPECT_EQ(fingerprint(from_file), fingerprint(legacy_profile(name))) << config::builtin_profile_file(name)->path;
   }
 }

@@ -52,8 +52,20 @@ class KueueScenario : public ::testing::Test {
     const auto& usage = admission_->usage(id);
     return usage.empty() ? "" : admission_->quotas().pair(usage.front().first).first;
   }
+  Decisions cycles() { return admission_->run_cycles(now_); }
+  // A preempted workload's pods are gone, or a workload finished; the requeue of what waits aside
+  // is due a second later, when the next cycles run.
+  void gone(WorkloadId id) {
+    admission_->evicted_and_gone(id, now_);
+    now_ = now_ + core::Time::from_seconds(1);
+  }
+  void done(WorkloadId id) {
+    admission_->finished(id, now_);
+    now_ = now_ + core::Time::from_seconds(1);
+  }
   std::optional<Admission> admission_;
   std::int64_t clock_ = 0;
+  core::Time now_ = core::Time::zero();
 };
 
 TEST_F(KueueScenario, ReclaimsWithinTheCohortWhenUnderNominalQuota) {
@@ -65,9 +77,9 @@ TEST_F(KueueScenario, ReclaimsWithinTheCohortWhenUnderNominalQuota) {
   const WorkloadId alpha_low = submit("alpha-low", "alpha", 1, -1);
   const WorkloadId beta_mid = submit("beta-mid", "beta", 1, 0);
   const WorkloadId beta_high = submit("beta-high", "beta", 4, 1);
-  EXPECT_EQ(admission_->run_cycles().admitted.size(), 3U);
+  EXPECT_EQ(cycles().admitted.size(), 3U);
   const WorkloadId alpha_mid = submit("alpha-mid", "alpha", 2, 0);
-  const Decisions d = admission_->run_cycles();
+  const Decisions d = cycles();
   ASSERT_EQ(d.preempted.size(), 2U);
   EXPECT_TRUE(d.admitted.empty());
   for (const auto& p : d.preempted) {
@@ -77,10 +89,10 @@ TEST_F(KueueScenario, ReclaimsWithinTheCohortWhenUnderNominalQuota) {
   }
   EXPECT_EQ(admission_->state(beta_high), WorkloadState::kAdmitted);
   // Victims keep their quota until their pods are gone; then the preemptor is admitted.
-  EXPECT_TRUE(admission_->run_cycles().admitted.empty());
-  admission_->evicted_and_gone(alpha_low);
-  admission_->evicted_and_gone(beta_mid);
-  const Decisions after = admission_->run_cycles();
+  EXPECT_TRUE(cycles().admitted.empty());
+  gone(alpha_low);
+  gone(beta_mid);
+  const Decisions after = cycles();
   ASSERT_EQ(after.admitted.size(), 1U);
   EXPECT_EQ(after.admitted[0], alpha_mid);
   EXPECT_TRUE(after.preempted.empty());
@@ -94,9 +106,9 @@ TEST_F(KueueScenario, DoesNotReclaimWhenThePreemptorWouldBorrow) {
        cluster_queue("gamma", "all", {"default:2"}, preempting));
   submit("alpha-high-1", "alpha", 2, 1);
   submit("beta-low", "beta", 4, -1);
-  EXPECT_EQ(admission_->run_cycles().admitted.size(), 2U);
+  EXPECT_EQ(cycles().admitted.size(), 2U);
   const WorkloadId second = submit("alpha-high-2", "alpha", 2, 1);
-  const Decisions d = admission_->run_cycles();
+  const Decisions d = cycles();
   EXPECT_TRUE(d.admitted.empty());
   EXPECT_TRUE(d.preempted.empty());
   EXPECT_EQ(admission_->state(second), WorkloadState::kInadmissible);
@@ -110,14 +122,14 @@ TEST_F(KueueScenario, ALendingLimitKeepsQuotaToReclaim) {
        cluster_queue("dev-cq", "all", {"alpha:5"}));
   const WorkloadId wl1 = submit("wl-1", "dev-cq", 4, 0);
   const WorkloadId wl2 = submit("wl-2", "dev-cq", 5, 1);
-  EXPECT_EQ(admission_->run_cycles().admitted.size(), 2U);
+  EXPECT_EQ(cycles().admitted.size(), 2U);
   const WorkloadId wl3 = submit("wl-3", "prod-cq", 4, 0);
-  const Decisions d = admission_->run_cycles();
+  const Decisions d = cycles();
   ASSERT_EQ(d.preempted.size(), 1U);
   EXPECT_EQ(d.preempted[0].victim, wl1);
   EXPECT_EQ(d.preempted[0].reason, PreemptionReason::kInCohortReclamation);
-  admission_->evicted_and_gone(wl1);
-  EXPECT_EQ(admission_->run_cycles().admitted, std::vector<WorkloadId>{wl3});
+  gone(wl1);
+  EXPECT_EQ(cycles().admitted, std::vector<WorkloadId>{wl3});
   EXPECT_EQ(flavor_of(wl3), "alpha");
   EXPECT_EQ(admission_->state(wl2), WorkloadState::kAdmitted);
 }
@@ -137,15 +149,15 @@ TEST_F(KueueScenario, BorrowWithinCohortPreemptsBelowTheThresholdAndTheVictimFal
   const WorkloadId a_low = submit("a-best-effort-low", "a-best-effort", 5, -1);
   const WorkloadId b_low = submit("b-best-effort-low", "b-best-effort", 1, -1);
   const WorkloadId b_high = submit("b-standard-high", "b-standard", 5, 1);
-  EXPECT_EQ(admission_->run_cycles().admitted.size(), 3U);
+  EXPECT_EQ(cycles().admitted.size(), 3U);
   for (const WorkloadId id : {a_low, b_low, b_high}) EXPECT_EQ(flavor_of(id), "one");
   const WorkloadId a_very_high = submit("a-standard-very-high", "a-standard", 7, 2);
-  const Decisions d = admission_->run_cycles();
+  const Decisions d = cycles();
   ASSERT_EQ(d.preempted.size(), 1U);
   EXPECT_EQ(d.preempted[0].victim, a_low);
   EXPECT_EQ(d.preempted[0].reason, PreemptionReason::kInCohortReclaimWhileBorrowing);
-  admission_->evicted_and_gone(a_low);
-  const Decisions after = admission_->run_cycles();
+  gone(a_low);
+  const Decisions after = cycles();
   EXPECT_EQ(after.admitted.size(), 2U);
   EXPECT_EQ(flavor_of(a_very_high), "one");
   EXPECT_EQ(flavor_of(a_low), "fallback");
@@ -162,14 +174,14 @@ TEST_F(KueueScenario, AHierarchyGivesItsSubtreeTheAdvantageWhateverThePriority) 
        "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n    - name: default\n      resources: [{name: cpu, nominalQuota: 3}]\n" +
        cluster_queue("best-effort", "root", {"default:0"}, preempting) + cluster_queue("guaranteed", "guaranteed", {"default:0"}, preempting));
   const WorkloadId best = submit("best-effort-wl", "best-effort", 3, 1);
-  EXPECT_EQ(admission_->run_cycles().admitted.size(), 1U);
+  EXPECT_EQ(cycles().admitted.size(), 1U);
   const WorkloadId guaranteed = submit("guaranteed-wl", "guaranteed", 3, 0);
-  const Decisions d = admission_->run_cycles();
+  const Decisions d = cycles();
   ASSERT_EQ(d.preempted.size(), 1U);
   EXPECT_EQ(d.preempted[0].victim, best);
   EXPECT_EQ(d.preempted[0].reason, PreemptionReason::kInCohortReclamation);
-  admission_->evicted_and_gone(best);
-  EXPECT_EQ(admission_->run_cycles().admitted, std::vector<WorkloadId>{guaranteed});
+  gone(best);
+  EXPECT_EQ(cycles().admitted, std::vector<WorkloadId>{guaranteed});
 }
 
 TEST_F(KueueScenario, StrictFifoHoldsTheQueueBehindItsHeadBestEffortDoesNot) {
@@ -178,10 +190,10 @@ TEST_F(KueueScenario, StrictFifoHoldsTheQueueBehindItsHeadBestEffortDoesNot) {
   for (const char* strategy : {"StrictFIFO", "BestEffortFIFO"}) {
     load(flavor("default") + cluster_queue("cq", "", {"default:4"}, std::string("  queueingStrategy: ") + strategy + "\n"));
     submit("big", "cq", 3, 0);
-    EXPECT_EQ(admission_->run_cycles().admitted.size(), 1U);
+    EXPECT_EQ(cycles().admitted.size(), 1U);
     const WorkloadId head = submit("too-big", "cq", 2, 0);
     const WorkloadId small = submit("small", "cq", 1, 0);
-    admission_->run_cycles();
+    cycles();
     const bool strict = std::string(strategy) == "StrictFIFO";
     EXPECT_EQ(admission_->state(small), strict ? WorkloadState::kPending : WorkloadState::kAdmitted) << strategy;
     EXPECT_EQ(admission_->state(head), strict ? WorkloadState::kPending : WorkloadState::kInadmissible) << strategy;
@@ -197,19 +209,19 @@ TEST_F(KueueScenario, ABorrowingLimitAndATaintedFlavorBoundWhatIsAdmitted) {
        cluster_queue("spot-cq", "", {"spot:8"}));
   const WorkloadId first = submit("a-1", "team-a-cq", 6, 0);
   const WorkloadId second = submit("a-2", "team-a-cq", 5, 0);
-  admission_->run_cycles();
+  cycles();
   EXPECT_EQ(admission_->state(first), WorkloadState::kAdmitted);
   EXPECT_EQ(admission_->state(second), WorkloadState::kInadmissible);  // 11 > 10
   const WorkloadId fits = submit("a-3", "team-a-cq", 4, 0);
-  EXPECT_EQ(admission_->run_cycles().admitted, std::vector<WorkloadId>{fits});
+  EXPECT_EQ(cycles().admitted, std::vector<WorkloadId>{fits});
   // A flavor whose taint the pod does not tolerate is never assigned.
   const WorkloadId untolerated = submit("spot-1", "spot-cq", 1, 0);
-  admission_->run_cycles();
+  cycles();
   EXPECT_EQ(admission_->state(untolerated), WorkloadState::kInadmissible);
   EXPECT_NE(admission_->waiting_reason(untolerated).find("flavor spot doesn't match"), std::string::npos);
   // Finishing a workload frees quota in the cohort tree: what waited aside is tried again.
-  admission_->finished(first);
-  EXPECT_EQ(admission_->run_cycles().admitted, std::vector<WorkloadId>{second});
+  done(first);
+  EXPECT_EQ(cycles().admitted, std::vector<WorkloadId>{second});
 }
 
 }  // namespace

@@ -1,0 +1,117 @@
+// The policy kueue through the real binary: Kueue's objects in --config, a queue reclaiming what
+// another borrowed (the victim restarts once the owner's job is done), the metrics, and the mistakes
+// people make, each failing before anything is written.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/cli/run_gpusim.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kObjects = R"(apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: cq-a}
+spec:
+  namespaceSelector: {}
+  cohort: all
+  preemption: {reclaimWithinCohort: Any}
+  resourceGroups:
+  - coveredResources: ["nvidia.com/gpu"]
+    flavors:
+    - name: default-flavor
+      resources: [{name: nvidia.com/gpu, nominalQuota: 4}]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: cq-b}
+spec:
+  namespaceSelector: {}
+  cohort: all
+  resourceGroups:
+  - coveredResources: ["nvidia.com/gpu"]
+    flavors:
+    - name: default-flavor
+      resources: [{name: nvidia.com/gpu, nominalQuota: 4}]
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {namespace: default, name: a}
+spec: {clusterQueue: cq-a}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata:
+  namespace: default
+  name: team-b
+  annotations: {gpusim.io/trace-queues: b}
+spec: {clusterQueue: cq-b}
+)";
+
+class KueueCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fresh_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,0,0,4,p100-pcie-12gb\nn1,0,0,4,p100-pcie-12gb\n";
+    // Queue b fills the cluster (its second job borrows a's idle quota); a's job comes 100 s later.
+    std::ofstream(dir_ / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                        "2017-10-09 00:00:00,3600.0,4,14400.0,b\n"
+                                        "2017-10-09 00:00:10,3600.0,4,14400.0,b\n"
+                                        "2017-10-09 00:01:40,600.0,4,2400.0,a\n";
+    std::ofstream(dir_ / "kueue.yaml") << kObjects;
+  }
+  CliResult run(const std::string& extra) {
+    return run_gpusim(dir_, "run --cluster nodes.csv --workload jobs.csv --mode replay --quiet " + extra);
+  }
+  fs::path dir_;
+};
+
+TEST_F(KueueCli, AnOwnerReclaimsItsQuotaFromABorrower) {
+  const CliResult result = run("--policy kueue --config kueue.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // b's second job (borrowing a's 4 GPUs) is preempted when a's job arrives at 100 s (InCohortReclamation);
+  // it ran 90 s, less than a checkpoint interval, so it starts over once a's job ends at 700 s and
+  // Kueue's requeuer (a second later) admits it again: 701 s to 4301 s.
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  EXPECT_NE(pods.find("2,job-00002,0,0,4,1000,100.000000,100.000000,700.000000,completed"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("1,job-00001,0,0,4,1000,10.000000,701.000000,4301.000000,completed"), std::string::npos) << pods;
+  const std::string summary = slurp(dir_ / "o" / "summary.json");
+  EXPECT_NE(summary.find("\"kueue_preemptions_InCohortReclamation\": 1.0"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"kueue_admissions\": 4.0"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"kueue_files\""), std::string::npos);
+}
+
+TEST_F(KueueCli, MistakesFailBeforeAnythingIsWritten) {
+  std::ofstream(dir_ / "twice.yaml") << "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {namespace: default, name: b}\n"
+                                        "spec: {clusterQueue: cq-a}\n";
+  std::ofstream(dir_ / "fair.yaml") << "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\nfairSharing: {enable: true}\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--policy kueue --out o", "policy 'kueue' needs Kueue's objects in --config"},
+      {"--policy capacity --config kueue.yaml --out o", "kueue.yaml: Kueue's objects apply to the policy kueue"},
+      {"--policy kueue --config kueue.yaml --config twice.yaml --out o",
+       "twice.yaml:3: LocalQueue default/b: the trace's queue 'b' is claimed by LocalQueue default/team-b too"},
+      {"--policy kueue --config kueue.yaml --config fair.yaml --out o", "fair.yaml: fairSharing: gpusim does not model Kueue's fair sharing yet"},
+  };
+  for (const auto& [args, message] : cases) {
+    const CliResult result = run(args);
+    EXPECT_NE(result.exit_code, 0) << args;
+    EXPECT_NE(result.err.find(message), std::string::npos) << args << "\n" << result.err;
+    EXPECT_FALSE(fs::exists(dir_ / "o")) << args;
+  }
+  const CliResult fill = run_gpusim(dir_, "run --cluster nodes.csv --workload jobs.csv --policy kueue --config kueue.yaml --out o");
+  EXPECT_EQ(fill.exit_code, 2);
+  EXPECT_NE(fill.err.find("Kueue's objects apply to --mode replay only"), std::string::npos) << fill.err;
+  const CliResult check = run_gpusim(dir_, "config check kueue.yaml");
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_NE(check.out.find("kueue.yaml: ok: Kueue objects: 1 ResourceFlavor, 2 ClusterQueues, 2 LocalQueues"), std::string::npos) << check.out;
+}
+
+}  // namespace
+}  // namespace gpusim::testing
