@@ -17,6 +17,7 @@
 
 #include "policies/builtin_parts.hpp"
 #include "sim/core/check.hpp"
+#include "sim/k8s/controller.hpp"
 #include "sim/k8s/kueue_admission.hpp"
 #include "sim/k8s/queueing_plugin.hpp"
 
@@ -38,10 +39,24 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     const kueue::Setup* setup = handle.inputs().kueue;
     GPUSIM_CHECK(setup != nullptr, "policy kueue without Kueue's objects");
     engine_.emplace(setup->objects);
-    for (const std::string& cq : setup->cluster_queue_of_queue) {
-      cluster_queue_of_queue_.push_back(cq.empty() ? kUnmanaged : static_cast<std::int32_t>(*engine_->quotas().cluster_queue(cq)));
+    routes_ = setup->routes;
+    manage_without_queue_ = setup->objects.configuration && setup->objects.configuration->manage_jobs_without_queue_name;
+    for (const kueue::QueueRoute& route : routes_) {
+      cluster_queue_of_queue_.push_back(route.cluster_queue.empty() ? kUnmanaged
+                                                                   : static_cast<std::int32_t>(*engine_->quotas().cluster_queue(route.cluster_queue)));
     }
     job_of_row_.assign(handle.workload().size(), -1);
+    // A gang's Workload asks what all its workers ask (a job's last worker may have fewer GPUs).
+    for (std::uint32_t row = 0; row < handle.workload().size(); ++row) {
+      const cluster::PodSpec& pod = handle.workload()[row];
+      if (pod.gang == 0) continue;
+      gang_rows_[pod.gang].push_back(row);
+      Totals& t = gang_totals_[pod.gang];
+      t.cpu_milli += pod.cpu_milli;
+      t.memory_bytes += pod.memory_mib << 20;
+      t.gpus += pod.gpu_count;
+    }
+    flavors_ = setup->objects.resource_flavors;
   }
 
   void pod_queued(PodId id, core::Time) override { create_job(id); }
@@ -53,6 +68,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     if (j < 0) return;
     Job& job = jobs_[static_cast<std::size_t>(j)];
     if (job.bound > 0) --job.bound;
+    if (job.held) return;
     const kueue::WorkloadState state = engine_->state(job.workload);
     if (state == kueue::WorkloadState::kEvicted) {
       // Kueue gives a preempted Workload's quota back once its Job has no active pods.
@@ -63,7 +79,9 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       }
       return;
     }
-    if (ended.reason == k8s::Reason::kSucceeded && state == kueue::WorkloadState::kAdmitted && ++job.succeeded == job.pods) {
+    // A pod's last end (succeeded, or failed for a reason its Job does not replace it for): once every
+    // pod of the job has ended so, the Job is finished and Kueue frees its quota.
+    if (!k8s::replaceable(ended.reason) && state == kueue::WorkloadState::kAdmitted && ++job.succeeded == job.pods) {
       engine_->finished(job.workload, h_->now());
       h_->request_cycle(h_->now());
       arm_requeue_timer();
@@ -73,8 +91,10 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   // Pods of Workloads Kueue has not admitted wait (their Job is suspended); the rest go to the walk.
   bool tries_pods() const override { return true; }
   Tried try_pod(PodId id, const cluster::PodSpec&, bool, core::Time) override {
-    const std::int32_t job = job_of(id);
-    if (job < 0 || engine_->state(jobs_[static_cast<std::size_t>(job)].workload) == kueue::WorkloadState::kAdmitted) return Tried::kNotTried;
+    const std::int32_t j = job_of(id);
+    if (j < 0) return Tried::kNotTried;
+    const Job& job = jobs_[static_cast<std::size_t>(j)];
+    if (!job.held && engine_->state(job.workload) == kueue::WorkloadState::kAdmitted) return Tried::kNotTried;
     return Tried::kKept;
   }
 
@@ -87,6 +107,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   void walk_begin(core::Time now) override {
     const kueue::Decisions decisions = engine_->run_cycles(now);
     admissions_ += static_cast<std::int64_t>(decisions.admitted.size());
+    for (const kueue::WorkloadId w : decisions.admitted) inject_flavors(w);
     for (const auto& p : decisions.preempted) {
       ++preemptions_[static_cast<std::size_t>(p.reason)];
       const Job& job = jobs_[static_cast<std::size_t>(workload_job_[p.victim])];
@@ -107,12 +128,19 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   void walk_done(core::Time) override { arm_requeue_timer(); }
 
   std::optional<sched::NeverRanReason> never_ran(PodId id, std::span<const std::string>) const override {
-    const std::int32_t job = job_of(id);
-    if (job < 0) return std::nullopt;
-    const kueue::WorkloadId w = jobs_[static_cast<std::size_t>(job)].workload;
-    if (engine_->state(w) == kueue::WorkloadState::kAdmitted) return std::nullopt;
-    const std::string& why = engine_->waiting_reason(w);
-    return sched::NeverRanReason{fmt::format("Kueue did not admit its Workload{}{}", why.empty() ? "" : ": ", why),
+    const std::int32_t j = job_of(id);
+    if (j < 0) return std::nullopt;
+    const Job& job = jobs_[static_cast<std::size_t>(j)];
+    if (job.held) {
+      const cluster::PodSpec& spec = h_->spec_of(id);
+      const kueue::QueueRoute& route = routes_[spec.queue < routes_.size() ? spec.queue : 0];
+      const std::string why = route.stopped ? fmt::format("its LocalQueue {}/{} is stopped (stopPolicy)", route.namespace_name, route.local_queue)
+                                            : std::string("it names no LocalQueue and the Configuration has Kueue manage such Jobs "
+                                                          "(manageJobsWithoutQueueName)");
+      return sched::NeverRanReason{fmt::format("its Job stayed suspended: {}", why), {"not admitted by Kueue"}};
+    }
+    if (engine_->state(job.workload) == kueue::WorkloadState::kAdmitted) return std::nullopt;
+    return sched::NeverRanReason{fmt::format("Kueue did not admit its Workload: {}", engine_->why_waiting(job.workload)),
                                  {"not admitted by Kueue"}};
   }
 
@@ -128,9 +156,52 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   struct Job {
     kueue::WorkloadId workload = 0;
     std::int32_t pods = 1;
-    std::int32_t succeeded = 0;
+    std::int32_t succeeded = 0;  // pods ended for good
     std::int32_t bound = 0;
+    bool held = false;  // its Job stays suspended for ever (a stopped LocalQueue, or none at all)
   };
+  struct Totals {
+    std::int64_t cpu_milli = 0;
+    std::int64_t memory_bytes = 0;
+    std::int64_t gpus = 0;
+  };
+
+  // Kueue merges the admitted flavors' nodeLabels into the pods' node selector and their
+  // tolerations into the pods' (pkg/podset/podset.go, FromAssignment and Merge): the pods of the
+  // Workload are placed with those.
+  void inject_flavors(kueue::WorkloadId w) {
+    cluster::Labels labels;
+    std::vector<cluster::Toleration> tolerations;
+    for (const auto& [fr, amount] : engine_->usage(w)) {
+      const std::string& name = engine_->quotas().pair(fr).first;
+      for (const kueue::ResourceFlavor& f : flavors_) {
+        if (f.name != name) continue;
+        for (const auto& label : f.node_labels) {
+          if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+        }
+        tolerations.insert(tolerations.end(), f.tolerations.begin(), f.tolerations.end());
+      }
+    }
+    const std::int32_t job = workload_job_[w];
+    for (std::uint32_t row : rows_of_job_[static_cast<std::size_t>(job)]) {
+      if (labels.empty() && tolerations.empty()) {
+        narrowed_.erase(row);
+        continue;
+      }
+      cluster::PodSpec spec = h_->workload()[row];
+      auto constraints = spec.constraints ? std::make_shared<cluster::PodConstraints>(*spec.constraints)
+                                          : std::make_shared<cluster::PodConstraints>();
+      for (const auto& label : labels) constraints->node_selector.push_back(label);
+      constraints->tolerations.insert(constraints->tolerations.end(), tolerations.begin(), tolerations.end());
+      spec.constraints = std::move(constraints);
+      narrowed_[row] = std::move(spec);
+    }
+  }
+  const cluster::PodSpec* spec_to_place(PodId id) override {
+    if (narrowed_.empty()) return nullptr;
+    const auto it = narrowed_.find(h_->api().pod(id).source);
+    return it == narrowed_.end() ? nullptr : &it->second;
+  }
 
   // A timer for the engine's next batched requeue, unless one is set for then or earlier.
   void arm_requeue_timer() {
@@ -143,43 +214,73 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   // The job the pod belongs to, or -1 for a pod Kueue does not manage or whose job it has not seen.
   std::int32_t job_of(PodId id) const {
     const cluster::PodSpec& spec = h_->spec_of(id);
-    if (managed_cluster_queue(spec) == kUnmanaged) return -1;
+    if (!managed(spec)) return -1;
     if (spec.gang == 0) return job_of_row_[h_->api().pod(id).source];
     const auto it = job_of_gang_.find(spec.gang);
     return it == job_of_gang_.end() ? -1 : it->second;
   }
-  std::int32_t managed_cluster_queue(const cluster::PodSpec& spec) const {
-    return spec.queue < cluster_queue_of_queue_.size() ? cluster_queue_of_queue_[spec.queue] : kUnmanaged;
+  const kueue::QueueRoute* route_of(const cluster::PodSpec& spec) const {
+    return spec.queue < routes_.size() ? &routes_[spec.queue] : nullptr;
+  }
+  // Whether Kueue manages the pod's Job: it names a LocalQueue, or the Configuration has Kueue
+  // manage Jobs without one (they then stay suspended).
+  bool managed(const cluster::PodSpec& spec) const {
+    const kueue::QueueRoute* route = route_of(spec);
+    return (route != nullptr && !route->cluster_queue.empty()) || manage_without_queue_;
   }
   // A job's Workload, created with its first pod.
   void create_job(PodId id) {
     const cluster::PodSpec& spec = h_->spec_of(id);
-    const std::int32_t cq = managed_cluster_queue(spec);
-    if (cq == kUnmanaged || job_of(id) >= 0) return;
+    if (!managed(spec) || job_of(id) >= 0) return;
+    const kueue::QueueRoute* route = route_of(spec);
+    const bool held = route == nullptr || route->cluster_queue.empty() || route->stopped;
     const std::int32_t pods = spec.gang != 0 ? static_cast<std::int32_t>(h_->gang_size(spec.gang)) : 1;
-    kueue::WorkloadSpec w;
-    w.name = spec.name;
-    w.cluster_queue = static_cast<kueue::NodeId>(cq);
-    w.priority = spec.priority;
-    w.queue_order = spec.creation_time ? spec.creation_time->micros() : 0;
-    w.pod_count = pods;
-    // Kueue's amounts: cpu in millicores, memory in bytes, GPUs in devices; a resource not asked is
-    // not listed.
-    if (spec.cpu_milli > 0) w.requests.emplace_back("cpu", spec.cpu_milli * pods);
-    if (spec.memory_mib > 0) w.requests.emplace_back("memory", (spec.memory_mib << 20) * pods);
-    if (spec.gpu_count > 0) w.requests.emplace_back("nvidia.com/gpu", std::int64_t{spec.gpu_count} * pods);
-    const kueue::WorkloadId workload = engine_->add(std::move(w));
     const auto job = static_cast<std::int32_t>(jobs_.size());
-    jobs_.push_back({workload, pods, 0, 0});
-    if (spec.gang != 0) job_of_gang_.emplace(spec.gang, job);
-    else job_of_row_[h_->api().pod(id).source] = job;
-    if (workload_job_.size() <= workload) workload_job_.resize(workload + 1, -1);
-    workload_job_[workload] = job;
+    kueue::WorkloadId workload = 0;
+    if (!held) {
+      kueue::WorkloadSpec w;
+      w.name = spec.name;
+      w.namespace_name = route->namespace_name;
+      w.cluster_queue = static_cast<kueue::NodeId>(cluster_queue_of_queue_[spec.queue]);
+      w.priority = spec.priority;
+      w.queue_order = spec.creation_time ? spec.creation_time->micros() : 0;
+      w.pod_count = pods;
+      if (spec.constraints) {
+        w.node_selector = spec.constraints->node_selector;
+        w.tolerations = spec.constraints->tolerations;
+      }
+      // Kueue's amounts: cpu in millicores, memory in bytes, GPUs in devices, summed over the job's
+      // pods; a resource not asked is not listed.
+      Totals t{spec.cpu_milli, spec.memory_mib << 20, spec.gpu_count};
+      if (spec.gang != 0) t = gang_totals_.at(spec.gang);
+      if (t.cpu_milli > 0) w.requests.emplace_back("cpu", t.cpu_milli);
+      if (t.memory_bytes > 0) w.requests.emplace_back("memory", t.memory_bytes);
+      if (t.gpus > 0) w.requests.emplace_back("nvidia.com/gpu", t.gpus);
+      workload = engine_->add(std::move(w));
+      if (workload_job_.size() <= workload) workload_job_.resize(workload + 1, -1);
+      workload_job_[workload] = job;
+    }
+    jobs_.push_back({workload, pods, 0, 0, held});
+    rows_of_job_.emplace_back();
+    if (spec.gang != 0) {
+      job_of_gang_.emplace(spec.gang, job);
+      rows_of_job_.back() = gang_rows_.at(spec.gang);
+    } else {
+      job_of_row_[h_->api().pod(id).source] = job;
+      rows_of_job_.back().push_back(h_->api().pod(id).source);
+    }
   }
 
   k8s::SchedulerHandle* h_ = nullptr;
   std::optional<kueue::Admission> engine_;
+  std::vector<kueue::QueueRoute> routes_;             // per workload queue
   std::vector<std::int32_t> cluster_queue_of_queue_;  // per workload queue: its ClusterQueue's node, or kUnmanaged
+  bool manage_without_queue_ = false;
+  std::vector<kueue::ResourceFlavor> flavors_;
+  std::map<std::uint32_t, Totals> gang_totals_;
+  std::map<std::uint32_t, std::vector<std::uint32_t>> gang_rows_;
+  std::vector<std::vector<std::uint32_t>> rows_of_job_;  // per job, its trace rows
+  std::map<std::uint32_t, cluster::PodSpec> narrowed_;   // per trace row: its spec with its flavors' labels and tolerations
   std::vector<std::int32_t> job_of_row_;              // per trace row (pods outside gangs)
   std::map<std::uint32_t, std::int32_t> job_of_gang_;
   std::vector<Job> jobs_;

@@ -513,7 +513,7 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
   if (configs.kueue) {
     auto setup = std::make_shared<k8s::kueue::Setup>();
     setup->objects = *configs.kueue;
-    setup->cluster_queue_of_queue = k8s::kueue::cluster_queue_of_trace_queues(setup->objects, loaded.workload.queues);
+    setup->routes = k8s::kueue::routes_of_trace_queues(setup->objects, loaded.workload.queues);
     k8s::kueue::Admission check(setup->objects);  // what the engine refuses (fair sharing), before any run
     loaded.kube.kueue = std::move(setup);
   }

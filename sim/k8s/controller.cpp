@@ -3,13 +3,7 @@
 #include <algorithm>
 
 namespace gpusim::k8s {
-namespace {
 
-enum Tag : std::uint32_t { kRecreate, kDeadline };
-constexpr core::EventId kNoDeadline = UINT64_MAX;
-
-// Failures the Job controller replaces (restartPolicy Never): the pod ended for a reason outside
-// the trace's own account of it.
 bool replaceable(Reason reason) {
   switch (reason) {
     case Reason::kUnexpectedAdmissionError:
@@ -26,6 +20,12 @@ bool replaceable(Reason reason) {
       return false;
   }
 }
+
+namespace {
+
+enum Tag : std::uint32_t { kRecreate, kDeadline };
+constexpr core::EventId kNoDeadline = UINT64_MAX;
+
 
 // Whether Kubernetes gives the failed pod the DisruptionTarget condition: preemption by the
 // scheduler, eviction through the eviction API (descheduler, a node drained for removal) and the

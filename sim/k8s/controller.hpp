@@ -19,6 +19,10 @@
 
 namespace gpusim::k8s {
 
+// Failures the Job controller replaces (restartPolicy Never): the pod ended for a reason outside
+// the trace's own account of it. Any other end is the pod's last.
+bool replaceable(Reason reason);
+
 class Controller final : public Component {
  public:
   Controller(Bus& bus, const ApiServer& api, const KubeSettings& settings, const traces::Workload& workload);

@@ -104,8 +104,10 @@ const char* to_string(PreemptionReason reason) {
 
 Admission::Admission(const Objects& objects) : tree_(objects), flavors_(objects.resource_flavors) {
   if (objects.configuration && objects.configuration->fair_sharing) {
-    throw core::InputError(fmt::format("{}: fairSharing: gpusim does not model Kueue's fair sharing yet", objects.configuration->file));
+    throw core::InputError(fmt::format("{}:{}: fairSharing: gpusim does not model Kueue's fair sharing yet", objects.configuration->file,
+                                       objects.configuration->fair_sharing_line));
   }
+  if (objects.configuration) configuration_ = *objects.configuration;
   std::sort(flavors_.begin(), flavors_.end(), [](const ResourceFlavor& a, const ResourceFlavor& b) { return a.name < b.name; });
   queue_index_.assign(tree_.node_count(), std::numeric_limits<std::size_t>::max());
   for (const ClusterQueue& cq : objects.cluster_queues) {
@@ -156,12 +158,20 @@ WorkloadId Admission::add(WorkloadSpec spec) {
   return id;
 }
 
+std::string Admission::why_waiting(WorkloadId id) const {
+  const Workload& w = workloads_[id];
+  const Queue& q = queue_of(id);
+  if (q.object.stop_policy != StopPolicy::kNone) return fmt::format("ClusterQueue {} is stopped (stopPolicy)", q.object.name);
+  if (!w.reason.empty()) return w.reason;
+  return fmt::format("waiting in ClusterQueue {}'s queue behind its head", q.object.name);
+}
+
 void Admission::enqueue(WorkloadId id) {
   Queue& q = queue_of(id);
   // ClusterQueue.PushOrUpdate: a shape set aside since the last requeue joins it there.
   if (q.object.queueing_strategy == QueueingStrategy::kBestEffortFifo && q.set_aside.contains(workloads_[id].shape)) {
-    workloads_[id].state = WorkloadState::kInadmissible;
-    q.inadmissible.push_back(id);
+    set_aside(q, id);
+    workloads_[id].reason = "set aside with workloads of its shape, for want of quota";
     return;
   }
   push(q, id);
@@ -255,7 +265,11 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
     if (std::find(assigned.begin(), assigned.end(), resource) != assigned.end()) continue;
     const ResourceGroup* group = group_of(resource);
     if (group == nullptr) {
-      if (amount == 0) continue;
+      // Zero requests, resources the Configuration excludes (excludeResourcePrefixes), and with
+      // IgnoreUndeclared any resource no group covers, are not counted.
+      const auto excluded = std::any_of(configuration_.exclude_resource_prefixes.begin(), configuration_.exclude_resource_prefixes.end(),
+                                        [&](const std::string& prefix) { return resource.starts_with(prefix); });
+      if (amount == 0 || excluded || configuration_.ignore_undeclared_resources) continue;
       out.mode = Mode::kNoFit;
       out.reason = fmt::format("resource {} unavailable in ClusterQueue", resource);
       return out;
@@ -636,11 +650,9 @@ bool Admission::cycle(Decisions& out) {
     const bool strict = q.object.queueing_strategy == QueueingStrategy::kStrictFifo;
     const bool immediate = strict ? e.requeue != Requeue::kNamespaceMismatch
                                   : e.requeue == Requeue::kFailedAfterNomination || e.requeue == Requeue::kPendingPreemption;
-    if (e.requeue == Requeue::kPendingPreemption) {
-      if (!strict) q.sticky = e.id;
-    } else if (q.sticky == e.id) {
-      q.sticky.reset();
-    }
+    // The preemptor stays first until it is admitted (cluster_queue.go: the sticky workload is
+    // cleared only then, or when it is deleted).
+    if (e.requeue == Requeue::kPendingPreemption && !strict) q.sticky = e.id;
     if (immediate) {
       push(q, e.id);
       continue;
@@ -654,8 +666,12 @@ bool Admission::cycle(Decisions& out) {
       q.set_aside.insert(shape);
       std::vector<WorkloadId> kept;
       for (const WorkloadId id : q.heap) {
-        if (workloads_[id].shape == shape) set_aside(q, id);
-        else kept.push_back(id);
+        if (workloads_[id].shape == shape) {
+          set_aside(q, id);
+          workloads_[id].reason = fmt::format("set aside with workloads of its shape: {}", workloads_[e.id].reason);
+        } else {
+          kept.push_back(id);
+        }
       }
       q.heap.swap(kept);
     }

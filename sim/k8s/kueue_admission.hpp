@@ -12,7 +12,8 @@
 // shape with it, and new ones of that shape join them (SchedulingEquivalenceHashing, on by default).
 // What is left out: fair sharing (the Configuration's fairSharing is refused for now), admission
 // checks, topology-aware scheduling, partial admission, the flavor scan resuming where the last
-// cycle stopped (each scan starts at the first flavor), and waitForPodsReady.
+// cycle stopped (each scan starts at the first flavor), and waitForPodsReady. The Configuration's
+// excludeResourcePrefixes and quotaCheckStrategy IgnoreUndeclared apply.
 // The caller (a gpusim queueing plugin) turns the decisions into pods placed and pods evicted, and
 // tells the engine when a workload finished or a preempted one's pods are gone.
 #include <cstdint>
@@ -99,6 +100,8 @@ class Admission {
   std::pair<std::size_t, std::size_t> pending(NodeId cluster_queue) const;
   // Why the last cycle left a waiting workload out, in Kueue's words ("insufficient unused quota ...").
   const std::string& waiting_reason(WorkloadId id) const { return workloads_[id].reason; }
+  // The same, or why it was not tried (its ClusterQueue stopped, or behind its queue's head).
+  std::string why_waiting(WorkloadId id) const;
 
   // One flavor's outcome for a request, and a whole assignment (internal to the engine's parts,
   // public for its tests).
@@ -159,6 +162,7 @@ class Admission {
   std::vector<Queue> queues_;            // one per ClusterQueue, in the objects' order
   std::vector<std::size_t> queue_index_;  // per tree node: its queue (ClusterQueues only)
   std::vector<Workload> workloads_;
+  Configuration configuration_;
   std::map<std::string, std::uint32_t> shapes_;
   std::map<NodeId, core::Time> requeues_;  // per cohort-tree root, when its batched requeue is due
   std::int64_t cycles_ = 0;

@@ -433,6 +433,10 @@ class Reader {
     lq.file = source_;
     lq.line = line;
     lq.namespace_name = object.required_map("metadata").string("namespace").value_or("default");
+    if (!traces::k8s::dns_label(lq.namespace_name)) {
+      object.required_map("metadata").fail("namespace", fmt::format("'{}' is not a namespace name (lower-case letters, digits and '-', "
+                                                                    "at most 63)", traces::k8s::truncated(lq.namespace_name)));
+    }
     for (const LocalQueue& other : into_.local_queues) {
       if (other.namespace_name == lq.namespace_name && other.name == name) {
         object.required_map("metadata").fail("name", fmt::format("a second LocalQueue {}/{} (the first: {}:{})", lq.namespace_name,
@@ -468,6 +472,7 @@ class Reader {
     config.file = source_;
     config.manage_jobs_without_queue_name = object.boolean("manageJobsWithoutQueueName").value_or(false);
     if (const auto fair = object.map("fairSharing")) {
+      config.fair_sharing_line = where_.line(fair->node());
       if (v1beta1) {
         only(*fair, {"enable", "preemptionStrategies"});
         config.fair_sharing = fair->boolean("enable").value_or(false);
@@ -613,9 +618,9 @@ void check_kueue_references(const Objects& objects) {
   }
 }
 
-std::vector<std::string> cluster_queue_of_trace_queues(const Objects& objects, const std::vector<std::string>& queues) {
+std::vector<QueueRoute> routes_of_trace_queues(const Objects& objects, const std::vector<std::string>& queues) {
   const std::vector<std::string> names = queues.empty() ? std::vector<std::string>{"default"} : queues;
-  std::vector<std::string> out(names.size());
+  std::vector<QueueRoute> out(names.size());
   for (std::size_t q = 0; q < names.size(); ++q) {
     const LocalQueue* claimed = nullptr;
     for (const LocalQueue& lq : objects.local_queues) {
@@ -629,7 +634,9 @@ std::vector<std::string> cluster_queue_of_trace_queues(const Objects& objects, c
       }
       claimed = &lq;
     }
-    if (claimed != nullptr) out[q] = claimed->cluster_queue;
+    if (claimed != nullptr) {
+      out[q] = QueueRoute{claimed->cluster_queue, claimed->namespace_name, claimed->name, claimed->stop_policy != StopPolicy::kNone};
+    }
   }
   return out;
 }

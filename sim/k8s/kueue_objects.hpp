@@ -133,6 +133,7 @@ struct Configuration {
   bool ignore_undeclared_resources = false;
   bool wait_for_pods_ready = false;
   std::string file;  // where it was read; "" : the defaults
+  int fair_sharing_line = 0;
 };
 
 struct Objects {
@@ -161,11 +162,21 @@ void parse_kueue_objects(const std::string& text, const std::string& source, Obj
 // core::InputError naming the object's file and line.
 void check_kueue_references(const Objects& objects);
 
+// Where a workload queue's jobs go: the ClusterQueue ("" : none, Kueue leaves them alone), the
+// LocalQueue's namespace (the Workloads'), and whether the LocalQueue is stopped (its jobs stay
+// suspended: Kueue queues no Workload of a stopped LocalQueue).
+struct QueueRoute {
+  std::string cluster_queue;
+  std::string namespace_name = "default";
+  std::string local_queue;
+  bool stopped = false;
+};
+
 // What a run gives the kueue policy: the objects, and per workload queue (Workload::queues; one,
-// "default", for a workload without queues) the ClusterQueue its jobs submit to ("" : none).
+// "default", for a workload without queues) where its jobs go.
 struct Setup {
   Objects objects;
-  std::vector<std::string> cluster_queue_of_queue;
+  std::vector<QueueRoute> routes;
 };
 
 // The ClusterQueue each of a workload's queues (a trace's, e.g. Philly's virtual clusters) submits
@@ -174,6 +185,6 @@ struct Setup {
 // Job without the queue-name label). A workload without queues submits to LocalQueue
 // default/default if there is one (Kueue's webhook labels Jobs so). Throws core::InputError when
 // two LocalQueues claim one queue.
-std::vector<std::string> cluster_queue_of_trace_queues(const Objects& objects, const std::vector<std::string>& queues);
+std::vector<QueueRoute> routes_of_trace_queues(const Objects& objects, const std::vector<std::string>& queues);
 
 }  // namespace gpusim::k8s::kueue

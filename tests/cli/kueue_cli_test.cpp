@@ -97,7 +97,7 @@ TEST_F(KueueCli, MistakesFailBeforeAnythingIsWritten) {
       {"--policy capacity --config kueue.yaml --out o", "kueue.yaml: Kueue's objects apply to the policy kueue"},
       {"--policy kueue --config kueue.yaml --config twice.yaml --out o",
        "twice.yaml:3: LocalQueue default/b: the trace's queue 'b' is claimed by LocalQueue default/team-b too"},
-      {"--policy kueue --config kueue.yaml --config fair.yaml --out o", "fair.yaml: fairSharing: gpusim does not model Kueue's fair sharing yet"},
+      {"--policy kueue --config kueue.yaml --config fair.yaml --out o", "fair.yaml:3: fairSharing: gpusim does not model Kueue's fair sharing yet"},
   };
   for (const auto& [args, message] : cases) {
     const CliResult result = run(args);
@@ -111,6 +111,45 @@ TEST_F(KueueCli, MistakesFailBeforeAnythingIsWritten) {
   const CliResult check = run_gpusim(dir_, "config check kueue.yaml");
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_NE(check.out.find("kueue.yaml: ok: Kueue objects: 1 ResourceFlavor, 2 ClusterQueues, 2 LocalQueues"), std::string::npos) << check.out;
+}
+
+// A job of 6 GPUs on 4-GPU nodes is two workers (4 and 2 GPUs): its Workload asks 6, what its
+// workers ask together, and runs in a quota of exactly 6. A stopped LocalQueue's jobs stay suspended.
+TEST_F(KueueCli, AGangAsksWhatItsWorkersAskAndAStoppedLocalQueueHoldsItsJobs) {
+  std::ofstream(dir_ / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                      "2017-10-09 00:00:00,600.0,6,3600.0,b\n"
+                                      "2017-10-09 00:00:00,600.0,1,600.0,a\n";
+  const std::string objects = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: ["nvidia.com/gpu"]
+    flavors:
+    - name: default-flavor
+      resources: [{name: nvidia.com/gpu, nominalQuota: 6}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {namespace: default, name: b}
+spec: {clusterQueue: cq}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {namespace: default, name: a}
+spec: {clusterQueue: cq, stopPolicy: Hold}
+)";
+  std::ofstream(dir_ / "kueue.yaml") << objects;
+  const CliResult result = run("--policy kueue --config kueue.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  EXPECT_NE(pods.find(",600.000000,completed,n0,0-1-2-3"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("its Job stayed suspended: its LocalQueue default/a is stopped (stopPolicy)"), std::string::npos) << pods;
 }
 
 }  // namespace
