@@ -267,8 +267,9 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
     if (group == nullptr) {
       // Zero requests, resources the Configuration excludes (excludeResourcePrefixes), and with
       // IgnoreUndeclared any resource no group covers, are not counted.
+      const std::string& name = resource;  // a lambda may not capture a structured binding (clang 14)
       const auto excluded = std::any_of(configuration_.exclude_resource_prefixes.begin(), configuration_.exclude_resource_prefixes.end(),
-                                        [&](const std::string& prefix) { return resource.starts_with(prefix); });
+                                        [&](const std::string& prefix) { return name.starts_with(prefix); });
       if (amount == 0 || excluded || configuration_.ignore_undeclared_resources) continue;
       out.mode = Mode::kNoFit;
       out.reason = fmt::format("resource {} unavailable in ClusterQueue", resource);
