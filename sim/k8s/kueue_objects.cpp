@@ -95,6 +95,15 @@ StopPolicy stop_policy(const Fields& spec) {
                             StopPolicy::kNone);
 }
 
+// The Cohort a field names ("" when absent), which must be an object name.
+std::string cohort_reference(const Fields& spec, const char* key) {
+  std::string name = spec.string(key).value_or("");
+  if (!name.empty() && !traces::k8s::dns_subdomain(name)) {
+    spec.fail(key, fmt::format("'{}' is not a Cohort name", traces::k8s::truncated(name)));
+  }
+  return name;
+}
+
 // A qualified name (resource names, label keys), or an error at the field.
 void check_qualified(const Fields& f, const std::string& key, const std::string& value) {
   if (const auto why = traces::k8s::qualified_name_error(value)) f.fail(key, fmt::format("'{}': {}", value, *why));
@@ -372,10 +381,7 @@ class Reader {
     cq.name = name;
     cq.file = source_;
     cq.line = line;
-    cq.cohort = spec.string(cohort_key).value_or("");
-    if (!cq.cohort.empty() && !traces::k8s::dns_subdomain(cq.cohort)) {
-      spec.fail(cohort_key, fmt::format("'{}' is not a Cohort name", traces::k8s::truncated(cq.cohort)));
-    }
+    cq.cohort = cohort_reference(spec, cohort_key);
     if (const auto selector = spec.map("namespaceSelector")) cq.namespace_selector = read_label_selector(*selector);
     cq.queueing_strategy = choice<QueueingStrategy>(
         spec, "queueingStrategy", {{"BestEffortFIFO", QueueingStrategy::kBestEffortFifo}, {"StrictFIFO", QueueingStrategy::kStrictFifo}},
@@ -402,10 +408,7 @@ class Reader {
     c.name = name;
     c.file = source_;
     c.line = line;
-    c.parent = spec.string(parent_key).value_or("");
-    if (!c.parent.empty() && !traces::k8s::dns_subdomain(c.parent)) {
-      spec.fail(parent_key, fmt::format("'{}' is not a Cohort name", traces::k8s::truncated(c.parent)));
-    }
+    c.parent = cohort_reference(spec, parent_key);
     c.resource_groups = read_resource_groups(spec, !c.parent.empty(), false);
     c.fair_sharing_weight = fair_sharing_weight(spec);
     return c;
