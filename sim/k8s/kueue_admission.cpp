@@ -58,9 +58,6 @@ PreemptionReason reason_of(Variant v) {
   }
 }
 
-// Why a head was not admitted, as the queue manager reads it (RequeueReason).
-enum class Requeue : std::uint8_t { kNone, kNoFit, kNoCandidates, kFailedAfterNomination, kPendingPreemption, kNamespaceMismatch };
-
 bool selector_matches(const LabelSelector& selector, const cluster::Labels& labels) {
   const auto value_of = [&](const std::string& key) -> const std::string* {
     for (const auto& [k, v] : labels) {
@@ -103,11 +100,8 @@ const char* to_string(PreemptionReason reason) {
 }
 
 Admission::Admission(const Objects& objects) : tree_(objects), flavors_(objects.resource_flavors) {
-  if (objects.configuration && objects.configuration->fair_sharing) {
-    throw core::InputError(fmt::format("{}:{}: fairSharing: gpusim does not model Kueue's fair sharing yet", objects.configuration->file,
-                                       objects.configuration->fair_sharing_line));
-  }
   if (objects.configuration) configuration_ = *objects.configuration;
+  fair_sharing_ = configuration_.fair_sharing;
   std::sort(flavors_.begin(), flavors_.end(), [](const ResourceFlavor& a, const ResourceFlavor& b) { return a.name < b.name; });
   queue_index_.assign(tree_.node_count(), std::numeric_limits<std::size_t>::max());
   for (const ClusterQueue& cq : objects.cluster_queues) {
@@ -312,7 +306,9 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
         } else {
           reasons += fmt::format("{}insufficient unused quota for {} in flavor {}, {} more needed", reasons.empty() ? "" : "; ", r, fq.flavor,
                                  a - available);
-          const bool borrow_preemption = cq.preemption.borrow_within_cohort != BorrowWithinCohort::kNever;
+          // canPreemptWhileBorrowing: borrowWithinCohort, or fair sharing with reclaimWithinCohort.
+          const bool borrow_preemption = cq.preemption.borrow_within_cohort != BorrowWithinCohort::kNever ||
+                                         (fair_sharing_ && cq.preemption.reclaim_within_cohort != ReclaimWithinCohort::kNever);
           if (snapshot.nominal(q.node, fr) >= a || may_reclaim || borrow_preemption) {
             // The preemption oracle: would preemption make room for this resource alone?
             QuotaTree trial = snapshot;
@@ -358,8 +354,47 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
   return out;
 }
 
+bool Admission::policy_allows(const Workload& preemptor, const ClusterQueue& cq, WorkloadId candidate, bool same_queue) const {
+  const Workload& cw = workloads_[candidate];
+  const bool lower = preemptor.spec.priority > cw.spec.priority;
+  if (same_queue) {
+    switch (cq.preemption.within_cluster_queue) {
+      case WithinClusterQueue::kNever: return false;
+      case WithinClusterQueue::kLowerPriority: return lower;
+      case WithinClusterQueue::kLowerOrNewerEqualPriority:
+        return lower || (preemptor.spec.priority == cw.spec.priority && preemptor.spec.queue_order < cw.spec.queue_order);
+    }
+  }
+  switch (cq.preemption.reclaim_within_cohort) {
+    case ReclaimWithinCohort::kNever: return false;
+    case ReclaimWithinCohort::kLowerPriority: return lower;
+    case ReclaimWithinCohort::kAny: return true;
+  }
+  return false;
+}
+
+bool Admission::uses_any(WorkloadId id, const std::vector<std::uint32_t>& pairs) const {
+  return std::any_of(workloads_[id].usage.begin(), workloads_[id].usage.end(),
+                     [&](const auto& u) { return std::find(pairs.begin(), pairs.end(), u.first) != pairs.end(); });
+}
+
+bool Admission::candidate_before(WorkloadId a, WorkloadId b, NodeId preemptor_cq) const {
+  // CandidatesOrdering: evicted first, other queues before the preemptor's, lower priority, the most
+  // recently admitted, uid.
+  const Workload& wa = workloads_[a];
+  const Workload& wb = workloads_[b];
+  const bool ea = wa.state == WorkloadState::kEvicted, eb = wb.state == WorkloadState::kEvicted;
+  if (ea != eb) return ea;
+  const bool oa = wa.spec.cluster_queue == preemptor_cq, ob = wb.spec.cluster_queue == preemptor_cq;
+  if (oa != ob) return ob;
+  if (wa.spec.priority != wb.spec.priority) return wa.spec.priority < wb.spec.priority;
+  if (wa.reserved_at != wb.reserved_at) return wa.reserved_at > wb.reserved_at;
+  return wa.uid < wb.uid;
+}
+
 std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
                                                              const Usage& requests, QuotaTree& snapshot) const {
+  if (fair_sharing_) return fair_preemption_targets(id, needs_preemption, requests, snapshot);
   const Workload& preemptor = workloads_[id];
   const Queue& q = queue_of(id);
   const ClusterQueue& cq = q.object;
@@ -367,33 +402,9 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
   const auto within_nominal = [&](NodeId n) {
     return std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(n, fr); });
   };
-  const auto uses_contested = [&](WorkloadId c) {
-    return std::any_of(workloads_[c].usage.begin(), workloads_[c].usage.end(), [&](const auto& u) {
-      return std::find(needs_preemption.begin(), needs_preemption.end(), u.first) != needs_preemption.end();
-    });
-  };
-  // SatisfiesPreemptionPolicy.
-  const auto policy_allows = [&](WorkloadId c, bool same_queue) {
-    const Workload& cw = workloads_[c];
-    const bool lower = preemptor.spec.priority > cw.spec.priority;
-    if (same_queue) {
-      switch (cq.preemption.within_cluster_queue) {
-        case WithinClusterQueue::kNever: return false;
-        case WithinClusterQueue::kLowerPriority: return lower;
-        case WithinClusterQueue::kLowerOrNewerEqualPriority:
-          return lower || (preemptor.spec.priority == cw.spec.priority && preemptor.spec.queue_order < cw.spec.queue_order);
-      }
-    }
-    switch (cq.preemption.reclaim_within_cohort) {
-      case ReclaimWithinCohort::kNever: return false;
-      case ReclaimWithinCohort::kLowerPriority: return lower;
-      case ReclaimWithinCohort::kAny: return true;
-    }
-    return false;
-  };
   const auto classify = [&](WorkloadId c, bool advantage) {
     const bool same = workloads_[c].spec.cluster_queue == node;
-    if (!uses_contested(c) || !policy_allows(c, same)) return Variant::kNever;
+    if (!uses_any(c, needs_preemption) || !policy_allows(preemptor, cq, c, same)) return Variant::kNever;
     if (same) return Variant::kWithinClusterQueue;
     if (advantage) return Variant::kHierarchicalReclaim;
     if (cq.preemption.borrow_within_cohort == BorrowWithinCohort::kNever) return Variant::kReclaimWithoutBorrowing;
@@ -445,19 +456,7 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
       previous = current;
     }
   }
-  // CandidatesOrdering: evicted first, other queues before the preemptor's, lower priority, the most
-  // recently admitted, uid.
-  const auto order = [&](const Candidate& a, const Candidate& b) {
-    const Workload& wa = workloads_[a.id];
-    const Workload& wb = workloads_[b.id];
-    const bool ea = wa.state == WorkloadState::kEvicted, eb = wb.state == WorkloadState::kEvicted;
-    if (ea != eb) return ea;
-    const bool oa = wa.spec.cluster_queue == node, ob = wb.spec.cluster_queue == node;
-    if (oa != ob) return ob;
-    if (wa.spec.priority != wb.spec.priority) return wa.spec.priority < wb.spec.priority;
-    if (wa.reserved_at != wb.reserved_at) return wa.reserved_at > wb.reserved_at;
-    return wa.uid < wb.uid;
-  };
+  const auto order = [&](const Candidate& a, const Candidate& b) { return candidate_before(a.id, b.id, node); };
   for (auto* list : {&same, &hierarchy, &priority}) std::sort(list->begin(), list->end(), order);
   std::vector<Candidate> all;
   for (const bool evicted : {true, false}) {
@@ -528,13 +527,6 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
 bool Admission::cycle(Decisions& out) {
   ++cycles_;
   QuotaTree snapshot = tree_;
-  struct Entry {
-    WorkloadId id;
-    Assignment assignment;
-    std::vector<Target> targets;
-    Requeue requeue = Requeue::kNone;
-    bool admitted = false;
-  };
   std::vector<Entry> entries;
   for (Queue& q : queues_) {
     if (q.object.stop_policy != StopPolicy::kNone || q.heap.empty()) continue;
@@ -555,31 +547,18 @@ bool Admission::cycle(Decisions& out) {
     }
     entries.push_back(std::move(e));
   }
-  // makeClassicalIterator: not borrowing first, then priority, then age.
-  std::vector<std::size_t> order(entries.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const Entry& ea = entries[a];
-    const Entry& eb = entries[b];
-    if (ea.assignment.borrowing != eb.assignment.borrowing) return ea.assignment.borrowing < eb.assignment.borrowing;
-    const WorkloadSpec& sa = workloads_[ea.id].spec;
-    const WorkloadSpec& sb = workloads_[eb.id].spec;
-    if (sa.priority != sb.priority) return sa.priority > sb.priority;
-    if (sa.queue_order != sb.queue_order) return sa.queue_order < sb.queue_order;
-    return workloads_[ea.id].uid < workloads_[eb.id].uid;
-  });
   bool changed = false;
   std::vector<WorkloadId> preempted_in_cycle;
-  for (const std::size_t i : order) {
-    Entry& e = entries[i];
-    if (e.requeue == Requeue::kNamespaceMismatch) continue;
+  // processEntry.
+  const auto process = [&](Entry& e) {
+    if (e.requeue == Requeue::kNamespaceMismatch) return;
     Workload& w = workloads_[e.id];
     const NodeId node = w.spec.cluster_queue;
     const ClusterQueue& cq = queue_of(e.id).object;
     w.reason = e.assignment.reason;
     if (e.assignment.mode == Mode::kNoFit) {
       e.requeue = Requeue::kNoFit;
-      continue;
+      return;
     }
     const bool preempts = preempt_class(e.assignment.mode);
     if (preempts && e.targets.empty()) {
@@ -599,14 +578,14 @@ bool Admission::cycle(Decisions& out) {
           snapshot.add_usage(node, fr, hold);
         }
       }
-      continue;
+      return;
     }
     const bool overlap = std::any_of(e.targets.begin(), e.targets.end(), [&](const Target& t) {
       return std::find(preempted_in_cycle.begin(), preempted_in_cycle.end(), t.victim) != preempted_in_cycle.end();
     });
     if (overlap) {
       e.requeue = Requeue::kFailedAfterNomination;
-      continue;
+      return;
     }
     // fits: with every victim of this cycle and its own gone.
     std::vector<WorkloadId> gone = preempted_in_cycle;
@@ -617,7 +596,7 @@ bool Admission::cycle(Decisions& out) {
     for (const WorkloadId v : gone) add_usage(snapshot, workloads_[v].spec.cluster_queue, workloads_[v].usage, 1);
     if (!fits) {
       e.requeue = Requeue::kFailedAfterNomination;
-      continue;
+      return;
     }
     add_usage(snapshot, node, e.assignment.usage, 1);
     if (preempts) {
@@ -629,7 +608,7 @@ bool Admission::cycle(Decisions& out) {
         changed = true;
       }
       e.requeue = Requeue::kPendingPreemption;
-      continue;
+      return;
     }
     // Admitted: quota reserved (and admitted at once: no admission checks).
     w.state = WorkloadState::kAdmitted;
@@ -643,6 +622,27 @@ bool Admission::cycle(Decisions& out) {
     out.admitted.push_back(e.id);
     e.admitted = true;
     changed = true;
+  };
+  if (fair_sharing_) {
+    // fairSharingIterator: a tournament per cohort tree, on the snapshot as it stands.
+    std::vector<std::size_t> left(entries.size());
+    for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
+    while (!left.empty()) process(entries[next_by_fair_sharing(entries, left, snapshot)]);
+  } else {
+    // makeClassicalIterator: not borrowing first, then priority, then age.
+    std::vector<std::size_t> order(entries.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const Entry& ea = entries[a];
+      const Entry& eb = entries[b];
+      if (ea.assignment.borrowing != eb.assignment.borrowing) return ea.assignment.borrowing < eb.assignment.borrowing;
+      const WorkloadSpec& sa = workloads_[ea.id].spec;
+      const WorkloadSpec& sb = workloads_[eb.id].spec;
+      if (sa.priority != sb.priority) return sa.priority > sb.priority;
+      if (sa.queue_order != sb.queue_order) return sa.queue_order < sb.queue_order;
+      return workloads_[ea.id].uid < workloads_[eb.id].uid;
+    });
+    for (const std::size_t i : order) process(entries[i]);
   }
   // Requeue the heads left (requeueAndUpdate, ClusterQueue.RequeueIfNotPresent).
   for (const Entry& e : entries) {

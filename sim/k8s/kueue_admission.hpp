@@ -2,15 +2,16 @@
 // Kueue's admission (kubernetes-sigs/kueue v0.19.2, its default feature gates), independent of
 // pods and nodes: Workloads wait in their ClusterQueue's queue, each scheduling cycle takes one
 // head per ClusterQueue, assigns it flavors (pkg/scheduler/flavorassigner), finds the workloads
-// it would preempt (pkg/scheduler/preemption, classical: without fair sharing), orders the heads
-// (non-borrowing first, then priority, then age) and admits or preempts in that order against a
+// it would preempt (pkg/scheduler/preemption), orders the heads (without fair sharing: non-borrowing
+// first, then priority, then age) and admits or preempts in that order against a
 // snapshot of the quota tree (pkg/scheduler/scheduler.go, schedule and processEntry). Heads that
 // were not admitted go back to their queue or aside as inadmissible
 // (pkg/cache/queue/cluster_queue.go, RequeueIfNotPresent), until quota frees in their cohort tree
 // (a second later: Kueue's requeuer batches such requeues, pkg/cache/queue/inadmissible_workloads.go).
 // Under BestEffortFIFO a head set aside for want of quota takes the queued workloads of the same
 // shape with it, and new ones of that shape join them (SchedulingEquivalenceHashing, on by default).
-// What is left out: fair sharing (the Configuration's fairSharing is refused for now), admission
+// With the Configuration's fairSharing, heads are taken by fair sharing's tournament and preempt by
+// its rules (kueue_admission_fair_sharing.cpp). What is left out: admission
 // checks, topology-aware scheduling, partial admission, the flavor scan resuming where the last
 // cycle stopped (each scan starts at the first flavor), and waitForPodsReady. The Configuration's
 // excludeResourcePrefixes and quotaCheckStrategy IgnoreUndeclared apply.
@@ -27,6 +28,7 @@
 
 #include "sim/cluster/pod_constraints.hpp"
 #include "sim/core/time.hpp"
+#include "sim/k8s/kueue_fair_sharing.hpp"
 #include "sim/k8s/kueue_objects.hpp"
 #include "sim/k8s/kueue_quota_tree.hpp"
 
@@ -77,6 +79,9 @@ class Admission {
   explicit Admission(const Objects& objects);
 
   const QuotaTree& quotas() const { return tree_; }
+  // A ClusterQueue's or Cohort's dominant resource share now (status.fairSharing.weightedShare).
+  Drs share(NodeId node) const { return dominant_resource_share(tree_, node); }
+  bool fair_sharing() const { return fair_sharing_; }
   // A new Workload, pending in its ClusterQueue.
   WorkloadId add(WorkloadSpec spec);
   // An admitted workload finished at `now`: its quota is released, and the workloads set aside in
@@ -143,7 +148,32 @@ class Admission {
     std::set<std::uint32_t> set_aside;     // shapes set aside since the last requeue (BestEffortFIFO)
   };
 
+  // Why a head was not admitted, as the queue manager reads it (RequeueReason).
+  enum class Requeue : std::uint8_t { kNone, kNoFit, kNoCandidates, kFailedAfterNomination, kPendingPreemption, kNamespaceMismatch };
+  // A head taken in a cycle, with its flavor assignment and what it would preempt.
+  struct Entry {
+    WorkloadId id;
+    Assignment assignment;
+    std::vector<Target> targets;
+    Requeue requeue = Requeue::kNone;
+    bool admitted = false;
+  };
+
   bool ranks_before(const Queue& q, WorkloadId a, WorkloadId b) const;
+  // SatisfiesPreemptionPolicy: whether `preemptor` may preempt `candidate` (same_queue: by its
+  // ClusterQueue's withinClusterQueue, else by reclaimWithinCohort).
+  bool policy_allows(const Workload& preemptor, const ClusterQueue& cq, WorkloadId candidate, bool same_queue) const;
+  // Whether the workload holds quota on any of the pairs (WorkloadUsesResources).
+  bool uses_any(WorkloadId id, const std::vector<std::uint32_t>& pairs) const;
+  // CandidatesOrdering: whether `a` is preempted before `b` by a preemptor of `preemptor_cq`.
+  bool candidate_before(WorkloadId a, WorkloadId b, NodeId preemptor_cq) const;
+  // The workloads to preempt by Kueue's fair-sharing rules (fairPreemptions), or none.
+  std::vector<Target> fair_preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                              const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests,
+                                              QuotaTree& snapshot) const;
+  // The next entry fair sharing's iterator gives (fair_sharing_iterator.go), from those not yet
+  // given (`left`, emptied as it goes), on the cycle's snapshot as earlier entries changed it.
+  std::size_t next_by_fair_sharing(const std::vector<Entry>& entries, std::vector<std::size_t>& left, QuotaTree& snapshot) const;
   void push(Queue& q, WorkloadId id);
   // A workload (re)joins its queue: the heap, or aside with its shape.
   void enqueue(WorkloadId id);
@@ -163,6 +193,7 @@ class Admission {
   std::vector<std::size_t> queue_index_;  // per tree node: its queue (ClusterQueues only)
   std::vector<Workload> workloads_;
   Configuration configuration_;
+  bool fair_sharing_ = false;  // the Configuration's fairSharing
   std::map<std::string, std::uint32_t> shapes_;
   std::map<NodeId, core::Time> requeues_;  // per cohort-tree root, when its batched requeue is due
   std::int64_t cycles_ = 0;

@@ -91,13 +91,14 @@ TEST_F(KueueCli, AnOwnerReclaimsItsQuotaFromABorrower) {
 TEST_F(KueueCli, MistakesFailBeforeAnythingIsWritten) {
   std::ofstream(dir_ / "twice.yaml") << "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {namespace: default, name: b}\n"
                                         "spec: {clusterQueue: cq-a}\n";
-  std::ofstream(dir_ / "fair.yaml") << "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\nfairSharing: {enable: true}\n";
+  std::ofstream(dir_ / "fair.yaml") << "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\nfairSharing:\n  enable: true\n"
+                                       "  preemptionStrategies: [LessThanInitialShare, LessThanOrEqualToFinalShare]\n";
   const std::pair<std::string, std::string> cases[] = {
       {"--policy kueue --out o", "policy 'kueue' needs Kueue's objects in --config"},
       {"--policy capacity --config kueue.yaml --out o", "kueue.yaml: Kueue's objects apply to the policy kueue"},
       {"--policy kueue --config kueue.yaml --config twice.yaml --out o",
        "twice.yaml:3: LocalQueue default/b: the trace's queue 'b' is claimed by LocalQueue default/team-b too"},
-      {"--policy kueue --config kueue.yaml --config fair.yaml --out o", "fair.yaml:3: fairSharing: gpusim does not model Kueue's fair sharing yet"},
+      {"--policy kueue --config kueue.yaml --config fair.yaml --out o", "fair.yaml:5: fairSharing.preemptionStrategies: must be"},
   };
   for (const auto& [args, message] : cases) {
     const CliResult result = run(args);

@@ -6,67 +6,10 @@
 
 #include <string>
 
-#include "sim/k8s/kueue_admission.hpp"
+#include "tests/unit/kueue_scenario.hpp"
 
 namespace gpusim::k8s::kueue {
 namespace {
-
-constexpr std::int64_t kCpu = 1000;
-
-std::string flavor(const std::string& name, const std::string& spec = "") {
-  return "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: " + name + "}\n" + spec;
-}
-
-// A ClusterQueue with cpu quotas, one line per flavor ("default: 2" or "one: 1, borrowingLimit: 10").
-std::string cluster_queue(const std::string& name, const std::string& cohort, const std::vector<std::string>& flavors,
-                          const std::string& extra = "") {
-  std::string text = "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: " + name +
-                     "}\nspec:\n  namespaceSelector: {}\n" + (cohort.empty() ? "" : "  cohortName: " + cohort + "\n") + extra +
-                     "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n";
-  for (const std::string& f : flavors) {
-    const auto colon = f.find(':');
-    text += "    - name: " + f.substr(0, colon) + "\n      resources: [{name: cpu, nominalQuota: " + f.substr(colon + 1) + "}]\n";
-  }
-  return text;
-}
-
-class KueueScenario : public ::testing::Test {
- protected:
-  void load(const std::string& text) {
-    Objects objects;
-    parse_kueue_objects(text, "scenario.yaml", objects);
-    check_kueue_references(objects);
-    admission_.emplace(objects);
-  }
-  WorkloadId submit(const std::string& name, const std::string& cq, std::int64_t cpus, std::int32_t priority) {
-    WorkloadSpec spec;
-    spec.name = name;
-    spec.cluster_queue = *admission_->quotas().cluster_queue(cq);
-    spec.priority = priority;
-    spec.queue_order = ++clock_;
-    spec.requests = {{"cpu", cpus * kCpu}};
-    return admission_->add(std::move(spec));
-  }
-  // The flavor an admitted workload holds its cpu in.
-  std::string flavor_of(WorkloadId id) const {
-    const auto& usage = admission_->usage(id);
-    return usage.empty() ? "" : admission_->quotas().pair(usage.front().first).first;
-  }
-  Decisions cycles() { return admission_->run_cycles(now_); }
-  // A preempted workload's pods are gone, or a workload finished; the requeue of what waits aside
-  // is due a second later, when the next cycles run.
-  void gone(WorkloadId id) {
-    admission_->evicted_and_gone(id, now_);
-    now_ = now_ + core::Time::from_seconds(1);
-  }
-  void done(WorkloadId id) {
-    admission_->finished(id, now_);
-    now_ = now_ + core::Time::from_seconds(1);
-  }
-  std::optional<Admission> admission_;
-  std::int64_t clock_ = 0;
-  core::Time now_ = core::Time::zero();
-};
 
 TEST_F(KueueScenario, ReclaimsWithinTheCohortWhenUnderNominalQuota) {
   // "Should preempt Workloads in the cohort borrowing quota, when the ClusterQueue is using less

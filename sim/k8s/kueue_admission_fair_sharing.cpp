@@ -1,0 +1,304 @@
+// Kueue's fair sharing in the admission engine, when the Configuration enables it (kubernetes-sigs/kueue
+// v0.19.2): the order a cycle takes its heads in (pkg/scheduler/fair_sharing_iterator.go) and the
+// workloads a head preempts (pkg/scheduler/preemption/preemption.go, fairPreemptions, and
+// pkg/scheduler/preemption/fairsharing/). Shares are dominant resource shares (kueue_fair_sharing.hpp).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "sim/core/check.hpp"
+#include "sim/k8s/kueue_admission.hpp"
+#include "sim/k8s/kueue_fair_sharing.hpp"
+
+namespace gpusim::k8s::kueue {
+namespace {
+
+using Usage = std::vector<std::pair<std::uint32_t, std::int64_t>>;
+
+void add_usage(QuotaTree& tree, NodeId cq, const Usage& usage, std::int64_t sign) {
+  for (const auto& [fr, amount] : usage) tree.add_usage(cq, fr, sign * amount);
+}
+
+}  // namespace
+
+std::size_t Admission::next_by_fair_sharing(const std::vector<Entry>& entries, std::vector<std::size_t>& left, QuotaTree& snapshot) const {
+  GPUSIM_CHECK(!left.empty(), "no entry left for fair sharing's iterator");
+  const auto take = [&](std::size_t at) {
+    const std::size_t entry = left[at];
+    left.erase(left.begin() + static_cast<std::ptrdiff_t>(at));
+    return entry;
+  };
+  // Kueue takes a ClusterQueue from a Go map (any order across cohort trees); gpusim takes the
+  // entries' order, that of the ClusterQueue objects.
+  const NodeId first = workloads_[entries[left.front()].id].spec.cluster_queue;
+  if (snapshot.parent(first) == kNoParent) return take(0);
+  const NodeId root = snapshot.root(first);
+
+  // computeDRS: per entry of the tree, with its usage added, the share of its ClusterQueue and of
+  // every Cohort below the root on its path, each keyed by the Cohort it competes under.
+  struct Contender {
+    std::size_t at;  // in `left`
+    std::vector<std::pair<NodeId, Drs>> shares;  // (parent Cohort, share of the child on the path)
+  };
+  std::vector<Contender> contenders;
+  for (std::size_t at = 0; at < left.size(); ++at) {
+    const Entry& e = entries[left[at]];
+    const NodeId cq = workloads_[e.id].spec.cluster_queue;
+    if (snapshot.parent(cq) == kNoParent || snapshot.root(cq) != root) continue;
+    add_usage(snapshot, cq, e.assignment.usage, 1);
+    Contender c{at, {}};
+    for (NodeId child = cq; snapshot.parent(child) != kNoParent; child = snapshot.parent(child)) {
+      c.shares.emplace_back(snapshot.parent(child), dominant_resource_share(snapshot, child));
+    }
+    add_usage(snapshot, cq, e.assignment.usage, -1);
+    contenders.push_back(std::move(c));
+  }
+  const auto share_under = [](const Contender& c, NodeId cohort) -> const Drs& {
+    for (const auto& [parent, drs] : c.shares) {
+      if (parent == cohort) return drs;
+    }
+    GPUSIM_CHECK(false, "a tournament entry has no share under a Cohort it competes in");
+    return c.shares.front().second;
+  };
+  // entryComparer.less: not borrowing (on what the entry asks) first, then the lower share, the
+  // higher priority, the older; gpusim breaks the last ties by arrival (Kueue keeps the first seen).
+  const auto less = [&](const Contender& a, const Contender& b, NodeId cohort) {
+    const Entry& ea = entries[left[a.at]];
+    const Entry& eb = entries[left[b.at]];
+    const Drs& da = share_under(a, cohort);
+    const Drs& db = share_under(b, cohort);
+    const bool a_borrows = da.borrowing_on(ea.assignment.usage), b_borrows = db.borrowing_on(eb.assignment.usage);
+    if (a_borrows != b_borrows) return !a_borrows;
+    if (const int c = compare(da, db); c != 0) return c < 0;
+    const WorkloadSpec& sa = workloads_[ea.id].spec;
+    const WorkloadSpec& sb = workloads_[eb.id].spec;
+    if (sa.priority != sb.priority) return sa.priority > sb.priority;
+    if (sa.queue_order != sb.queue_order) return sa.queue_order < sb.queue_order;
+    return workloads_[ea.id].uid < workloads_[eb.id].uid;
+  };
+  // runTournament: each Cohort nominates the best of its child Cohorts' winners and its
+  // ClusterQueues' entries.
+  const auto tournament = [&](auto&& self, NodeId cohort) -> const Contender* {
+    const Contender* best = nullptr;
+    const auto consider = [&](const Contender* c) {
+      if (c != nullptr && (best == nullptr || less(*c, *best, cohort))) best = c;
+    };
+    for (const NodeId child : snapshot.children(cohort)) {
+      if (!snapshot.is_cluster_queue(child)) consider(self(self, child));
+    }
+    for (const NodeId child : snapshot.children(cohort)) {
+      if (!snapshot.is_cluster_queue(child)) continue;
+      for (const Contender& c : contenders) {
+        if (workloads_[entries[left[c.at]].id].spec.cluster_queue == child) consider(&c);
+      }
+    }
+    return best;
+  };
+  const Contender* winner = tournament(tournament, root);
+  GPUSIM_CHECK(winner != nullptr, "fair sharing's tournament found no entry in a tree that has one");
+  return take(winner->at);
+}
+
+std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                                                  const Usage& requests, QuotaTree& snapshot) const {
+  const Workload& preemptor = workloads_[id];
+  const Queue& q = queue_of(id);
+  const ClusterQueue& cq = q.object;
+  const NodeId node = q.node;
+  const bool in_cohort = snapshot.parent(node) != kNoParent;
+
+  // findCandidates: the ClusterQueue's own by withinClusterQueue; in the cohort tree, those of
+  // ClusterQueues borrowing on a contested pair, by reclaimWithinCohort.
+  std::vector<WorkloadId> candidates;
+  if (cq.preemption.within_cluster_queue != WithinClusterQueue::kNever) {
+    for (const WorkloadId c : q.admitted) {
+      if (policy_allows(preemptor, cq, c, true) && uses_any(c, needs_preemption)) candidates.push_back(c);
+    }
+  }
+  if (in_cohort && cq.preemption.reclaim_within_cohort != ReclaimWithinCohort::kNever) {
+    const NodeId root = snapshot.root(node);
+    for (const Queue& other : queues_) {
+      if (other.node == node || snapshot.parent(other.node) == kNoParent || snapshot.root(other.node) != root) continue;
+      const bool borrowing = std::any_of(needs_preemption.begin(), needs_preemption.end(),
+                                         [&](std::uint32_t fr) { return snapshot.borrowing(other.node, fr); });
+      if (!borrowing) continue;
+      for (const WorkloadId c : other.admitted) {
+        if (policy_allows(preemptor, cq, c, false) && uses_any(c, needs_preemption)) candidates.push_back(c);
+      }
+    }
+  }
+  if (candidates.empty()) return {};
+  std::sort(candidates.begin(), candidates.end(), [&](WorkloadId a, WorkloadId b) { return candidate_before(a, b, node); });
+
+  const auto remove = [&](WorkloadId c, std::int64_t sign) { add_usage(snapshot, workloads_[c].spec.cluster_queue, workloads_[c].usage, -sign); };
+  const auto fits = [&] {
+    return std::all_of(requests.begin(), requests.end(), [&](const auto& r) { return r.second <= snapshot.available(node, r.first); });
+  };
+  // workloadFitsForFairSharing: the shares count the preemptor's usage, the fit does not.
+  const auto fits_without_own = [&] {
+    add_usage(snapshot, node, requests, -1);
+    const bool ok = fits();
+    add_usage(snapshot, node, requests, 1);
+    return ok;
+  };
+
+  // TargetClusterQueueOrdering: the ClusterQueue to take the next candidate from, found from the root
+  // down through the child of highest share; ClusterQueues not borrowing (but the preemptor's) or
+  // without candidates, and Cohorts not borrowing off the preemptor's path, are pruned.
+  std::vector<bool> on_path(snapshot.node_count(), false);
+  for (NodeId a = snapshot.parent(node); a != kNoParent; a = snapshot.parent(a)) on_path[a] = true;
+  struct Ordering {
+    std::vector<std::vector<WorkloadId>> lists;  // per node: its candidates, in order
+    std::vector<std::size_t> next;               // per node: the first not taken
+    std::vector<bool> pruned;                    // per node
+  };
+  const auto make_ordering = [&](const std::vector<WorkloadId>& list) {
+    Ordering o{std::vector<std::vector<WorkloadId>>(snapshot.node_count()), std::vector<std::size_t>(snapshot.node_count(), 0),
+               std::vector<bool>(snapshot.node_count(), false)};
+    for (const WorkloadId c : list) o.lists[workloads_[c].spec.cluster_queue].push_back(c);
+    return o;
+  };
+  const auto has_workload = [](const Ordering& o, NodeId n) { return o.next[n] < o.lists[n].size(); };
+  const auto pop = [](Ordering& o, NodeId n) { return o.lists[n][o.next[n]++]; };
+  const auto next_target_in = [&](auto&& self, Ordering& o, NodeId cohort) -> std::optional<NodeId> {
+    std::optional<NodeId> best_cq;
+    Drs best_cq_drs = Drs::negative();
+    for (const NodeId child : snapshot.children(cohort)) {
+      if (!snapshot.is_cluster_queue(child) || o.pruned[child]) continue;
+      Drs drs = dominant_resource_share(snapshot, child);
+      if ((!drs.borrowing && child != node) || !has_workload(o, child)) {
+        o.pruned[child] = true;
+      } else if (const int c = compare(drs, best_cq_drs); c > 0) {
+        best_cq = child;
+        best_cq_drs = std::move(drs);
+      } else if (c == 0 && candidate_before(o.lists[child][o.next[child]], o.lists[*best_cq][o.next[*best_cq]], node)) {
+        best_cq = child;
+      }
+    }
+    std::optional<NodeId> best_cohort;
+    Drs best_cohort_drs = Drs::negative();
+    for (const NodeId child : snapshot.children(cohort)) {
+      if (snapshot.is_cluster_queue(child) || o.pruned[child]) continue;
+      Drs drs = dominant_resource_share(snapshot, child);
+      if (!drs.borrowing && !on_path[child]) {
+        o.pruned[child] = true;
+      } else if (compare(drs, best_cohort_drs) >= 0) {
+        best_cohort = child;
+        best_cohort_drs = std::move(drs);
+      }
+    }
+    if (!best_cohort && !best_cq) {
+      o.pruned[cohort] = true;
+      return std::nullopt;
+    }
+    if (compare(best_cohort_drs, best_cq_drs) >= 0) return self(self, o, *best_cohort);
+    return best_cq;
+  };
+  // TargetClusterQueueOrdering.Iter: the next ClusterQueue to take from, or none when all are pruned.
+  const auto next_target = [&](Ordering& o) -> std::optional<NodeId> {
+    if (!in_cohort) {
+      if (!o.pruned[node] && has_workload(o, node)) return node;
+      return std::nullopt;
+    }
+    const NodeId root = snapshot.root(node);
+    while (!o.pruned[root]) {
+      if (const auto target = next_target_in(next_target_in, o, root)) return target;
+    }
+    return std::nullopt;
+  };
+  // The shares compared: those of the children of the lowest common ancestor on each side.
+  const auto almost_lca = [&](NodeId target) {
+    NodeId lca = snapshot.parent(target);
+    while (!on_path[lca]) lca = snapshot.parent(lca);
+    const auto below = [&](NodeId from) {
+      NodeId n = from;
+      while (snapshot.parent(n) != lca) n = snapshot.parent(n);
+      return n;
+    };
+    return std::pair{below(node), below(target)};
+  };
+  const auto strategy_passes = [](FairSharingStrategy s, const Drs& preemptor_new, const Drs& target_old, const Drs& target_new) {
+    return s == FairSharingStrategy::kLessThanOrEqualToFinalShare ? compare(preemptor_new, target_new) <= 0
+                                                                  : compare(preemptor_new, target_old) < 0;
+  };
+
+  add_usage(snapshot, node, requests, 1);  // the shares include the incoming workload
+  std::vector<Target> targets;
+  std::vector<WorkloadId> retry;
+  bool fit = false;
+  // runFirstFsStrategy. FairSharingPreemptWithinNominal (on by default): a preemptor within its
+  // nominal quota on the contested pairs takes any candidate, whatever the shares.
+  const bool within_nominal = std::none_of(needs_preemption.begin(), needs_preemption.end(),
+                                           [&](std::uint32_t fr) { return snapshot.borrowing(node, fr); });
+  const FairSharingStrategy first = configuration_.preemption_strategies.front();
+  Ordering ordering = make_ordering(candidates);
+  while (!fit) {
+    const auto target = next_target(ordering);
+    if (!target) break;
+    if (*target == node || within_nominal) {
+      const WorkloadId c = pop(ordering, *target);
+      remove(c, 1);
+      targets.push_back({c, *target == node ? PreemptionReason::kInClusterQueue : PreemptionReason::kInCohortReclamation});
+      fit = fits_without_own();
+      continue;
+    }
+    const auto [preemptor_side, target_side] = almost_lca(*target);
+    const Drs preemptor_new = dominant_resource_share(snapshot, preemptor_side);
+    const Drs target_old = dominant_resource_share(snapshot, target_side);
+    // fsStrategyUnsatisfiable: an infinite preemptor share passes against no finite one.
+    if (std::isinf(preemptor_new.weighted()) && !std::isinf(target_old.weighted())) {
+      while (has_workload(ordering, *target)) retry.push_back(pop(ordering, *target));
+      continue;
+    }
+    while (has_workload(ordering, *target)) {
+      const WorkloadId c = pop(ordering, *target);
+      remove(c, 1);
+      const Drs target_new = dominant_resource_share(snapshot, target_side);
+      if (!strategy_passes(first, preemptor_new, target_old, target_new)) {
+        remove(c, -1);
+        retry.push_back(c);
+        continue;
+      }
+      targets.push_back({c, PreemptionReason::kInCohortFairSharing});
+      fit = fits_without_own();
+      break;  // the shares changed: choose the target ClusterQueue again
+    }
+  }
+  // runSecondFsStrategy (rule S2-b, LessThanInitialShare): at most one kept candidate per ClusterQueue.
+  if (!fit && configuration_.preemption_strategies.size() > 1) {
+    Ordering second = make_ordering(retry);
+    while (!fit) {
+      const auto target = next_target(second);
+      if (!target) break;
+      const auto [preemptor_side, target_side] = almost_lca(*target);
+      const bool passes = compare(dominant_resource_share(snapshot, preemptor_side), dominant_resource_share(snapshot, target_side)) < 0;
+      const WorkloadId c = pop(second, *target);
+      if (passes) {
+        remove(c, 1);
+        targets.push_back({c, PreemptionReason::kInCohortFairSharing});
+        fit = fits_without_own();
+      }
+      second.pruned[*target] = true;
+    }
+  }
+  add_usage(snapshot, node, requests, -1);
+  if (!fit) {
+    for (const Target& t : targets) remove(t.victim, -1);
+    return {};
+  }
+  // fillBackWorkloads (borrowing allowed): from the second-to-last back, keep out only those needed.
+  for (std::size_t i = targets.size() - 1; i-- > 0;) {
+    remove(targets[i].victim, -1);
+    if (fits()) {
+      targets[i] = targets.back();
+      targets.pop_back();
+    } else {
+      remove(targets[i].victim, 1);
+    }
+  }
+  for (const Target& t : targets) remove(t.victim, -1);
+  return targets;
+}
+
+}  // namespace gpusim::k8s::kueue
