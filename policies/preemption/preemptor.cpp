@@ -95,27 +95,31 @@ int Preemptor::healthy_gpus(PodId pod) const {
   return count;
 }
 
-void Preemptor::reclaim_for(const QuotaBook& quotas) {
-  quotas_ = &quotas;
-  queue_taken_.assign(quotas.queues(), 0);
-  queue_tentative_.assign(quotas.queues(), 0);
+void Preemptor::reclaim_for(const ReclaimRule& rule) {
+  rule_ = &rule;
+  std::size_t queues = 1;
+  for (const cluster::PodSpec& pod : pods_) queues = std::max<std::size_t>(queues, std::size_t{pod.queue} + 1);
+  queue_taken_.assign(queues, 0);
+  queue_tentative_.assign(queues, 0);
+  queue_sum_.assign(queues, 0);
 }
 
-bool Preemptor::quota_allows(const Candidate& c) const {
-  return quotas_->may_take_from(c.queue, queue_taken_[c.queue] + queue_tentative_[c.queue], c.job_gpu_milli);
+bool Preemptor::quota_allows(const cluster::PodSpec& reclaimer, const Candidate& c) {
+  for (std::size_t q = 0; q < queue_sum_.size(); ++q) queue_sum_[q] = queue_taken_[q] + queue_tentative_[q];
+  return rule_->may_take(reclaimer, pods_[api_.pod(c.pod).source], c.job_gpu_milli, queue_sum_);
 }
 
 bool Preemptor::reclaim_victims(Room room, const cluster::PodSpec& spec) {
   const auto fits = [&] { return room.fits(spec); };
-  // Least work lost first, then the lowest priority, then the oldest pod object.
+  // The rule's order, then least work lost first, then the lowest priority, then the oldest pod object.
   std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.lost_gpu_us, b.key, a.pod) < std::tie(b.lost_gpu_us, a.key, b.pod);
+    return std::tie(a.rank, a.lost_gpu_us, b.key, a.pod) < std::tie(b.rank, b.lost_gpu_us, a.key, b.pod);
   });
   // A candidate is skipped once its queue would no longer hold more than it deserves.
   std::size_t used = 0;
   for (std::size_t k = 0; k < candidates_.size() && !fits(); ++k) {
     const Candidate& c = candidates_[k];
-    if (!quota_allows(c)) continue;
+    if (!quota_allows(spec, c)) continue;
     queue_tentative_[c.queue] += c.job_gpu_milli;
     room.add(c, 1);
     candidates_[used++] = c;
@@ -169,7 +173,7 @@ Preemptor::NodeChoice Preemptor::node_choice(cluster::NodeIndex n, core::Time) c
   if (candidates_.empty()) return choice;  // a node that needs no eviction wins outright
   choice.needs_eviction = 1;
   for (const Candidate& c : candidates_) choice.lost_gpu_us += c.lost_gpu_us;
-  if (quotas_ != nullptr) return choice;  // reclaim: least work lost, fewest victims, lowest index
+  if (rule_ != nullptr) return choice;  // reclaim: least work lost, fewest victims, lowest index
   // kube-scheduler's pickOneNodeForPreemption, in order: the node whose most important victim is
   // least important; the least sum of priorities (PriorityClass values; for the deep-learning
   // ranks, which do not add up, the least work lost instead); the fewest victims; the node whose
@@ -189,8 +193,7 @@ Preemptor::NodeChoice Preemptor::node_choice(cluster::NodeIndex n, core::Time) c
   return choice;
 }
 
-bool Preemptor::node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spec, const PriorityKey& key,
-                               std::uint32_t reclaimer_queue, core::Time now) {
+bool Preemptor::node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spec, const PriorityKey& key, core::Time now) {
   // The node's pod count is a resource too, as NodeResourcesFit checks it in the victim search.
   const std::int32_t max_pods = cache_.node(n).max_pods;
   const Room room{cache_.whole_free_devices(n).size() + spare_gpus_[n], cache_.cpu_free(n) + spare_cpu_[n],
@@ -209,9 +212,9 @@ bool Preemptor::node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spe
         continue;
       }
       const PriorityKey victim_key = priority_.key(row, now);
-      if (quotas_ != nullptr) {
-        // Reclaim: only from other queues that hold more than they deserve.
-        if (victim.queue == reclaimer_queue || !quotas_->may_take_from(victim.queue, queue_taken_[victim.queue], 0)) continue;
+      if (rule_ != nullptr) {
+        // Reclaim: only what the rule lets go.
+        if (!rule_->may_take(spec, victim, 0, queue_taken_)) continue;
       } else if (!priority_.may_preempt(key, victim_key)) {
         continue;
       }
@@ -221,7 +224,7 @@ bool Preemptor::node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spe
         gang_seen_[victim.gang] = scan_;
       }
       if (!job_pods(pod, now, job_)) continue;
-      Candidate c{0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros(), 0};
+      Candidate c{rule_ != nullptr ? rule_->victim_rank(victim) : 0, 0, victim_key, pod, 0, 0, 0, victim.queue, 0, api_.pod(pod).running.micros(), 0};
       for (const PodId member : job_) {
         c.lost_gpu_us += lost_gpu_us(member, now);
         c.job_gpu_milli += pods_[api_.pod(member).source].total_gpu_milli();
@@ -234,7 +237,7 @@ bool Preemptor::node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spe
       }
       candidates_.push_back(c);
     }
-    if (quotas_ != nullptr) {
+    if (rule_ != nullptr) {
       if (!reclaim_victims(room, spec)) return false;
     } else if (!priority_victims(room, spec)) {
       return false;
@@ -247,8 +250,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
   victims.clear();
   if (workers.empty()) return false;
   const PriorityKey key = priority_.key(api_.pod(workers.front()).source, now);
-  if (quotas_ == nullptr && !priority_.may_outrank_any(key)) return false;
-  const std::uint32_t reclaimer_queue = pods_[api_.pod(workers.front()).source].queue;
+  if (rule_ == nullptr && !priority_.may_outrank_any(key)) return false;
   bool ok = true;
   for (const PodId worker : workers) {
     const cluster::PodSpec& spec = pods_[api_.pod(worker).source];
@@ -279,7 +281,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     std::size_t candidates = 0;
     for (std::size_t i = 0; i < size && candidates < wanted; ++i) {
       const cluster::NodeIndex n = potential_[(offset + i) % size];
-      if (!node_candidate(n, spec, key, reclaimer_queue, now)) continue;
+      if (!node_candidate(n, spec, key, now)) continue;
       ++candidates;
       const NodeChoice here = node_choice(n, now);
       if (!found || here < best) {
@@ -296,7 +298,7 @@ bool Preemptor::choose(std::span<const PodId> workers, core::Time now, std::vect
     // own asks are used.
     const cluster::NodeIndex n = best.node;
     for (const Candidate& c : best_) {
-      if (quotas_ != nullptr) queue_taken_[c.queue] += c.job_gpu_milli;
+      if (rule_ != nullptr) queue_taken_[c.queue] += c.job_gpu_milli;
       job_pods(c.pod, now, job_);
       for (const PodId member : job_) {
         const cluster::NodeIndex m = assumed_[member].node;

@@ -14,9 +14,10 @@
 // checkpoint interval since it started, so that every run keeps some work: otherwise two jobs that
 // preempt each other before either reaches a checkpoint would do so forever.
 //
-// Reclaim (reclaim_for, the queue-quota policies): victims are not chosen by priority but by
-// Volcano's ReclaimableFn: pods of other queues that hold more than their deserved GPUs, taken
-// while their queue still holds more than its deserved GPUs and keeps its guarantee without them.
+// Reclaim (reclaim_for, the queue-quota policies): victims are not chosen by priority but by the
+// policy's ReclaimRule: Volcano's ReclaimableFn (pods of other queues that hold more than their
+// deserved GPUs, taken while their queue still holds more than its deserved GPUs and keeps its
+// guarantee without them), or KAI's reclaim and preempt strategies.
 //
 // Candidate sampling (sample_candidates, DefaultPreemption only): as kube-scheduler's
 // DryRunPreemption, the victim search walks the potential nodes (those where preemption might help)
@@ -42,7 +43,6 @@
 #include "sim/core/rng.hpp"
 #include "sim/k8s/api_server.hpp"
 #include "policies/job_rank/job_priority.hpp"
-#include "sim/k8s/queue_quotas.hpp"
 #include "sim/k8s/settings.hpp"
 
 namespace gpusim::k8s {
@@ -60,6 +60,19 @@ struct CandidateSampling {
 // `potential_nodes`.
 std::int32_t candidates_to_find(const CandidateSampling& sampling, std::int32_t potential_nodes);
 
+// Which running jobs a reclaim may take, for a policy that chooses victims by its queues' quotas.
+class ReclaimRule {
+ public:
+  virtual ~ReclaimRule() = default;
+  // Whether `victim`'s job, holding `job_gpu_milli` GPUs (thousandths; 0: asked before its job is
+  // known, whether any pod of its kind may be taken), may be taken for `reclaimer`, with `taken[q]`
+  // GPUs of each workload queue q already chosen in this search.
+  virtual bool may_take(const cluster::PodSpec& reclaimer, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,
+                        std::span<const std::int64_t> taken) const = 0;
+  // Victims are taken in this order, smaller first; then the least work lost.
+  virtual std::int64_t victim_rank(const cluster::PodSpec& victim) const { (void)victim; return 0; }
+};
+
 class Preemptor {
  public:
   Preemptor(const cluster::ClusterState& cache, const ApiServer& api, const std::vector<cluster::PodSpec>& pods,
@@ -70,14 +83,15 @@ class Preemptor {
   // The pods to evict so that every pod of `workers` (one pod, or a gang's pending workers, all of
   // one job) fits; false, and no victims, if no choice does.
   bool choose(std::span<const PodId> workers, core::Time now, std::vector<PodId>& victims);
-  // From now on victims are chosen by the queues' quotas (see above), not by priority.
-  void reclaim_for(const QuotaBook& quotas);
+  // From now on victims are chosen by `rule` (see above), not by priority.
+  void reclaim_for(const ReclaimRule& rule);
   // From now on each worker's search stops at `sampling`'s number of candidates, walking from an
   // offset drawn from `offsets` (see above).
   void sample_candidates(CandidateSampling sampling, core::Rng offsets);
 
  private:
   struct Candidate {
+    std::int64_t rank;  // reclaim: the rule's order
     std::int64_t lost_gpu_us;
     PriorityKey key;
     PodId pod;
@@ -117,12 +131,11 @@ class Preemptor {
   // free; false if none do.
   bool priority_victims(Room room, const cluster::PodSpec& spec);
   // Whether node n is a candidate for `spec` (its victims left in candidates_; none if it fits as it is).
-  bool node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spec, const PriorityKey& key,
-                      std::uint32_t reclaimer_queue, core::Time now);
+  bool node_candidate(cluster::NodeIndex n, const cluster::PodSpec& spec, const PriorityKey& key, core::Time now);
   bool reclaim_victims(Room room, const cluster::PodSpec& spec);
   NodeChoice node_choice(cluster::NodeIndex n, core::Time now) const;
   // Reclaim: whether candidate c may still be taken, given what this call took from its queue.
-  bool quota_allows(const Candidate& c) const;
+  bool quota_allows(const cluster::PodSpec& reclaimer, const Candidate& c);
   bool preemptible_node(cluster::NodeIndex n) const;
   // The work `pod` loses if evicted now: its run since its last checkpoint, in GPU-microseconds.
   std::int64_t lost_gpu_us(PodId pod, core::Time now) const;
@@ -157,8 +170,8 @@ class Preemptor {
   std::uint64_t scan_ = 0;
   // Reclaim: the queues' quotas, and per queue the GPUs taken by earlier workers of this call and
   // on the node being looked at.
-  const QuotaBook* quotas_ = nullptr;
-  std::vector<std::int64_t> queue_taken_, queue_tentative_;
+  const ReclaimRule* rule_ = nullptr;
+  std::vector<std::int64_t> queue_taken_, queue_tentative_, queue_sum_;
   // Candidate sampling, if on: the bounds and the offsets' stream; the potential nodes (scratch).
   std::optional<CandidateSampling> sampling_;
   std::optional<core::Rng> offsets_;

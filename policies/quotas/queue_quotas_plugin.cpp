@@ -22,6 +22,20 @@ using k8s::PodId;
 
 double gpus(std::int64_t milli) { return static_cast<double>(milli) / cluster::kMilliPerGpu; }
 
+// Volcano's ReclaimableFn as the preemptor's rule: pods of other queues holding more than their
+// deserved GPUs, while their queue keeps its guarantee.
+class VolcanoReclaim final : public k8s::ReclaimRule {
+ public:
+  explicit VolcanoReclaim(const k8s::QuotaBook& quotas) : quotas_(quotas) {}
+  bool may_take(const cluster::PodSpec& reclaimer, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,
+                std::span<const std::int64_t> taken) const override {
+    return victim.queue != reclaimer.queue && quotas_.may_take_from(victim.queue, taken[victim.queue], job_gpu_milli);
+  }
+
+ private:
+  const k8s::QuotaBook& quotas_;
+};
+
 class QueueQuotasPlugin final : public ProgressiveFilling {
  public:
   QueueQuotasPlugin(std::string name, bool proportion) : name_(std::move(name)), proportion_(proportion) {
@@ -47,7 +61,8 @@ class QueueQuotasPlugin final : public ProgressiveFilling {
     reclaim_order_.emplace(plain, handle.workload(), *inputs.ledger);
     preemptor_.emplace(cache, handle.api(), handle.workload(), handle.node_setup(), handle.assumed(), handle.bound_on_nodes(),
                        handle.evicting(), *reclaim_order_, inputs.checkpoint_interval, false);
-    preemptor_->reclaim_for(*quotas_);
+    rule_.emplace(*quotas_);
+    preemptor_->reclaim_for(*rule_);
   }
 
   void pod_waiting(PodId id, int sign) override {
@@ -104,6 +119,7 @@ class QueueQuotasPlugin final : public ProgressiveFilling {
   bool proportion_;
   std::optional<k8s::QuotaBook> quotas_;
   std::optional<k8s::JobPriority> reclaim_order_;
+  std::optional<VolcanoReclaim> rule_;
   std::optional<k8s::Preemptor> preemptor_;
   std::vector<Nomination> nominated_;
   std::vector<std::uint32_t> queue_order_;  // reused by reclaim_for_queues

@@ -1,9 +1,12 @@
 #include "traces/k8s/object_fields.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cmath>
 #include <unordered_map>
 
 #include "sim/core/status.hpp"
@@ -152,6 +155,30 @@ std::optional<bool> Fields::boolean(const std::string& key) const {
   if (*text == "true" || *text == "True" || *text == "TRUE") return true;
   if (*text == "false" || *text == "False" || *text == "FALSE") return false;
   fail(key, fmt::format("'{}' is not true or false", *text));
+}
+
+std::optional<double> Fields::number(const std::string& key) const {
+  const auto text = string(key);
+  if (!text) return std::nullopt;
+  // A JSON number: an optional minus, digits, an optional fraction and exponent (no "+", no
+  // leading ".", no hexadecimal, no "inf" or "nan").
+  double value = 0;
+  const char* first = text->data();
+  const char* last = first + text->size();
+  const bool shaped = !text->empty() && (std::isdigit(static_cast<unsigned char>(text->front())) != 0 ||
+                                         (text->front() == '-' && text->size() > 1 && std::isdigit(static_cast<unsigned char>((*text)[1])) != 0));
+  const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
+  if (!shaped || ec != std::errc() || end != last || !std::isfinite(value)) fail(key, fmt::format("'{}' is not a number", truncated(*text)));
+  return value;
+}
+
+void Fields::only(std::initializer_list<std::string_view> known) const {
+  for (const auto& entry : node_) {
+    const std::string& key = entry.first.Scalar();
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      where_.fail(entry.first, path(key), fmt::format("unknown field (known: {})", fmt::join(known, ", ")));
+    }
+  }
 }
 
 // ---------------------------------------------------------------- string mappings

@@ -87,6 +87,11 @@ class Fields {
   std::optional<std::int64_t> integer(const std::string& key, std::int64_t min, std::int64_t max) const;
   // true/True/TRUE or false/False/FALSE.
   std::optional<bool> boolean(const std::string& key) const;
+  // A JSON or YAML number (a Go float64 field), finite.
+  std::optional<double> number(const std::string& key) const;
+  // Refuses any key but these ("unknown field (known: ...)"): for objects whose every field the
+  // reader knows (a CRD's spec), where a misspelt key must not be ignored.
+  void only(std::initializer_list<std::string_view> known) const;
 
  private:
   Where where_;
