@@ -26,5 +26,6 @@ void register_backfill(sched::Registry& registry);
 void register_job_rank(sched::Registry& registry);
 void register_queue_quotas(sched::Registry& registry);
 void register_kueue(sched::Registry& registry);
+void register_kai(sched::Registry& registry);
 
 }  // namespace gpusim::policy

@@ -27,6 +27,7 @@ void register_builtin(sched::Registry& registry) {
   register_job_rank(registry);
   register_queue_quotas(registry);
   register_kueue(registry);
+  register_kai(registry);
 }
 
 sched::Registry builtin_registry() {

@@ -50,6 +50,10 @@ bool ProgressiveFilling::run_cycle(core::Time now) {
     double best_share = 0;
     for (std::size_t q = 0; q < lists_.size(); ++q) {
       if (next_[q] >= lists_[q].size()) continue;
+      if (compares_queues_) {
+        if (best == lists_.size() || serves_before(q, best)) best = q;
+        continue;
+      }
       const double s = share(q);
       if (best == lists_.size() || s < best_share) {
         best = q;
@@ -96,6 +100,33 @@ bool ProgressiveFilling::run_cycle(core::Time now) {
   pending.resize(kept);
   h_->drop_gang_bound();
   return true;
+}
+
+bool ProgressiveFilling::has_nomination(std::uint32_t queue) const {
+  return std::any_of(nominated_.begin(), nominated_.end(), [&](const Nomination& n) { return n.queue == queue; });
+}
+
+void ProgressiveFilling::place_nominated(core::Time now) {
+  const std::vector<k8s::PodId>& pending = h_->pending();
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < nominated_.size(); ++k) {
+    Nomination& nomination = nominated_[k];
+    const auto it = std::find(pending.begin(), pending.end(), nomination.pod);
+    if (it == pending.end()) continue;  // placed with its gang, or deleted
+    const auto index = static_cast<std::size_t>(it - pending.begin());
+    const cluster::PodSpec& spec = h_->spec_of(nomination.pod);
+    const bool victims_gone = std::none_of(nomination.victims.begin(), nomination.victims.end(),
+                                           [&](k8s::PodId v) { return h_->is_evicting(v); });
+    const bool ready = spec.gang == 0 || h_->gang_ready(spec.gang);
+    if (ready && (!limits_queues_ || admits(spec)) && h_->place(nomination.pod, spec, now)) {
+      placed_[index] = 1;
+      continue;
+    }
+    if (victims_gone) continue;
+    if (kept != k) nominated_[kept] = std::move(nomination);
+    ++kept;
+  }
+  nominated_.resize(kept);
 }
 
 }  // namespace gpusim::policy

@@ -6,6 +6,7 @@
 // is the policy's: DRF's dominant share (policies/queueing/drf.cpp) or Volcano's quotas
 // (policies/quotas/queue_quotas_plugin.cpp).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ class ProgressiveFilling : public k8s::QueueingPlugin {
  protected:
   // The queue's share now: the walk serves the smallest.
   virtual double share(std::size_t queue) const = 0;
+  // With compares_queues_: whether queue a is served before queue b (a policy whose order is not
+  // one number, as KAI's; share() is then not called).
+  virtual bool serves_before(std::size_t a, std::size_t b) const { return share(a) < share(b); }
   // Before the walk: refreshes what the shares depend on.
   virtual void begin_cycle() {}
   // Whether the pod's queue may take it now; a pod it may not take waits, which is no failure of
@@ -41,12 +45,34 @@ class ProgressiveFilling : public k8s::QueueingPlugin {
   const std::vector<std::vector<std::uint32_t>>& lists() const { return lists_; }
   std::int64_t smallest_ask(std::uint32_t queue) const { return smallest_ask_[queue]; }
   std::vector<std::uint8_t>& placed() { return placed_; }
+  // The index (into pending()) of the next pod the walk would try in a queue, if any.
+  std::optional<std::uint32_t> head(std::size_t queue) const {
+    return next_[queue] < lists_[queue].size() ? std::optional<std::uint32_t>(lists_[queue][next_[queue]]) : std::nullopt;
+  }
+
+  // A job that reclaimed or preempted is nominated for the room its victims free (as
+  // kube-scheduler nominates a preemptor's node): before_walk's place_nominated() tries it first,
+  // else the victims' own queue could take the room back and be reclaimed from again. A nomination
+  // lasts until the pod is placed, or is tried once its victims are gone.
+  void nominate(k8s::PodId pod, std::uint32_t queue, std::vector<k8s::PodId> victims) {
+    nominated_.push_back({pod, queue, std::move(victims)});
+  }
+  bool has_nomination(std::uint32_t queue) const;
+  void place_nominated(core::Time now);
 
   k8s::SchedulerHandle* h_ = nullptr;
   // Whether admits() may refuse a pod (the walk skips the call per pod otherwise: it is hot).
   bool limits_queues_ = false;
+  // Whether the walk orders queues by serves_before() rather than by share().
+  bool compares_queues_ = false;
 
  private:
+  struct Nomination {
+    k8s::PodId pod;
+    std::uint32_t queue;
+    std::vector<k8s::PodId> victims;
+  };
+  std::vector<Nomination> nominated_;
   std::vector<std::vector<std::uint32_t>> lists_;
   std::vector<std::size_t> next_;
   std::vector<std::uint8_t> placed_;

@@ -147,7 +147,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   void add_metrics(const k8s::MetricSink& set) const override {
     set("kueue_admissions", static_cast<double>(admissions_));
     for (const auto reason : {kueue::PreemptionReason::kInClusterQueue, kueue::PreemptionReason::kInCohortReclamation,
-                              kueue::PreemptionReason::kInCohortReclaimWhileBorrowing}) {
+                              kueue::PreemptionReason::kInCohortReclaimWhileBorrowing, kueue::PreemptionReason::kInCohortFairSharing}) {
       set(fmt::format("kueue_preemptions_{}", kueue::to_string(reason)), static_cast<double>(preemptions_[static_cast<std::size_t>(reason)]));
     }
   }

@@ -97,31 +97,18 @@ class QueueQuotasPlugin final : public ProgressiveFilling {
   double share(std::size_t queue) const override { return quotas_->share(static_cast<std::uint32_t>(queue)); }
   bool admits(const cluster::PodSpec& spec) const override { return quotas_->allocatable(spec.queue, ask_of(spec)); }
   bool admits_smallest(std::uint32_t queue) const override { return quotas_->allocatable(queue, smallest_ask(queue)); }
-  void before_walk(core::Time now) override {
-    if (!nominated_.empty()) place_nominated(now);
-  }
+  void before_walk(core::Time now) override { place_nominated(now); }
   bool after_walk(core::Time now) override { return h_->profile().reclaim && reclaim_for_queues(now); }
-  // A job that reclaimed GPUs is nominated for them (as kube-scheduler nominates a preemptor's
-  // node): the next cycles try it before their walk, else the victims' own queue, now below its
-  // deserved GPUs, could take them back and be reclaimed from again. A nomination lasts until the
-  // pod is placed, or is tried once its victims are gone.
-  void place_nominated(core::Time now);
   // Volcano's reclaim action, after the cycle's walk: the queues least served first, each tries
   // its first waiting job that stays within its deserved GPUs; true if it asked for evictions.
   bool reclaim_for_queues(core::Time now);
 
-  struct Nomination {
-    PodId pod;
-    std::uint32_t queue;
-    std::vector<PodId> victims;
-  };
   std::string name_;
   bool proportion_;
   std::optional<k8s::QuotaBook> quotas_;
   std::optional<k8s::JobPriority> reclaim_order_;
   std::optional<VolcanoReclaim> rule_;
   std::optional<k8s::Preemptor> preemptor_;
-  std::vector<Nomination> nominated_;
   std::vector<std::uint32_t> queue_order_;  // reused by reclaim_for_queues
   std::vector<PodId> victims_;              // reused
   std::vector<PodId> one_worker_;           // reused
@@ -151,7 +138,7 @@ bool QueueQuotasPlugin::reclaim_for_queues(core::Time now) {
     // Nothing in a queue may reclaim if its smallest ask would take it past its deserved GPUs; a
     // queue whose nominated job has not been placed yet waits for it.
     if (!quotas_->may_reclaim(q, smallest_ask(q))) continue;
-    if (std::any_of(nominated_.begin(), nominated_.end(), [&](const Nomination& n) { return n.queue == q; })) continue;
+    if (has_nomination(q)) continue;
     for (const std::uint32_t index : lists()[q]) {
       const PodId id = pending[index];
       if (placed()[index] || h_->bound_by_gang(id)) continue;
@@ -164,34 +151,11 @@ bool QueueQuotasPlugin::reclaim_for_queues(core::Time now) {
       if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) break;
       for (const PodId victim : victims_) h_->request_eviction(victim, 1, now);
       reclaim_evictions_ += static_cast<std::int64_t>(victims_.size());
-      nominated_.push_back({id, q, victims_});
+      nominate(id, q, victims_);
       return true;
     }
   }
   return false;
-}
-
-void QueueQuotasPlugin::place_nominated(core::Time now) {
-  const std::vector<PodId>& pending = h_->pending();
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < nominated_.size(); ++k) {
-    Nomination& nomination = nominated_[k];
-    const auto it = std::find(pending.begin(), pending.end(), nomination.pod);
-    if (it == pending.end()) continue;  // placed with its gang, or deleted
-    const auto index = static_cast<std::size_t>(it - pending.begin());
-    const cluster::PodSpec& spec = h_->spec_of(nomination.pod);
-    const bool victims_gone = std::none_of(nomination.victims.begin(), nomination.victims.end(),
-                                           [&](PodId v) { return h_->is_evicting(v); });
-    const bool ready = spec.gang == 0 || h_->gang_ready(spec.gang);
-    if (ready && quotas_->allocatable(spec.queue, ask_of(spec)) && h_->place(nomination.pod, spec, now)) {
-      placed()[index] = 1;
-      continue;
-    }
-    if (victims_gone) continue;
-    if (kept != k) nominated_[kept] = std::move(nomination);
-    ++kept;
-  }
-  nominated_.resize(kept);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/k8s/kai_queues.hpp"
 #include "sim/k8s/kueue_objects.hpp"
 #include "sim/k8s/volcano_queues.hpp"
 #include "sim/k8s/volcano_scheduler_conf.hpp"
@@ -28,6 +29,9 @@ struct ConfigFiles {
   // Kueue's objects, from every file that holds them (their references checked across the files).
   std::shared_ptr<k8s::kueue::Objects> kueue;
   std::vector<std::string> kueue_files;
+  // KAI's Queues (sim/k8s/kai_queues.hpp), which the policy kai schedules by.
+  std::shared_ptr<k8s::kai::Queues> kai;
+  std::vector<std::string> kai_files;
 };
 
 // Reads every file (each must exist and be of a kind gpusim reads; at most one Queue file) and

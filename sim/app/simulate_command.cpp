@@ -514,8 +514,13 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
     auto setup = std::make_shared<k8s::kueue::Setup>();
     setup->objects = *configs.kueue;
     setup->routes = k8s::kueue::routes_of_trace_queues(setup->objects, loaded.workload.queues);
-    k8s::kueue::Admission check(setup->objects);  // what the engine refuses (fair sharing), before any run
     loaded.kube.kueue = std::move(setup);
+  }
+  if (configs.kai) {
+    auto setup = std::make_shared<k8s::kai::Setup>();
+    setup->queues = *configs.kai;
+    setup->leaf_of_trace_queue = k8s::kai::leaves_of_trace_queues(setup->queues, loaded.workload.queues);
+    loaded.kube.kai = std::move(setup);
   }
   if (!configs.queues) return;
   loaded.kube.queue_quotas = k8s::volcano_queue_quotas(*configs.queues, loaded.workload.queues);
@@ -541,6 +546,12 @@ void record_config_files(const ConfigFiles& configs, experiment::OutputContext& 
     for (const std::string& file : configs.kueue_files) files.push_back({{"file", file}, {"fnv1a64", experiment::file_digest(file)}});
     context.queue_quotas["kueue_files"] = files;
     if (!configs.kueue->notes.empty()) context.queue_quotas["kueue_notes"] = configs.kueue->notes;
+  }
+  if (configs.kai) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const std::string& file : configs.kai_files) files.push_back({{"file", file}, {"fnv1a64", experiment::file_digest(file)}});
+    context.queue_quotas["kai_files"] = files;
+    if (!configs.kai->notes.empty()) context.queue_quotas["kai_notes"] = configs.kai->notes;
   }
 }
 
@@ -630,7 +641,19 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
                                    configs.kueue_files.front()));
     }
   }
+  const auto kai_policy = [](const sched::Profile& p) { return p.queue_admission_plugin == "kai"; };
+  if (configs.kai) {
+    if (o.mode != "replay") throw UsageError(fmt::format("{}: KAI's Queues apply to --mode replay only", configs.kai_files.front()));
+    if (std::none_of(profiles.begin(), profiles.end(), kai_policy)) {
+      throw UsageError(fmt::format("{}: KAI's Queues apply to the policy kai, which this run does not use", configs.kai_files.front()));
+    }
+  }
   for (const sched::Profile& profile : profiles) {
+    if (o.mode == "replay" && kai_policy(profile) && !configs.kai) {
+      throw UsageError(fmt::format("policy '{}' needs KAI's Queues in --config (scheduling.run.ai/v2), with a leaf queue for each of "
+                                   "the workload's queues (the bundled Philly ones: --config traces/queues/philly-kai.yaml)",
+                                   profile.name));
+    }
     if (o.mode == "replay" && kueue_policy(profile) && !configs.kueue) {
       throw UsageError(fmt::format("policy '{}' needs Kueue's objects in --config: ResourceFlavors, ClusterQueues and the "
                                    "LocalQueues the workload's queues submit to (the bundled Philly ones: --config "

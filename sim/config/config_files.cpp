@@ -14,6 +14,7 @@
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
 #include "sim/io/yaml_fields.hpp"
+#include "sim/k8s/kai_queues.hpp"
 #include "sim/k8s/kueue_objects.hpp"
 #include "sim/k8s/plugin_config_files.hpp"
 #include "sim/k8s/volcano_queues.hpp"
@@ -92,6 +93,18 @@ std::string read_kueue_objects(const std::string& text, const std::string& sourc
   return fmt::format("{} (what they name in other files is checked when a run reads them all)", fmt::join(counts, ", "));
 }
 
+// KAI's Queues are checked one file at a time: parents in other files are checked when a run reads
+// them all.
+std::string read_kai_queues(const std::string& text, const std::string& source, RunConfiguration& into) {
+  k8s::kai::Queues queues;
+  k8s::kai::parse_kai_queues(text, source, queues);
+  for (const std::string& note : queues.notes) into.notes.push_back(fmt::format("{}: {}", source, note));
+  std::vector<std::string> names;
+  for (const k8s::kai::Queue& q : queues.queues) names.push_back(q.name);
+  return fmt::format("{} queue{}: {} (parents in other files are checked when a run reads them all)", names.size(),
+                     names.size() == 1 ? "" : "s", fmt::join(names, ", "));
+}
+
 // Volcano's recognisers look at the first document as it is; multi-document files (Queues) are
 // recognised by it as well.
 bool is_volcano_conf(const YAML::Node& doc) { return k8s::is_volcano_scheduler_conf(doc); }
@@ -109,6 +122,7 @@ constexpr ConfigKind kKinds[] = {
     {"Volcano scheduler configuration", is_volcano_conf, read_volcano_conf},
     {"Volcano Queues", is_volcano_queues, read_volcano_queues},
     {"Kueue objects", k8s::kueue::is_kueue_file, read_kueue_objects},
+    {"KAI Queues", k8s::kai::is_kai_file, read_kai_queues},
 };
 
 // The formats told by their top-level keys alone, with those keys (their readers' own lists).

@@ -295,6 +295,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas;
   queueing.queue_quotas = &queue_quotas;
   queueing.kueue = settings.kueue.get();
+  queueing.kai = settings.kai.get();
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period, queueing);
   const bool preempts = scheduler.evicts();

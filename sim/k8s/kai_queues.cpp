@@ -43,10 +43,6 @@ QueueResource queue_resource(const Fields& resources, const std::string& key) {
   if (r.over_quota_weight < 0 || r.over_quota_weight > kMaxAmount) {
     f->fail("overQuotaWeight", fmt::format("'{}': a weight is 0 (never over quota) or more", r.over_quota_weight));
   }
-  if (r.limit != kUnlimited && r.quota != kUnlimited && r.limit < r.quota) {
-    resources.where().fail(f->get("limit"), f->path("limit"),
-                           fmt::format("{} is below the quota {}: the queue could never use its quota", r.limit, r.quota));
-  }
   return r;
 }
 
@@ -112,6 +108,15 @@ class Reader {
     q.gpu = queue_resource(resources, "gpu");
     q.cpu = queue_resource(resources, "cpu");
     q.memory = queue_resource(resources, "memory");
+    // KAI reads an omitted limit as 0, a hard cap (capacity_policy/max_allowed_check.go): worth saying
+    // when the quota is above it (KAI's own docs' ml-team example is such a queue).
+    for (const auto& [key, res] : {std::pair{"gpu", &q.gpu}, std::pair{"cpu", &q.cpu}, std::pair{"memory", &q.memory}}) {
+      if (res->limit != kUnlimited && res->quota != kUnlimited && res->limit < res->quota) {
+        into_.notes.push_back(fmt::format("Queue {}: {} limit {:g} is below its quota {:g} (an omitted limit is 0): KAI caps the queue at "
+                                          "{:g}, so a job asking more {} than that never runs in it",
+                                          q.name, key, res->limit, res->quota, res->limit, key));
+      }
+    }
     q.preempt_min_runtime = min_runtime(spec, "preemptMinRuntime");
     q.reclaim_min_runtime = min_runtime(spec, "reclaimMinRuntime");
     if (q.preempt_min_runtime || q.reclaim_min_runtime) {

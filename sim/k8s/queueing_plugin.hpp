@@ -39,6 +39,9 @@ namespace gpusim::k8s {
 namespace kueue {
 struct Setup;
 }
+namespace kai {
+struct Setup;
+}
 class JobLedger;
 class QueueingPlugin;
 
@@ -54,6 +57,8 @@ struct QueueingInputs {
   const QueueQuotas* queue_quotas = nullptr;
   // Kueue's objects and queue mapping (policy kueue), or null.
   const kueue::Setup* kueue = nullptr;
+  // KAI's Queues and the leaf queue of each workload queue (policy kai), or null.
+  const kai::Setup* kai = nullptr;
   std::uint64_t seed = 0;
 };
 

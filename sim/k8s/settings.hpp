@@ -15,6 +15,9 @@
 
 namespace gpusim::k8s {
 
+namespace kai {
+struct Setup;
+}
 namespace kueue {
 struct Setup;
 }
@@ -296,6 +299,8 @@ struct KubeSettings {
   QueueQuotas queue_quotas;
   // The kueue policy: Kueue's objects (--config) and the ClusterQueue each workload queue submits to.
   std::shared_ptr<const kueue::Setup> kueue;
+  // The kai policy: KAI's Queues (--config) and the leaf queue each workload queue submits to.
+  std::shared_ptr<const kai::Setup> kai;
   core::Time descheduler_min_run_time = core::Time::zero();
 };
 

@@ -18,7 +18,7 @@ bool is_plain_name(std::string_view name) {
 std::vector<std::string> builtin_profile_names() {
   return {"kube-default", "binpack", "random", "dotprod", "gpu-clustering", "gpu-packing",
           "bestfit", "fgd", "topology-aware", "fifo", "sjf", "backfill", "srtf", "tiresias", "preemption", "drf",
-          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "themis", "gang", "proportion", "capacity", "kueue"};
+          "gavel-maxmin", "gavel-ftf", "maxmin", "ftf", "themis", "gang", "proportion", "capacity", "kueue", "kai"};
 }
 
 std::string paper_name(const std::string& policy) {
@@ -50,6 +50,7 @@ std::string policy_summary(const std::string& policy) {
   if (policy == "proportion") return "Volcano-style queue quotas: deserved GPUs by weight, guarantee, capability, reclaim; best fit";
   if (policy == "capacity") return "Volcano-style queue quotas: deserved GPUs per queue (Volcano Queues in --config), borrowing, reclaim; best fit";
   if (policy == "kueue") return "Kueue: jobs admitted by their ClusterQueue's quota (Kueue's objects in --config), borrowing, preemption; best fit";
+  if (policy == "kai") return "KAI Scheduler: queue fair shares (KAI's Queues in --config), over-quota by priority and weight, reclaim, preempt; best fit";
   if (policy == "gang") return "coscheduling: gangs wait at Permit, holding what they reserved, until whole (timeout); FIFO, skipping; best fit";
   return "";
 }

@@ -1,0 +1,571 @@
+// The KAI Scheduler (queueAdmission Kai; kai-scheduler/KAI-Scheduler at d5bc503a) over KAI's Queue
+// objects (sim/k8s/kai_queues.hpp). Every cycle is one KAI session:
+//   - the proportion plugin divides the cluster's GPUs, CPU and memory among the queues, level by
+//     level down the tree: quota first, then the surplus by over-quota priority, then by weight
+//     (sim/k8s/kai_fair_share.hpp), from what each subtree holds and asks;
+//   - allocate serves the queues in KAI's queue order (plugins/proportion/queue_order: not
+//     over-utilized, starved, priority, no zero-share penalty, smaller dominant share with the job,
+//     without it, smaller allocatable share, creation), compared between the two queues' ancestors
+//     that are siblings, each with its next job; a job whose ask passes a queue's limit on its path
+//     (OverLimit), or, non-preemptible, its quota (NonPreemptibleOverQuota), waits;
+//   - reclaim lets a queue's job that stays within its fair share take running jobs of other queues,
+//     preemptible ones, while KAI's strategies allow (plugins/proportion/reclaimable: the victim's
+//     side still above its allocatable share, or the reclaimer's side within its quota and the
+//     victim's above its own; and the reclaimer's side, saturated, not more so than the victim's);
+//   - preempt lets a job take running jobs of its own queue of a strictly lower priority.
+// Victims are chosen node by node by gpusim's preemptor (policies/preemption/preemptor.hpp), in KAI's
+// victim order (the queue served last gives first; then the lowest priority), and restart from their
+// last checkpoint. A job's priority is its PriorityClass value (trace jobs: 0); below 100 it is
+// preemptible, as KAI's default. Left out: consolidation, stale-gang eviction, min-runtime
+// protection, time-based fairness (usage k = 0), and the reclaim strategies on CPU and memory (they
+// are checked on GPUs, what the preemptor frees).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "policies/builtin_parts.hpp"
+#include "policies/job_rank/job_priority.hpp"
+#include "policies/preemption/preemptor.hpp"
+#include "policies/queueing/progressive_filling.hpp"
+#include "sim/core/check.hpp"
+#include "sim/k8s/kai_fair_share.hpp"
+#include "sim/k8s/kai_queues.hpp"
+
+namespace gpusim::policy {
+namespace {
+
+using k8s::PodId;
+namespace kai = k8s::kai;
+
+enum Resource : std::size_t { kGpu, kCpu, kMemory, kResources };
+using Amounts = std::array<double, kResources>;
+constexpr const char* kResourceNames[kResources] = {"gpu", "cpu", "memory"};
+constexpr double kUnlimited = kai::kUnlimited;
+constexpr double kNoFairShareMultiplier = 1000;  // a resource with nothing allocatable: the maximum penalty
+constexpr std::int32_t kNonPreemptiblePriority = 100;
+
+// What a pod asks in KAI's units: GPUs in devices, CPU in millicores, memory in megabytes (10^6 bytes).
+Amounts amounts_of(const cluster::PodSpec& spec) {
+  return {static_cast<double>(spec.total_gpu_milli()) / cluster::kMilliPerGpu, static_cast<double>(spec.cpu_milli),
+          static_cast<double>(spec.memory_mib) * 1.048576};
+}
+
+// a <= b, -1 standing for unlimited (compareQuantities).
+bool at_most(double a, double b) { return b == kUnlimited || (a != kUnlimited && a <= b); }
+
+class KaiPlugin;
+
+// KAI's reclaim validator (plugins/proportion/reclaimable) as the preemptor's rule.
+class KaiReclaim final : public k8s::ReclaimRule {
+ public:
+  explicit KaiReclaim(const KaiPlugin& kai) : kai_(kai) {}
+  bool may_take(const cluster::PodSpec& reclaimer, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,
+                std::span<const std::int64_t> taken) const override;
+  std::int64_t victim_rank(const cluster::PodSpec& victim) const override;
+
+ private:
+  const KaiPlugin& kai_;
+};
+
+// KAI's preempt action as the preemptor's rule: the same queue, strictly lower priority, preemptible.
+class KaiPreempt final : public k8s::ReclaimRule {
+ public:
+  explicit KaiPreempt(const KaiPlugin& kai) : kai_(kai) {}
+  bool may_take(const cluster::PodSpec& preemptor, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,
+                std::span<const std::int64_t> taken) const override;
+  std::int64_t victim_rank(const cluster::PodSpec& victim) const override { return victim.priority; }
+
+ private:
+  const KaiPlugin& kai_;
+};
+
+class KaiPlugin final : public ProgressiveFilling {
+ public:
+  KaiPlugin() {
+    limits_queues_ = true;
+    compares_queues_ = true;
+  }
+  std::string_view name() const override { return "kai"; }
+  bool evicts() const override { return true; }
+
+  void attach(k8s::SchedulerHandle& handle) override {
+    ProgressiveFilling::attach(handle);
+    const k8s::QueueingInputs& inputs = handle.inputs();
+    GPUSIM_CHECK(inputs.kai != nullptr, "policy kai without KAI's Queues");
+    GPUSIM_CHECK(inputs.ledger != nullptr, "policy kai without a job ledger");
+    setup_ = inputs.kai;
+    const std::vector<kai::Queue>& queues = setup_->queues.queues;
+    const std::size_t n = queues.size();
+    parent_.assign(n, -1);
+    for (std::size_t q = 0; q < n; ++q) {
+      for (std::size_t p = 0; p < n; ++p) {
+        if (queues[p].name == queues[q].parent) parent_[q] = static_cast<std::int32_t>(p);
+      }
+    }
+    // Parents before children, for the division (each level divides its parent's fair share).
+    for (std::size_t q = 0; q < n; ++q) {
+      if (parent_[q] < 0) add_subtree(q);
+    }
+    allocated_.assign(n, Amounts{});
+    allocated_np_.assign(n, Amounts{});
+    pending_.assign(n, Amounts{});
+    fair_.assign(n, Amounts{});
+    for (std::size_t q = 0; q < n; ++q) {
+      for (std::size_t r = 0; r < kResources; ++r) {
+        const kai::QueueResource& res = resource(queues[q], r);
+        deserved_[r].push_back(res.quota);
+        limit_[r].push_back(res.limit);
+      }
+    }
+    leaf_of_queue_ = setup_->leaf_of_trace_queue;
+    sched::Profile plain = handle.profile();
+    plain.preemption = sched::Preemption::kNone;
+    victim_order_.emplace(plain, handle.workload(), *inputs.ledger);
+    reclaim_rule_.emplace(*this);
+    preempt_rule_.emplace(*this);
+    reclaimer_.emplace(handle.cache(), handle.api(), handle.workload(), handle.node_setup(), handle.assumed(), handle.bound_on_nodes(),
+                       handle.evicting(), *victim_order_, inputs.checkpoint_interval, false);
+    reclaimer_->reclaim_for(*reclaim_rule_);
+    preemptor_.emplace(handle.cache(), handle.api(), handle.workload(), handle.node_setup(), handle.assumed(), handle.bound_on_nodes(),
+                       handle.evicting(), *victim_order_, inputs.checkpoint_interval, false);
+    preemptor_->reclaim_for(*preempt_rule_);
+  }
+
+  void pod_waiting(PodId id, int sign) override { add_path(pending_, leaf(h_->spec_of(id)), amounts_of(h_->spec_of(id)), sign); }
+  void pod_bound(PodId id, const cluster::Placement&, core::Time) override {
+    const cluster::PodSpec& spec = h_->spec_of(id);
+    add_path(allocated_, leaf(spec), amounts_of(spec), 1);
+    if (!preemptible(spec)) add_path(allocated_np_, leaf(spec), amounts_of(spec), 1);
+  }
+  void pod_released(PodId id, const k8s::Message&) override {
+    if (id < releasing_.size() && releasing_[id]) {
+      releasing_[id] = 0;  // counted out when its eviction was asked for
+      return;
+    }
+    release(id);
+  }
+
+  std::optional<sched::NeverRanReason> never_ran(PodId id, std::span<const std::string>) const override {
+    const cluster::PodSpec& spec = h_->spec_of(id);
+    if (const auto why = over_capacity(spec, amounts_of(spec))) return sched::NeverRanReason{*why, {"over its KAI queue's capacity"}};
+    return std::nullopt;
+  }
+
+  void add_metrics(const k8s::MetricSink& set) const override {
+    set("kai_reclaim_evictions", static_cast<double>(reclaim_evictions_));
+    set("kai_preempt_evictions", static_cast<double>(preempt_evictions_));
+  }
+
+  // What the rules read.
+  const std::vector<kai::Queue>& queues() const { return setup_->queues.queues; }
+  std::uint32_t leaf(const cluster::PodSpec& spec) const { return leaf_of_queue_[spec.queue < leaf_of_queue_.size() ? spec.queue : 0]; }
+  static bool preemptible(const cluster::PodSpec& spec) { return spec.priority < kNonPreemptiblePriority; }
+  double allocated(std::uint32_t q, std::size_t r) const { return allocated_[q][r]; }
+  double fair(std::uint32_t q, std::size_t r) const { return fair_[q][r]; }
+  double deserved(std::uint32_t q, std::size_t r) const { return deserved_[r][q]; }
+  // min(limit, max(deserved, fair share)); deserved -1: the limit; -1: unlimited (GetAllocatableShare).
+  double allocatable(std::uint32_t q, std::size_t r) const {
+    if (deserved_[r][q] == kUnlimited) return limit_[r][q];
+    const double a = std::max(deserved_[r][q], fair_[q][r]);
+    return limit_[r][q] == kUnlimited ? a : std::min(limit_[r][q], a);
+  }
+  // The two ancestors of a and b (themselves included) that are siblings under their lowest common
+  // ancestor, or the two top-level queues of different trees (getLeveledQueues).
+  std::pair<std::uint32_t, std::uint32_t> leveled(std::uint32_t a, std::uint32_t b) const {
+    std::vector<std::uint32_t> pa, pb;  // root first
+    for (std::int32_t q = static_cast<std::int32_t>(a); q >= 0; q = parent_[static_cast<std::size_t>(q)]) pa.insert(pa.begin(), static_cast<std::uint32_t>(q));
+    for (std::int32_t q = static_cast<std::int32_t>(b); q >= 0; q = parent_[static_cast<std::size_t>(q)]) pb.insert(pb.begin(), static_cast<std::uint32_t>(q));
+    std::size_t i = 0;
+    while (i + 1 < pa.size() && i + 1 < pb.size() && pa[i] == pb[i]) ++i;
+    return {pa[i], pb[i]};
+  }
+  bool under(std::uint32_t q, std::uint32_t ancestor) const {
+    for (std::int32_t a = static_cast<std::int32_t>(q); a >= 0; a = parent_[static_cast<std::size_t>(a)]) {
+      if (static_cast<std::uint32_t>(a) == ancestor) return true;
+    }
+    return false;
+  }
+  // GPUs already chosen as victims under a queue (taken per workload queue, thousandths).
+  double taken_under(std::uint32_t q, std::span<const std::int64_t> taken) const {
+    double gpus = 0;
+    for (std::size_t w = 0; w < taken.size() && w < leaf_of_queue_.size(); ++w) {
+      if (taken[w] != 0 && under(leaf_of_queue_[w], q)) gpus += static_cast<double>(taken[w]) / cluster::kMilliPerGpu;
+    }
+    return gpus;
+  }
+  const Amounts& reclaimer_ask() const { return reclaimer_ask_; }
+  std::size_t victim_position(std::uint32_t q) const { return victim_position_[q]; }
+
+ private:
+  static const kai::QueueResource& resource(const kai::Queue& q, std::size_t r) { return r == kGpu ? q.gpu : r == kCpu ? q.cpu : q.memory; }
+
+  void add_subtree(std::size_t q) {
+    order_.push_back(static_cast<std::uint32_t>(q));
+    for (std::size_t c = 0; c < parent_.size(); ++c) {
+      if (parent_[c] == static_cast<std::int32_t>(q)) add_subtree(c);
+    }
+  }
+
+  void add_path(std::vector<Amounts>& to, std::uint32_t q, const Amounts& a, int sign) {
+    for (std::int32_t n = static_cast<std::int32_t>(q); n >= 0; n = parent_[static_cast<std::size_t>(n)]) {
+      for (std::size_t r = 0; r < kResources; ++r) to[static_cast<std::size_t>(n)][r] += sign * a[r];
+    }
+  }
+
+  void release(PodId id) {
+    const cluster::PodSpec& spec = h_->spec_of(id);
+    add_path(allocated_, leaf(spec), amounts_of(spec), -1);
+    if (!preemptible(spec)) add_path(allocated_np_, leaf(spec), amounts_of(spec), -1);
+  }
+
+  // What a job asks when it is tried: its pod, or its gang's pending workers.
+  Amounts job_ask(const cluster::PodSpec& spec) const {
+    if (spec.gang == 0) return amounts_of(spec);
+    Amounts sum{};
+    for (const PodId member : h_->gang_pending(spec.gang)) {
+      const Amounts a = amounts_of(h_->spec_of(member));
+      for (std::size_t r = 0; r < kResources; ++r) sum[r] += a[r];
+    }
+    return sum;
+  }
+
+  // IsJobOverQueueCapacity, on every queue from the leaf to the root: why the job may not start.
+  std::optional<std::string> over_capacity(const cluster::PodSpec& spec, const Amounts& ask) const {
+    const std::vector<kai::Queue>& qs = queues();
+    for (std::int32_t n = static_cast<std::int32_t>(leaf(spec)); n >= 0; n = parent_[static_cast<std::size_t>(n)]) {
+      const auto q = static_cast<std::size_t>(n);
+      for (std::size_t r = 0; r < kResources; ++r) {
+        if (ask[r] <= 0) continue;
+        if (limit_[r][q] != kUnlimited && allocated_[q][r] + ask[r] > limit_[r][q]) {
+          return fmt::format("OverLimit: queue {} holds {:g} {} of its limit {:g}, and the job asks {:g} more", qs[q].name, allocated_[q][r],
+                             kResourceNames[r], limit_[r][q], ask[r]);
+        }
+        if (!preemptible(spec) && deserved_[r][q] != kUnlimited && allocated_np_[q][r] + ask[r] > deserved_[r][q]) {
+          return fmt::format("NonPreemptibleOverQuota: queue {} holds {:g} {} in non-preemptible jobs of its quota {:g}, and the job asks "
+                             "{:g} more",
+                             qs[q].name, allocated_np_[q][r], kResourceNames[r], deserved_[r][q], ask[r]);
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  void begin_cycle() override {
+    // The proportion plugin's division, per resource, from the Ready nodes' capacity.
+    const cluster::ClusterState& cache = h_->cache();
+    Amounts total{};
+    for (cluster::NodeIndex n = 0; n < cache.node_count(); ++n) {
+      if (!cache.present(n)) continue;
+      total[kGpu] += cache.node(n).gpu_count;
+      total[kCpu] += static_cast<double>(cache.node(n).cpu_milli);
+      total[kMemory] += static_cast<double>(cache.node(n).memory_mib) * 1.048576;
+    }
+    total_ = total;
+    const std::vector<kai::Queue>& qs = queues();
+    std::vector<std::size_t> position(qs.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) position[order_[i]] = i;
+    for (std::size_t r = 0; r < kResources; ++r) {
+      inputs_.clear();
+      for (const std::uint32_t q : order_) {
+        const kai::QueueResource& res = resource(qs[q], r);
+        kai::QueueShareInput in;
+        in.name = qs[q].name;
+        in.parent = parent_[q] < 0 ? -1 : static_cast<std::int32_t>(position[static_cast<std::size_t>(parent_[q])]);
+        in.quota = res.quota;
+        in.limit = res.limit;
+        in.over_quota_weight = res.over_quota_weight;
+        in.priority = qs[q].priority;
+        in.request = allocated_[q][r] + pending_[q][r];
+        inputs_.push_back(std::move(in));
+      }
+      const std::vector<double> shares = kai::fair_shares(total[r], 0.0, inputs_);
+      for (std::size_t i = 0; i < order_.size(); ++i) fair_[order_[i]][r] = shares[i];
+    }
+  }
+
+  // GetQueueOrderResult between two sibling queues, each with the job it would run next: < 0 when
+  // a goes first.
+  int queue_order(std::uint32_t a, std::uint32_t b, const Amounts& ja, const Amounts& jb) const {
+    const auto over_utilized = [&](std::uint32_t q) {
+      for (std::size_t r = 0; r < kResources; ++r) {
+        if (fair_[q][r] >= allocated_[q][r]) return false;
+      }
+      return true;
+    };
+    if (over_utilized(a) != over_utilized(b)) return over_utilized(a) ? 1 : -1;
+    const auto starved = [&](std::uint32_t q, const Amounts& job) {
+      for (std::size_t r = 0; r < kResources; ++r) {
+        if (!at_most(allocated_[q][r] + job[r], deserved_[r][q])) return false;
+      }
+      return true;
+    };
+    if (starved(a, ja) != starved(b, jb)) return starved(a, ja) ? -1 : 1;
+    const std::int32_t pa = queues()[a].priority, pb = queues()[b].priority;
+    if (pa != pb) return pa > pb ? -1 : 1;
+    const auto zero_share = [&](std::uint32_t q, const Amounts& job) {
+      for (std::size_t r = 0; r < kResources; ++r) {
+        if (allocatable(q, r) == 0 && allocated_[q][r] + job[r] > 0) return true;
+      }
+      return false;
+    };
+    if (zero_share(a, ja) != zero_share(b, jb)) return zero_share(a, ja) ? 1 : -1;
+    const auto share = [&](std::uint32_t q, const Amounts& job) {
+      double dominant = 0;
+      for (std::size_t r = 0; r < kResources; ++r) {
+        double allocatable_r = allocatable(q, r);
+        if (allocatable_r == kUnlimited) allocatable_r = total_[r];
+        const double held = allocated_[q][r] + job[r];
+        dominant = std::max(dominant, allocatable_r == 0 ? held * kNoFairShareMultiplier : held / allocatable_r);
+      }
+      return dominant;
+    };
+    if (const double sa = share(a, ja), sb = share(b, jb); sa != sb) return sa < sb ? -1 : 1;
+    if (const double sa = share(a, {}), sb = share(b, {}); sa != sb) return sa < sb ? -1 : 1;
+    bool a_le = true, b_le = true, a_lt = false, b_lt = false;
+    for (std::size_t r = 0; r < kResources; ++r) {
+      const double x = allocatable(a, r), y = allocatable(b, r);
+      a_le = a_le && at_most(x, y);
+      b_le = b_le && at_most(y, x);
+      a_lt = a_lt || !at_most(y, x);
+      b_lt = b_lt || !at_most(x, y);
+    }
+    if (a_le && a_lt) return -1;
+    if (b_le && b_lt) return 1;
+    return a < b ? -1 : (a > b ? 1 : 0);  // creation order: the order the Queues were read
+  }
+
+  double share(std::size_t) const override { return 0; }  // not called: the walk compares queues
+  bool serves_before(std::size_t a, std::size_t b) const override {
+    const auto head_a = head(a), head_b = head(b);
+    const std::vector<PodId>& pending = h_->pending();
+    const Amounts ja = head_a ? job_ask(h_->spec_of(pending[*head_a])) : Amounts{};
+    const Amounts jb = head_b ? job_ask(h_->spec_of(pending[*head_b])) : Amounts{};
+    const std::uint32_t la = leaf_of_queue_[a], lb = leaf_of_queue_[b];
+    if (la == lb) {
+      // One leaf: KAI's job order (higher priority, then the older).
+      const auto pa = head_a ? h_->spec_of(pending[*head_a]).priority : 0, pb = head_b ? h_->spec_of(pending[*head_b]).priority : 0;
+      if (pa != pb) return pa > pb;
+      return head_a.value_or(UINT32_MAX) < head_b.value_or(UINT32_MAX);
+    }
+    const auto [sa, sb] = leveled(la, lb);
+    const int order = queue_order(sa, sb, ja, jb);
+    return order != 0 ? order < 0 : a < b;
+  }
+
+  bool admits(const cluster::PodSpec& spec) const override { return !over_capacity(spec, job_ask(spec)); }
+  bool admits_smallest(std::uint32_t queue) const override {
+    cluster::PodSpec smallest;
+    smallest.queue = static_cast<std::uint16_t>(queue);
+    smallest.gpu_count = 1;
+    smallest.gpu_milli = static_cast<std::int32_t>(std::min<std::int64_t>(smallest_ask(queue), cluster::kMilliPerGpu));
+    return !over_capacity(smallest, amounts_of(smallest));
+  }
+
+  void before_walk(core::Time now) override { place_nominated(now); }
+
+  bool after_walk(core::Time now) override { return reclaim(now) | preempt(now); }
+
+  // The pending jobs the actions look at, queue by queue in KAI's order: ready, not placed.
+  template <typename Visit>
+  void each_pending_job(Visit&& visit) {
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t q = 0; q < queues_in_walk(); ++q) {
+      if (!lists()[q].empty()) order.push_back(q);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return serves_before(a, b); });
+    const std::vector<PodId>& pending = h_->pending();
+    for (const std::uint32_t q : order) {
+      if (has_nomination(q)) continue;  // it waits for its victims
+      for (const std::uint32_t index : lists()[q]) {
+        const PodId id = pending[index];
+        if (placed()[index] || h_->bound_by_gang(id)) continue;
+        const cluster::PodSpec& spec = h_->spec_of(id);
+        if (spec.gang != 0 && (!h_->gang_ready(spec.gang) || h_->gang_started(spec.gang))) continue;
+        if (visit(q, id, spec)) break;  // one per queue and cycle
+      }
+    }
+  }
+  std::uint32_t queues_in_walk() const { return static_cast<std::uint32_t>(lists().size()); }
+
+  // Evicts the victims a rule's preemptor chose for `id`; they leave the allocation at once, as KAI
+  // counts Releasing pods out of it.
+  void evict(PodId id, std::uint32_t q, std::int64_t& counter, core::Time now) {
+    for (const PodId victim : victims_) {
+      h_->request_eviction(victim, 1, now);
+      if (releasing_.size() <= victim) releasing_.resize(std::size_t{victim} + 1, 0);
+      if (!releasing_[victim]) {
+        release(victim);
+        releasing_[victim] = 1;
+      }
+    }
+    counter += static_cast<std::int64_t>(victims_.size());
+    nominate(id, q, victims_);
+  }
+
+  bool reclaim(core::Time now) {
+    // The victim order: queues in the reverse of the order they are served in (with no job).
+    victim_position_.assign(queues().size(), 0);
+    std::vector<std::uint32_t> leaves;
+    for (std::uint32_t q = 0; q < queues().size(); ++q) leaves.push_back(q);
+    std::stable_sort(leaves.begin(), leaves.end(), [&](std::uint32_t a, std::uint32_t b) {
+      if (a == b) return false;
+      const auto [sa, sb] = leveled(a, b);
+      return queue_order(sa, sb, {}, {}) > 0;
+    });
+    for (std::size_t i = 0; i < leaves.size(); ++i) victim_position_[leaves[i]] = i;
+    bool asked = false;
+    each_pending_job([&](std::uint32_t q, PodId id, const cluster::PodSpec& spec) {
+      // CanReclaimResources: the queue stays within its fair share with the job; a non-preemptible
+      // job within its quota too.
+      reclaimer_ask_ = job_ask(spec);
+      const std::uint32_t l = leaf(spec);
+      for (std::size_t r = 0; r < kResources; ++r) {
+        if (allocated_[l][r] + reclaimer_ask_[r] > fair_[l][r]) return false;
+        if (!preemptible(spec) && !at_most(allocated_np_[l][r] + reclaimer_ask_[r], deserved_[r][l])) return false;
+      }
+      if (over_capacity(spec, reclaimer_ask_)) return false;
+      one_worker_.assign(1, id);
+      const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
+      if (!reclaimer_->choose(workers, now, victims_) || victims_.empty()) return false;
+      evict(id, q, reclaim_evictions_, now);
+      asked = true;
+      return true;
+    });
+    return asked;
+  }
+
+  bool preempt(core::Time now) {
+    bool asked = false;
+    each_pending_job([&](std::uint32_t q, PodId id, const cluster::PodSpec& spec) {
+      const Amounts ask = job_ask(spec);
+      if (over_capacity(spec, ask)) {
+        // The virtual allocation re-runs the capacity checks with the victims gone: the job's queue
+        // gives up its lower-priority jobs until the job is within its limits and quota.
+        if (!quota_victims(spec, ask)) return false;
+      } else {
+        one_worker_.assign(1, id);
+        const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
+        if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) return false;
+      }
+      evict(id, q, preempt_evictions_, now);
+      asked = true;
+      return true;
+    });
+    return asked;
+  }
+
+  // The running jobs of `spec`'s leaf queue that preempt may take for it (preemptible, strictly lower
+  // priority), lowest priority first, then the newest, until the job passes the capacity checks;
+  // false (victims_ empty) if all of them do not make it pass.
+  bool quota_victims(const cluster::PodSpec& spec, const Amounts& ask) {
+    struct Running {
+      std::int32_t priority;
+      core::Time started;
+      PodId pod;
+    };
+    std::vector<Running> candidates;
+    const std::uint32_t l = leaf(spec);
+    for (const auto& on_node : h_->bound_on_nodes()) {
+      for (const PodId pod : on_node) {
+        const cluster::PodSpec& victim = h_->spec_of(pod);
+        if (h_->is_evicting(pod) || leaf(victim) != l || victim.priority >= spec.priority || !preemptible(victim)) continue;
+        candidates.push_back({victim.priority, h_->api().pod(pod).running, pod});
+      }
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Running& a, const Running& b) {
+      return std::tie(a.priority, b.started, a.pod) < std::tie(b.priority, a.started, b.pod);
+    });
+    victims_.clear();
+    std::vector<PodId> gone;
+    bool fits = false;
+    for (const Running& c : candidates) {
+      if (std::find(gone.begin(), gone.end(), c.pod) != gone.end()) continue;
+      // A gang goes whole.
+      const cluster::PodSpec& victim = h_->spec_of(c.pod);
+      for (const Running& member : candidates) {
+        if (member.pod == c.pod || (victim.gang != 0 && h_->spec_of(member.pod).gang == victim.gang)) gone.push_back(member.pod);
+      }
+      for (const PodId pod : gone) {
+        if (std::find(victims_.begin(), victims_.end(), pod) != victims_.end()) continue;
+        victims_.push_back(pod);
+        release(pod);
+      }
+      if (!over_capacity(spec, ask)) {
+        fits = true;
+        break;
+      }
+    }
+    for (const PodId pod : victims_) {
+      const cluster::PodSpec& v = h_->spec_of(pod);
+      add_path(allocated_, leaf(v), amounts_of(v), 1);
+      if (!preemptible(v)) add_path(allocated_np_, leaf(v), amounts_of(v), 1);
+    }
+    if (!fits) victims_.clear();
+    return fits;
+  }
+
+  const kai::Setup* setup_ = nullptr;
+  std::vector<std::int32_t> parent_;
+  std::vector<std::uint32_t> order_;  // parents before children
+  std::vector<std::uint32_t> leaf_of_queue_;
+  std::vector<Amounts> allocated_, allocated_np_, pending_, fair_;  // per Queue
+  std::array<std::vector<double>, kResources> deserved_, limit_;     // per resource, per Queue
+  Amounts total_{};
+  std::vector<kai::QueueShareInput> inputs_;  // reused by the division
+  std::vector<std::uint8_t> releasing_;       // per pod: its eviction was asked, its resources counted out
+  std::vector<std::size_t> victim_position_;  // per Queue, in the victim order
+  Amounts reclaimer_ask_{};
+  std::optional<k8s::JobPriority> victim_order_;
+  std::optional<KaiReclaim> reclaim_rule_;
+  std::optional<KaiPreempt> preempt_rule_;
+  std::optional<k8s::Preemptor> reclaimer_, preemptor_;
+  std::vector<PodId> victims_, one_worker_;
+  std::int64_t reclaim_evictions_ = 0, preempt_evictions_ = 0;
+};
+
+bool KaiReclaim::may_take(const cluster::PodSpec& reclaimer, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,
+                          std::span<const std::int64_t> taken) const {
+  const std::uint32_t r = kai_.leaf(reclaimer), v = kai_.leaf(victim);
+  if (r == v || !KaiPlugin::preemptible(victim)) return false;
+  const auto [rl, vl] = kai_.leveled(r, v);
+  const double ask = kai_.reclaimer_ask()[kGpu];
+  // Before this victim: at least one strategy must hold (strategies.go).
+  const double remaining = kai_.allocated(vl, kGpu) - kai_.taken_under(vl, taken);
+  const bool maintain_fair_share = remaining > kai_.allocatable(vl, kGpu);
+  const bool guarantee_deserved = at_most(kai_.allocated(rl, kGpu) + ask, kai_.deserved(rl, kGpu)) && !at_most(remaining, kai_.deserved(vl, kGpu));
+  if (!maintain_fair_share && !guarantee_deserved) return false;
+  if (job_gpu_milli == 0) return true;
+  // After it: the reclaimer's side, above its fair share, must stay less saturated than the
+  // victim's (relcaimerSaturationMultiplier 1).
+  const auto ratio = [](double held, double fair) {
+    if (fair == kUnlimited) return 0.0;
+    if (fair == 0) return held > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    return held / fair;
+  };
+  const double reclaimer_ratio = ratio(kai_.allocated(rl, kGpu) + ask, kai_.fair(rl, kGpu));
+  const double victim_ratio = ratio(remaining - static_cast<double>(job_gpu_milli) / cluster::kMilliPerGpu, kai_.fair(vl, kGpu));
+  return !(reclaimer_ratio > 1 && kai_.fair(vl, kGpu) > 0 && reclaimer_ratio >= victim_ratio);
+}
+
+std::int64_t KaiReclaim::victim_rank(const cluster::PodSpec& victim) const {
+  // The queue served last gives first; then the lowest priority.
+  return static_cast<std::int64_t>(kai_.victim_position(kai_.leaf(victim))) * (std::int64_t{1} << 33) + victim.priority;
+}
+
+bool KaiPreempt::may_take(const cluster::PodSpec& preemptor, const cluster::PodSpec& victim, std::int64_t,
+                          std::span<const std::int64_t>) const {
+  return kai_.leaf(preemptor) == kai_.leaf(victim) && victim.priority < preemptor.priority && KaiPlugin::preemptible(victim);
+}
+
+}  // namespace
+
+void register_kai(sched::Registry& registry) {
+  registry.add_queueing("kai", [](const sched::PluginContext&) { return std::make_unique<KaiPlugin>(); });
+}
+
+}  // namespace gpusim::policy
