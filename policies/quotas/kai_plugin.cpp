@@ -34,6 +34,7 @@
 #include "policies/queueing/progressive_filling.hpp"
 #include "sim/core/check.hpp"
 #include "sim/k8s/kai_fair_share.hpp"
+#include "sim/k8s/kai_metrics.hpp"
 #include "sim/k8s/kai_queues.hpp"
 
 namespace gpusim::policy {
@@ -134,6 +135,49 @@ class KaiPlugin final : public ProgressiveFilling {
     preemptor_.emplace(handle.cache(), handle.api(), handle.workload(), handle.node_setup(), handle.assumed(), handle.bound_on_nodes(),
                        handle.evicting(), *victim_order_, inputs.checkpoint_interval, false);
     preemptor_->reclaim_for(*preempt_rule_);
+    if (inputs.queue_series != nullptr) {
+      std::vector<std::uint32_t> leaves;
+      for (std::uint32_t q = 0; q < n; ++q) {
+        if (std::find(parent_.begin(), parent_.end(), static_cast<std::int32_t>(q)) == parent_.end()) leaves.push_back(q);
+      }
+      metrics_.emplace(*inputs.queue_series, queues, std::move(leaves));
+    }
+  }
+
+  // The queue series, at most once a simulated minute (a cycle may follow every event): a cycle
+  // sooner leaves a timer for the minute's end, so that the last state is recorded.
+  void cycle_done(core::Time now) override {
+    if (!metrics_) return;
+    if (series_at_ && now < *series_at_ + kSeriesPeriod) {
+      if (!series_timer_) h_->set_timer(*this, kSeriesTimer, 0, *series_at_ + kSeriesPeriod);
+      series_timer_ = true;
+      return;
+    }
+    record_series(now);
+  }
+  void on_timer(std::uint32_t, std::uint64_t, core::Time now) override {
+    series_timer_ = false;
+    record_series(now);
+  }
+  void record_series(core::Time now) {
+    series_at_ = now;
+    now_.assign(queues().size(), kai::QueueNow{});
+    for (std::size_t q = 0; q < now_.size(); ++q) {
+      now_[q].fair_share = fair_[q];
+      now_[q].allocated = allocated_[q];
+    }
+    // The waiting jobs (a gang once): held back by a limit or quota, else waiting for a node.
+    std::vector<std::uint32_t> gangs_seen;
+    for (const PodId id : h_->pending()) {
+      const cluster::PodSpec& spec = h_->spec_of(id);
+      if (spec.gang != 0) {
+        if (std::find(gangs_seen.begin(), gangs_seen.end(), spec.gang) != gangs_seen.end()) continue;
+        gangs_seen.push_back(spec.gang);
+      }
+      kai::QueueNow& q = now_[leaf(spec)];
+      ++(over_capacity(spec, job_ask(spec)) ? q.waiting_quota : q.waiting_fit);
+    }
+    metrics_->update(now, now_);
   }
 
   void pod_waiting(PodId id, int sign) override { add_path(pending_, leaf(h_->spec_of(id)), amounts_of(h_->spec_of(id)), sign); }
@@ -159,6 +203,8 @@ class KaiPlugin final : public ProgressiveFilling {
   void add_metrics(const k8s::MetricSink& set) const override {
     set("kai_reclaim_evictions", static_cast<double>(reclaim_evictions_));
     set("kai_preempt_evictions", static_cast<double>(preempt_evictions_));
+    // As the series last recorded it (gpusim_queue_starved_seconds_total summed over the leaf queues).
+    if (metrics_ && series_at_) set("queue_starved_seconds", metrics_->starved_seconds(*series_at_));
   }
 
   // What the rules read.
@@ -394,8 +440,13 @@ class KaiPlugin final : public ProgressiveFilling {
 
   // Evicts the victims a rule's preemptor chose for `id`; they leave the allocation at once, as KAI
   // counts Releasing pods out of it.
-  void evict(PodId id, std::uint32_t q, std::int64_t& counter, core::Time now) {
+  void evict(PodId id, std::uint32_t q, std::int64_t& counter, const char* action, core::Time now) {
+    std::vector<std::uint32_t> gangs_seen;
     for (const PodId victim : victims_) {
+      const cluster::PodSpec& v = h_->spec_of(victim);
+      const bool counted = v.gang != 0 && std::find(gangs_seen.begin(), gangs_seen.end(), v.gang) != gangs_seen.end();
+      if (v.gang != 0) gangs_seen.push_back(v.gang);
+      if (metrics_ && !counted) metrics_->evicted(now, leaf(v), action);
       h_->request_eviction(victim, 1, now);
       if (releasing_.size() <= victim) releasing_.resize(std::size_t{victim} + 1, 0);
       if (!releasing_[victim]) {
@@ -432,7 +483,7 @@ class KaiPlugin final : public ProgressiveFilling {
       one_worker_.assign(1, id);
       const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
       if (!reclaimer_->choose(workers, now, victims_) || victims_.empty()) return false;
-      evict(id, q, reclaim_evictions_, now);
+      evict(id, q, reclaim_evictions_, "reclaim", now);
       asked = true;
       return true;
     });
@@ -452,7 +503,7 @@ class KaiPlugin final : public ProgressiveFilling {
         const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
         if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) return false;
       }
-      evict(id, q, preempt_evictions_, now);
+      evict(id, q, preempt_evictions_, "preempt", now);
       asked = true;
       return true;
     });
@@ -526,6 +577,12 @@ class KaiPlugin final : public ProgressiveFilling {
   std::optional<k8s::Preemptor> reclaimer_, preemptor_;
   std::vector<PodId> victims_, one_worker_;
   std::int64_t reclaim_evictions_ = 0, preempt_evictions_ = 0;
+  static constexpr core::Time kSeriesPeriod = core::Time::from_seconds(60);
+  std::optional<kai::KaiMetrics> metrics_;  // when the run records series
+  std::optional<core::Time> series_at_;     // the series' last update
+  static constexpr std::uint32_t kSeriesTimer = 0;
+  bool series_timer_ = false;               // a timer for the next update is set
+  std::vector<kai::QueueNow> now_;          // reused
 };
 
 bool KaiReclaim::may_take(const cluster::PodSpec& reclaimer, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,

@@ -19,6 +19,7 @@
 #include "sim/core/check.hpp"
 #include "sim/k8s/controller.hpp"
 #include "sim/k8s/kueue_admission.hpp"
+#include "sim/k8s/kueue_metrics.hpp"
 #include "sim/k8s/queueing_plugin.hpp"
 
 namespace gpusim::policy {
@@ -57,6 +58,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       t.gpus += pod.gpu_count;
     }
     flavors_ = setup->objects.resource_flavors;
+    if (handle.inputs().queue_series != nullptr) metrics_.emplace(*handle.inputs().queue_series, *engine_);
   }
 
   void pod_queued(PodId id, core::Time) override { create_job(id); }
@@ -99,7 +101,12 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   }
 
   // Kueue's requeuer: what waited aside for quota is queued again, and tried.
-  void on_timer(std::uint32_t, std::uint64_t, core::Time now) override {
+  void on_timer(std::uint32_t tag, std::uint64_t, core::Time now) override {
+    if (tag == kSeriesTimer) {
+      series_timer_ = false;
+      record_series(now);
+      return;
+    }
     timer_at_.reset();
     h_->request_cycle(now);
   }
@@ -107,9 +114,13 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   void walk_begin(core::Time now) override {
     const kueue::Decisions decisions = engine_->run_cycles(now);
     admissions_ += static_cast<std::int64_t>(decisions.admitted.size());
-    for (const kueue::WorkloadId w : decisions.admitted) inject_flavors(w);
+    for (const kueue::WorkloadId w : decisions.admitted) {
+      inject_flavors(w);
+      if (metrics_) metrics_->admitted(now, w);
+    }
     for (const auto& p : decisions.preempted) {
       ++preemptions_[static_cast<std::size_t>(p.reason)];
+      if (metrics_) metrics_->preempted(now, p);
       const Job& job = jobs_[static_cast<std::size_t>(workload_job_[p.victim])];
       if (job.bound == 0) {
         // Admitted, but none of its pods is bound yet: nothing to wait for.
@@ -126,6 +137,32 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   }
 
   void walk_done(core::Time) override { arm_requeue_timer(); }
+
+  // The queue series' gauges, at most once a simulated minute (a cycle may follow every event): a
+  // cycle sooner leaves a timer for the minute's end, so that the last state is recorded.
+  void cycle_done(core::Time now) override {
+    if (!metrics_) return;
+    if (series_at_ && now < *series_at_ + kSeriesPeriod) {
+      if (!series_timer_) h_->set_timer(*this, kSeriesTimer, 0, *series_at_ + kSeriesPeriod);
+      series_timer_ = true;
+      return;
+    }
+    record_series(now);
+  }
+  void record_series(core::Time now) {
+    series_at_ = now;
+    waiting_fit_.assign(engine_->quotas().node_count(), 0);
+    std::size_t kept = 0;
+    for (const std::int32_t j : live_) {
+      const Job& job = jobs_[static_cast<std::size_t>(j)];
+      const kueue::WorkloadState state = engine_->state(job.workload);
+      if (state == kueue::WorkloadState::kFinished) continue;
+      live_[kept++] = j;
+      if (state == kueue::WorkloadState::kAdmitted && job.bound < job.pods) ++waiting_fit_[engine_->spec(job.workload).cluster_queue];
+    }
+    live_.resize(kept);
+    metrics_->update(now, waiting_fit_);
+  }
 
   std::optional<sched::NeverRanReason> never_ran(PodId id, std::span<const std::string>) const override {
     const std::int32_t j = job_of(id);
@@ -146,6 +183,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
 
   void add_metrics(const k8s::MetricSink& set) const override {
     set("kueue_admissions", static_cast<double>(admissions_));
+    // As the series last recorded it (gpusim_queue_starved_seconds_total summed over the queues).
+    if (metrics_ && series_at_) set("queue_starved_seconds", metrics_->starved_seconds(*series_at_));
     for (const auto reason : {kueue::PreemptionReason::kInClusterQueue, kueue::PreemptionReason::kInCohortReclamation,
                               kueue::PreemptionReason::kInCohortReclaimWhileBorrowing, kueue::PreemptionReason::kInCohortFairSharing}) {
       set(fmt::format("kueue_preemptions_{}", kueue::to_string(reason)), static_cast<double>(preemptions_[static_cast<std::size_t>(reason)]));
@@ -261,6 +300,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       workload_job_[workload] = job;
     }
     jobs_.push_back({workload, pods, 0, 0, held});
+    if (!held) live_.push_back(job);
     rows_of_job_.emplace_back();
     if (spec.gang != 0) {
       job_of_gang_.emplace(spec.gang, job);
@@ -288,6 +328,13 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::optional<core::Time> timer_at_;     // the requeue timer set, if any
   std::int64_t admissions_ = 0;
   std::int64_t preemptions_[4] = {0, 0, 0, 0};
+  static constexpr core::Time kSeriesPeriod = core::Time::from_seconds(60);
+  std::optional<kueue::KueueMetrics> metrics_;  // when the run records series
+  std::optional<core::Time> series_at_;         // the gauges' last update
+  static constexpr std::uint32_t kSeriesTimer = 1;
+  bool series_timer_ = false;                   // a timer for the next update is set
+  std::vector<std::int32_t> live_;              // jobs with a Workload not finished
+  std::vector<std::int64_t> waiting_fit_;       // reused: per tree node
 };
 
 }  // namespace

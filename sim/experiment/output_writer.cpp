@@ -220,6 +220,19 @@ void write_series(const fs::path& path, const RunResult& run) {
   out.close();
 }
 
+// Each change of a queue series: when, the metric, its labels (a CSV field: they hold commas and
+// quotes) and the value from then on.
+void write_queue_series(const fs::path& path, const RunResult& run) {
+  CsvFile out(path);
+  out.row(FMT_COMPILE("time_s,metric,labels,value\n"));
+  const auto& series = run.queue_series.series();
+  for (const k8s::QueueSeries::Point& p : run.queue_series.points()) {
+    const k8s::QueueSeries::Series& s = series[p.series];
+    out.row(FMT_COMPILE("{},{},{},{:.10g}\n"), Seconds{p.time_us}, s.metric, CsvField{s.labels}, p.value);
+  }
+  out.close();
+}
+
 void write_curve(const fs::path& path, const RunResult& run) {
   auto out = fmt::output_file(path.string());
   out.print("arrived_load_pct,gpu_allocation_pct\n");
@@ -265,6 +278,7 @@ void write_run_files(const fs::path& dir, const RunResult& run, const OutputCont
   if (!run.curve.empty()) write_curve(dir / "curve.csv", run);
   if (!run.jobs.empty()) write_jobs(dir / "jobs.csv", run, ctx);
   if (!run.queues.empty()) write_queues(dir / "queues.csv", run);
+  if (!run.queue_series.empty()) write_queue_series(dir / "queue-series.csv", run);
 }
 
 // The cluster (with its first run's devices: every run has the same) and, when it has GPUs, the

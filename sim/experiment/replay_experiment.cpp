@@ -296,6 +296,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   queueing.queue_quotas = &queue_quotas;
   queueing.kueue = settings.kueue.get();
   queueing.kai = settings.kai.get();
+  k8s::QueueSeries queue_series;
+  if (config.record_series) queueing.queue_series = &queue_series;
   k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
                            present, lifecycle_events, settings.node_status_period, queueing);
   const bool preempts = scheduler.evicts();
@@ -398,6 +400,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
   scheduler.add_metrics([&](std::string_view name, double value) { result.set(std::string(name), value); },
                         workload->has_gangs);
+  result.queue_series = std::move(queue_series);
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

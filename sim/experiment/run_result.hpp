@@ -11,6 +11,7 @@
 #include "sim/cluster/gpu_set.hpp"
 #include "sim/experiment/reason_text.hpp"
 #include "sim/experiment/run_config.hpp"
+#include "sim/k8s/queue_series.hpp"
 
 namespace gpusim::experiment {
 
@@ -139,6 +140,8 @@ struct RunResult {
   // Replay: one entry per node (nodes.csv); empty in fill mode (one device per GPU, no plugin).
   std::vector<NodeDevices> node_devices;
   std::vector<NeverRan> never_ran;  // sorted by reason (bytes)
+  // Replay under a policy with queues of its own (Kueue, KAI): their series (queue-series.csv).
+  k8s::QueueSeries queue_series;
   // Metrics this run cannot define (NaN in `metrics`, null in summary.json), with the reason.
   std::vector<std::pair<std::string, std::string>> undefined;
 

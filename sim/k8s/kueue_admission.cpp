@@ -282,12 +282,14 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
     };
     Choice best;
     std::string reasons;
+    std::size_t matching = 0;  // flavors whose labels and taints the pods accept
     for (const FlavorQuotas& fq : group->flavors) {
       const ResourceFlavor* rf = flavor(fq.flavor);
       if (rf == nullptr || !flavor_allows(*rf, w.spec)) {
         reasons += fmt::format("{}flavor {} doesn't match node affinity or tolerate its taints", reasons.empty() ? "" : "; ", fq.flavor);
         continue;
       }
+      ++matching;
       Choice here;
       here.mode = Granular{Mode::kFit, 0};
       for (const auto& [r, a] : asks) {
@@ -337,6 +339,7 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
     }
     if (best.mode.mode == Mode::kNoFit) {
       out.mode = Mode::kNoFit;
+      out.no_flavor_matches = matching == 0;
       out.reason = reasons.empty() ? fmt::format("no flavor of ClusterQueue {} can hold {}", cq.name, resource) : reasons;
       return out;
     }
@@ -556,6 +559,7 @@ bool Admission::cycle(Decisions& out) {
     const NodeId node = w.spec.cluster_queue;
     const ClusterQueue& cq = queue_of(e.id).object;
     w.reason = e.assignment.reason;
+    w.no_flavor = e.assignment.no_flavor_matches;
     if (e.assignment.mode == Mode::kNoFit) {
       e.requeue = Requeue::kNoFit;
       return;

@@ -19,6 +19,7 @@
 // tells the engine when a workload finished or a preempted one's pods are gone.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,6 +108,16 @@ class Admission {
   const std::string& waiting_reason(WorkloadId id) const { return workloads_[id].reason; }
   // The same, or why it was not tried (its ClusterQueue stopped, or behind its queue's head).
   std::string why_waiting(WorkloadId id) const;
+  // Whether the last cycle left it out because none of its ClusterQueue's flavors matches its pods
+  // (their node selector, their tolerations), not for want of quota.
+  bool waits_for_flavor(WorkloadId id) const { return workloads_[id].no_flavor; }
+  // A ClusterQueue's workloads holding quota (admitted, or preempted and not gone yet).
+  std::size_t reserving(NodeId cluster_queue) const { return queues_[queue_index_[cluster_queue]].admitted.size(); }
+  // A ClusterQueue's pending workloads: in its heap, and set aside.
+  std::pair<std::span<const WorkloadId>, std::span<const WorkloadId>> pending_workloads(NodeId cluster_queue) const {
+    const Queue& q = queues_[queue_index_[cluster_queue]];
+    return {q.heap, q.inadmissible};
+  }
 
   // One flavor's outcome for a request, and a whole assignment (internal to the engine's parts,
   // public for its tests).
@@ -117,6 +128,7 @@ class Admission {
     std::vector<std::pair<std::uint32_t, std::int64_t>> usage;  // per (flavor, resource)
     std::vector<std::uint32_t> needs_preemption;               // pairs assigned in a preempt mode
     std::string reason;                                         // why it does not fit, if not
+    bool no_flavor_matches = false;  // NoFit because no flavor of a group matches its pods at all
   };
   Assignment assign_flavors(WorkloadId id, const QuotaTree& snapshot) const;
   struct Target {
@@ -137,6 +149,7 @@ class Admission {
     std::int64_t reserved_at = 0;  // the cycle count when it reserved quota (newest first as victims)
     std::uint32_t shape = 0;       // its scheduling equivalence class
     std::string reason;
+    bool no_flavor = false;        // see waits_for_flavor
   };
   struct Queue {
     ClusterQueue object;

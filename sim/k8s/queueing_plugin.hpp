@@ -27,6 +27,7 @@
 #include "sim/k8s/messages.hpp"
 #include "sim/k8s/node_setup.hpp"
 #include "sim/k8s/queue_quotas.hpp"
+#include "sim/k8s/queue_series.hpp"
 #include "sim/sched/plugin.hpp"
 #include "sim/sched/profile.hpp"
 
@@ -59,6 +60,9 @@ struct QueueingInputs {
   const kueue::Setup* kueue = nullptr;
   // KAI's Queues and the leaf queue of each workload queue (policy kai), or null.
   const kai::Setup* kai = nullptr;
+  // Where a queueing policy with queues of its own records their series (queue-series.csv), or
+  // null when the run keeps no series.
+  QueueSeries* queue_series = nullptr;
   std::uint64_t seed = 0;
 };
 

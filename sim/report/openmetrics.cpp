@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "sim/cluster/pod.hpp"
 #include "sim/core/status.hpp"
 #include "sim/metrics/fragmentation.hpp"
+#include "sim/report/openmetrics_queues.hpp"
 #include "sim/report/output_files.hpp"
 #include "sim/report/run_cluster.hpp"
 #include "sim/sched/names.hpp"
@@ -188,6 +190,13 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
                         rows[of].cpu_milli, rows[of].held_on(cluster.nodes[node]), start, end});
     }
   }
+  // A policy with queues of its own (Kueue, KAI) recorded their series: sampled at the same times,
+  // to the last change at least.
+  std::optional<QueueSeriesFile> queue_series;
+  if (const fs::path file = run.dir / "queue-series.csv"; fs::exists(file)) {
+    queue_series = read_queue_series(file);
+    span = std::max(span, queue_series->last_time_s);
+  }
   // Two DCGM series per GPU, two per node, a few cluster-wide: the default step keeps the file
   // near a million samples (a 6,212-GPU cluster: about 70 points a series; pass --step for more).
   std::int64_t gpu_count = 0;
@@ -333,6 +342,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     Family(out, "gpusim_fragmented_gpus", "Fragmented idle GPUs under the workload's typical pods (FGD's measure).")
         .series("", fragmented, o.epoch_s, times);
   }
+  if (queue_series) write_queue_families(*queue_series, o.epoch_s, times, out);
   out << "# EOF\n";
 }
 
