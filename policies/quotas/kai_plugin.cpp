@@ -112,6 +112,14 @@ class KaiPlugin final : public ProgressiveFilling {
     for (std::size_t q = 0; q < n; ++q) {
       if (parent_[q] < 0) add_subtree(q);
     }
+    depth_.assign(n, 0);
+    for (const std::uint32_t q : order_) depth_[q] = parent_[q] < 0 ? 0 : depth_[static_cast<std::size_t>(parent_[q])] + 1;
+    lowest_priority_ = INT32_MAX;
+    highest_priority_ = INT32_MIN;
+    for (const cluster::PodSpec& pod : handle.workload()) {
+      lowest_priority_ = std::min(lowest_priority_, pod.priority);
+      highest_priority_ = std::max(highest_priority_, pod.priority);
+    }
     allocated_.assign(n, Amounts{});
     allocated_np_.assign(n, Amounts{});
     pending_.assign(n, Amounts{});
@@ -223,12 +231,15 @@ class KaiPlugin final : public ProgressiveFilling {
   // The two ancestors of a and b (themselves included) that are siblings under their lowest common
   // ancestor, or the two top-level queues of different trees (getLeveledQueues).
   std::pair<std::uint32_t, std::uint32_t> leveled(std::uint32_t a, std::uint32_t b) const {
-    std::vector<std::uint32_t> pa, pb;  // root first
-    for (std::int32_t q = static_cast<std::int32_t>(a); q >= 0; q = parent_[static_cast<std::size_t>(q)]) pa.insert(pa.begin(), static_cast<std::uint32_t>(q));
-    for (std::int32_t q = static_cast<std::int32_t>(b); q >= 0; q = parent_[static_cast<std::size_t>(q)]) pb.insert(pb.begin(), static_cast<std::uint32_t>(q));
-    std::size_t i = 0;
-    while (i + 1 < pa.size() && i + 1 < pb.size() && pa[i] == pb[i]) ++i;
-    return {pa[i], pb[i]};
+    // Up to the same depth, then up together until the parents meet (or both are top-level).
+    while (depth_[a] > depth_[b]) a = static_cast<std::uint32_t>(parent_[a]);
+    while (depth_[b] > depth_[a]) b = static_cast<std::uint32_t>(parent_[b]);
+    if (a == b) return {a, b};
+    while (parent_[a] >= 0 && parent_[a] != parent_[b]) {
+      a = static_cast<std::uint32_t>(parent_[a]);
+      b = static_cast<std::uint32_t>(parent_[b]);
+    }
+    return {a, b};
   }
   bool under(std::uint32_t q, std::uint32_t ancestor) const {
     for (std::int32_t a = static_cast<std::int32_t>(q); a >= 0; a = parent_[static_cast<std::size_t>(a)]) {
@@ -416,9 +427,10 @@ class KaiPlugin final : public ProgressiveFilling {
 
   bool after_walk(core::Time now) override { return reclaim(now) | preempt(now); }
 
+  enum class Tried : std::uint8_t { kSkipped, kFailed, kEvicted };
   // The pending jobs the actions look at, queue by queue in KAI's order: ready, not placed.
-  template <typename Visit>
-  void each_pending_job(Visit&& visit) {
+  template <typename MayAct, typename Visit>
+  void each_pending_job(MayAct&& may_act, Visit&& visit) {
     std::vector<std::uint32_t> order;
     for (std::uint32_t q = 0; q < queues_in_walk(); ++q) {
       if (!lists()[q].empty()) order.push_back(q);
@@ -426,13 +438,15 @@ class KaiPlugin final : public ProgressiveFilling {
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return serves_before(a, b); });
     const std::vector<PodId>& pending = h_->pending();
     for (const std::uint32_t q : order) {
-      if (has_nomination(q)) continue;  // it waits for its victims
+      if (has_nomination(q) || !may_act(q)) continue;  // it waits for its victims, or none of its jobs may act
       for (const std::uint32_t index : lists()[q]) {
         const PodId id = pending[index];
         if (placed()[index] || h_->bound_by_gang(id)) continue;
         const cluster::PodSpec& spec = h_->spec_of(id);
         if (spec.gang != 0 && (!h_->gang_ready(spec.gang) || h_->gang_started(spec.gang))) continue;
-        if (visit(q, id, spec)) break;  // one per queue and cycle
+        // One try per queue and cycle: the first job that passes the action's checks finds victims or
+        // its queue waits (KAI tries every job; a search per job per cycle would cost a node scan each).
+        if (visit(q, id, spec) != Tried::kSkipped) break;
       }
     }
   }
@@ -458,6 +472,13 @@ class KaiPlugin final : public ProgressiveFilling {
     nominate(id, q, victims_);
   }
 
+  // Whether any job of workload queue q could pass reclaim's gate: its smallest GPU ask within its
+  // leaf's fair share (checked before the queue's jobs are visited one by one).
+  bool reclaim_gate_open(std::uint32_t q) const {
+    const std::uint32_t l = leaf_of_queue_[q];
+    return allocated_[l][kGpu] + static_cast<double>(smallest_ask(q)) / cluster::kMilliPerGpu <= fair_[l][kGpu];
+  }
+
   bool reclaim(core::Time now) {
     // The victim order: queues in the reverse of the order they are served in (with no job).
     victim_position_.assign(queues().size(), 0);
@@ -469,43 +490,52 @@ class KaiPlugin final : public ProgressiveFilling {
       return queue_order(sa, sb, {}, {}) > 0;
     });
     for (std::size_t i = 0; i < leaves.size(); ++i) victim_position_[leaves[i]] = i;
+    // Victims exist only in queues above their quota or their allocatable share.
+    bool any_above = false;
+    for (std::uint32_t v = 0; v < queues().size() && !any_above; ++v) {
+      const double a = allocated_[v][kGpu];
+      any_above = a > 0 && (!at_most(a, deserved_[kGpu][v]) || !at_most(a, allocatable(v, kGpu)));
+    }
+    if (!any_above) return false;
     bool asked = false;
-    each_pending_job([&](std::uint32_t q, PodId id, const cluster::PodSpec& spec) {
+    each_pending_job([&](std::uint32_t q) { return reclaim_gate_open(q); }, [&](std::uint32_t q, PodId id, const cluster::PodSpec& spec) {
       // CanReclaimResources: the queue stays within its fair share with the job; a non-preemptible
       // job within its quota too.
       reclaimer_ask_ = job_ask(spec);
       const std::uint32_t l = leaf(spec);
       for (std::size_t r = 0; r < kResources; ++r) {
-        if (allocated_[l][r] + reclaimer_ask_[r] > fair_[l][r]) return false;
-        if (!preemptible(spec) && !at_most(allocated_np_[l][r] + reclaimer_ask_[r], deserved_[r][l])) return false;
+        if (allocated_[l][r] + reclaimer_ask_[r] > fair_[l][r]) return Tried::kSkipped;
+        if (!preemptible(spec) && !at_most(allocated_np_[l][r] + reclaimer_ask_[r], deserved_[r][l])) return Tried::kSkipped;
       }
-      if (over_capacity(spec, reclaimer_ask_)) return false;
+      if (over_capacity(spec, reclaimer_ask_)) return Tried::kSkipped;
       one_worker_.assign(1, id);
       const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
-      if (!reclaimer_->choose(workers, now, victims_) || victims_.empty()) return false;
+      if (!reclaimer_->choose(workers, now, victims_) || victims_.empty()) return Tried::kFailed;
       evict(id, q, reclaim_evictions_, "reclaim", now);
       asked = true;
-      return true;
+      return Tried::kEvicted;
     });
     return asked;
   }
 
   bool preempt(core::Time now) {
+    if (highest_priority_ == lowest_priority_) return false;  // every job at one priority: none preempts
     bool asked = false;
-    each_pending_job([&](std::uint32_t q, PodId id, const cluster::PodSpec& spec) {
+    each_pending_job([](std::uint32_t) { return true; }, [&](std::uint32_t q, PodId id, const cluster::PodSpec& spec) {
+      if (spec.priority <= lowest_priority_) return Tried::kSkipped;  // nothing runs at a lower priority
       const Amounts ask = job_ask(spec);
       if (over_capacity(spec, ask)) {
         // The virtual allocation re-runs the capacity checks with the victims gone: the job's queue
         // gives up its lower-priority jobs until the job is within its limits and quota.
-        if (!quota_victims(spec, ask)) return false;
+        if (!quota_victims(spec, ask)) return Tried::kFailed;
       } else {
         one_worker_.assign(1, id);
         const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
-        if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) return false;
+        if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) return Tried::kFailed;
       }
       evict(id, q, preempt_evictions_, "preempt", now);
       asked = true;
-      return true;
+      return Tried::kEvicted;
     });
     return asked;
   }
@@ -563,6 +593,9 @@ class KaiPlugin final : public ProgressiveFilling {
   const kai::Setup* setup_ = nullptr;
   std::vector<std::int32_t> parent_;
   std::vector<std::uint32_t> order_;  // parents before children
+  std::vector<std::uint32_t> depth_;  // per Queue: 0 for a top-level queue
+  std::int32_t lowest_priority_ = 0;  // the workload's: a job at it can preempt nothing
+  std::int32_t highest_priority_ = 0;
   std::vector<std::uint32_t> leaf_of_queue_;
   std::vector<Amounts> allocated_, allocated_np_, pending_, fair_;  // per Queue
   std::array<std::vector<double>, kResources> deserved_, limit_;     // per resource, per Queue

@@ -47,6 +47,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
                                                                    : static_cast<std::int32_t>(*engine_->quotas().cluster_queue(route.cluster_queue)));
     }
     job_of_row_.assign(handle.workload().size(), -1);
+    suspended_row_.assign(handle.workload().size(), 0);
+    waiting_row_.assign(handle.workload().size(), 0);
     // A gang's Workload asks what all its workers ask (a job's last worker may have fewer GPUs).
     for (std::uint32_t row = 0; row < handle.workload().size(); ++row) {
       const cluster::PodSpec& pod = handle.workload()[row];
@@ -63,13 +65,17 @@ class KueuePlugin final : public k8s::QueueingPlugin {
 
   void pod_queued(PodId id, core::Time) override { create_job(id); }
   void pod_bound(PodId id, const cluster::Placement&, core::Time) override {
-    if (const std::int32_t job = job_of(id); job >= 0) ++jobs_[static_cast<std::size_t>(job)].bound;
+    if (const std::int32_t job = job_of(id); job >= 0) {
+      ++jobs_[static_cast<std::size_t>(job)].bound;
+      jobs_[static_cast<std::size_t>(job)].bound_pods.push_back(id);
+    }
   }
   void pod_released(PodId id, const k8s::Message& ended) override {
     const std::int32_t j = job_of(id);
     if (j < 0) return;
     Job& job = jobs_[static_cast<std::size_t>(j)];
     if (job.bound > 0) --job.bound;
+    if (const auto it = std::find(job.bound_pods.begin(), job.bound_pods.end(), id); it != job.bound_pods.end()) job.bound_pods.erase(it);
     if (job.held) return;
     const kueue::WorkloadState state = engine_->state(job.workload);
     if (state == kueue::WorkloadState::kEvicted) {
@@ -90,14 +96,63 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     }
   }
 
-  // Pods of Workloads Kueue has not admitted wait (their Job is suspended); the rest go to the walk.
-  bool tries_pods() const override { return true; }
-  Tried try_pod(PodId id, const cluster::PodSpec&, bool, core::Time) override {
-    const std::int32_t j = job_of(id);
-    if (j < 0) return Tried::kNotTried;
-    const Job& job = jobs_[static_cast<std::size_t>(j)];
-    if (!job.held && engine_->state(job.workload) == kueue::WorkloadState::kAdmitted) return Tried::kNotTried;
-    return Tried::kKept;
+  // The pods of Workloads Kueue has not admitted wait (their Job is suspended): per trace row, kept
+  // as Workloads are created, admitted and preempted.
+  void suspend_job(std::int32_t job, bool suspended) {
+    for (const std::uint32_t row : rows_of_job_[static_cast<std::size_t>(job)]) {
+      if (suspended_row_[row] == (suspended ? 1 : 0)) continue;
+      suspended_row_[row] = suspended ? 1 : 0;
+      if (waiting_row_[row]) released_waiting_ += suspended ? -1 : 1;
+    }
+  }
+  // Pods join (+1) or leave (-1) the queue: those released to the scheduler are counted, so that a
+  // cycle with none to place skips the walk.
+  void pod_waiting(PodId id, int sign) override {
+    const std::uint32_t row = h_->api().pod(id).source;
+    waiting_row_[row] = sign > 0 ? 1 : 0;
+    if (!suspended_row_[row]) released_waiting_ += sign;
+  }
+
+  // The cycle: Kueue's admission, then kube-scheduler's walk over the queue (FIFO) for the pods
+  // Kueue released, a shape that failed once in the cycle skipped after (as the scheduler's own
+  // walk does). The walk is the plugin's so that the suspended pods, most of a long queue, cost one
+  // check each.
+  bool run_cycle(core::Time now) override {
+    admit(now);
+    if (released_waiting_ == 0) {
+      arm_requeue_timer();
+      return true;
+    }
+    std::vector<PodId>& pending = h_->pending();
+    const k8s::SchedulerHandle::View view = h_->view();
+    const std::vector<std::uint32_t>& shape_of_source = *view.shape_of_source;
+    const std::vector<std::uint64_t>& failed_in_cycle = *view.failed_in_cycle;
+    const std::uint64_t cycle = *view.cycle;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      const PodId id = pending[i];
+      if (h_->bound_by_gang(id)) continue;  // placed with its gang's first member
+      const std::uint32_t source = h_->api().pod(id).source;
+      if (suspended_row_[source]) {
+        pending[kept++] = id;
+        continue;
+      }
+      const cluster::PodSpec& spec = h_->workload()[source];
+      const std::uint32_t shape = shape_of_source[source];
+      const bool gang = spec.gang != 0;
+      const bool partial_gang = gang && h_->gang_started(spec.gang);
+      if ((gang && !h_->gang_ready(spec.gang)) || (failed_in_cycle[shape] == cycle && !partial_gang)) {
+        pending[kept++] = id;
+        continue;
+      }
+      if (h_->place(id, spec, now)) continue;
+      if (!partial_gang) h_->mark_failed(spec, shape);
+      pending[kept++] = id;
+    }
+    pending.resize(kept);
+    h_->drop_gang_bound();
+    arm_requeue_timer();
+    return true;
   }
 
   // Kueue's requeuer: what waited aside for quota is queued again, and tried.
@@ -111,16 +166,20 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     h_->request_cycle(now);
   }
 
-  void walk_begin(core::Time now) override {
+  // Kueue's cycles at this instant: admitted Workloads' pods go to the walk with their flavors;
+  // preempted ones' pods are evicted.
+  void admit(core::Time now) {
     const kueue::Decisions decisions = engine_->run_cycles(now);
     admissions_ += static_cast<std::int64_t>(decisions.admitted.size());
     for (const kueue::WorkloadId w : decisions.admitted) {
       inject_flavors(w);
+      suspend_job(workload_job_[w], false);
       if (metrics_) metrics_->admitted(now, w);
     }
     for (const auto& p : decisions.preempted) {
       ++preemptions_[static_cast<std::size_t>(p.reason)];
       if (metrics_) metrics_->preempted(now, p);
+      suspend_job(workload_job_[p.victim], true);
       const Job& job = jobs_[static_cast<std::size_t>(workload_job_[p.victim])];
       if (job.bound == 0) {
         // Admitted, but none of its pods is bound yet: nothing to wait for.
@@ -128,15 +187,13 @@ class KueuePlugin final : public k8s::QueueingPlugin {
         h_->request_cycle(now);
         continue;
       }
-      for (const auto& on_node : h_->bound_on_nodes()) {
-        for (const PodId pod : on_node) {
-          if (job_of(pod) == workload_job_[p.victim] && !h_->is_evicting(pod)) h_->request_eviction(pod, 1, now);
-        }
+      const std::vector<PodId> bound = job.bound_pods;  // a copy: an eviction may end a pod at once
+      for (const PodId pod : bound) {
+        if (!h_->is_evicting(pod)) h_->request_eviction(pod, 1, now);
       }
     }
   }
 
-  void walk_done(core::Time) override { arm_requeue_timer(); }
 
   // The queue series' gauges, at most once a simulated minute (a cycle may follow every event): a
   // cycle sooner leaves a timer for the minute's end, so that the last state is recorded.
@@ -198,6 +255,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     std::int32_t succeeded = 0;  // pods ended for good
     std::int32_t bound = 0;
     bool held = false;  // its Job stays suspended for ever (a stopped LocalQueue, or none at all)
+    std::vector<PodId> bound_pods;
   };
   struct Totals {
     std::int64_t cpu_milli = 0;
@@ -299,7 +357,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       if (workload_job_.size() <= workload) workload_job_.resize(workload + 1, -1);
       workload_job_[workload] = job;
     }
-    jobs_.push_back({workload, pods, 0, 0, held});
+    jobs_.push_back({workload, pods, 0, 0, held, {}});
     if (!held) live_.push_back(job);
     rows_of_job_.emplace_back();
     if (spec.gang != 0) {
@@ -309,6 +367,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       job_of_row_[h_->api().pod(id).source] = job;
       rows_of_job_.back().push_back(h_->api().pod(id).source);
     }
+    suspend_job(job, true);
   }
 
   k8s::SchedulerHandle* h_ = nullptr;
@@ -322,6 +381,9 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::vector<std::vector<std::uint32_t>> rows_of_job_;  // per job, its trace rows
   std::map<std::uint32_t, cluster::PodSpec> narrowed_;   // per trace row: its spec with its flavors' labels and tolerations
   std::vector<std::int32_t> job_of_row_;              // per trace row (pods outside gangs)
+  std::vector<std::uint8_t> suspended_row_;           // per trace row: its Job is suspended
+  std::vector<std::uint8_t> waiting_row_;             // per trace row: its pod waits in the queue
+  std::int64_t released_waiting_ = 0;                 // pods waiting whose Job is not suspended
   std::map<std::uint32_t, std::int32_t> job_of_gang_;
   std::vector<Job> jobs_;
   std::vector<std::int32_t> workload_job_;  // per Workload, its job

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <tuple>
 
 #include "sim/cluster/node.hpp"
 #include "sim/core/check.hpp"
@@ -121,11 +123,7 @@ const ResourceFlavor* Admission::flavor(const std::string& name) const {
 bool Admission::ranks_before(const Queue& q, WorkloadId a, WorkloadId b) const {
   // pkg/cache/queue/cluster_queue.go, baseCompareFunc: the sticky preemptor, then priority, age, uid.
   if ((q.sticky == a) != (q.sticky == b)) return q.sticky == a;
-  const Workload& wa = workloads_[a];
-  const Workload& wb = workloads_[b];
-  if (wa.spec.priority != wb.spec.priority) return wa.spec.priority > wb.spec.priority;
-  if (wa.spec.queue_order != wb.spec.queue_order) return wa.spec.queue_order < wb.spec.queue_order;
-  return wa.uid < wb.uid;
+  return rank_key_[a] < rank_key_[b];
 }
 
 void Admission::push(Queue& q, WorkloadId id) {
@@ -145,6 +143,7 @@ WorkloadId Admission::add(WorkloadSpec spec) {
   for (const auto& [k, v] : spec.node_selector) key += fmt::format("|s:{}={}", k, v);
   for (const cluster::Toleration& t : spec.tolerations) key += fmt::format("|t:{}:{}:{}:{}", t.key, t.exists, t.value, t.effect);
   w.shape = shapes_.emplace(std::move(key), static_cast<std::uint32_t>(shapes_.size())).first->second;
+  rank_key_.push_back({-static_cast<std::int64_t>(spec.priority), spec.queue_order, id});
   w.spec = std::move(spec);
   w.uid = id;
   workloads_.push_back(std::move(w));
@@ -156,6 +155,8 @@ std::string Admission::why_waiting(WorkloadId id) const {
   const Workload& w = workloads_[id];
   const Queue& q = queue_of(id);
   if (q.object.stop_policy != StopPolicy::kNone) return fmt::format("ClusterQueue {} is stopped (stopPolicy)", q.object.name);
+  if (w.aside_with) return fmt::format("set aside with workloads of its shape: {}", workloads_[*w.aside_with].reason);
+  if (w.joined_shape) return "set aside with workloads of its shape, for want of quota";
   if (!w.reason.empty()) return w.reason;
   return fmt::format("waiting in ClusterQueue {}'s queue behind its head", q.object.name);
 }
@@ -165,7 +166,9 @@ void Admission::enqueue(WorkloadId id) {
   // ClusterQueue.PushOrUpdate: a shape set aside since the last requeue joins it there.
   if (q.object.queueing_strategy == QueueingStrategy::kBestEffortFifo && q.set_aside.contains(workloads_[id].shape)) {
     set_aside(q, id);
-    workloads_[id].reason = "set aside with workloads of its shape, for want of quota";
+    workloads_[id].reason.clear();
+    workloads_[id].aside_with.reset();
+    workloads_[id].joined_shape = true;
     return;
   }
   push(q, id);
@@ -188,6 +191,7 @@ void Admission::release(WorkloadId id, core::Time now) {
   Workload& w = workloads_[id];
   GPUSIM_CHECK(w.state == WorkloadState::kAdmitted || w.state == WorkloadState::kEvicted, "releasing quota a workload does not hold");
   add_usage(tree_, w.spec.cluster_queue, w.usage, -1);
+  ++version_;
   w.usage.clear();
   Queue& q = queue_of(id);
   q.admitted.erase(std::find(q.admitted.begin(), q.admitted.end(), id));
@@ -198,11 +202,33 @@ void Admission::release(WorkloadId id, core::Time now) {
 
 void Admission::requeue_cohort_tree(NodeId root) {
   for (Queue& q : queues_) {
-    if (tree_.root(q.node) != root) continue;
+    if (tree_.root(q.node) != root || q.inadmissible.empty()) continue;
     q.set_aside.clear();
-    std::vector<WorkloadId> aside;
-    aside.swap(q.inadmissible);
-    for (const WorkloadId id : aside) push(q, id);
+    // All at once: sorted, then merged into the heap (one insertion each would cost a shift of the
+    // heap per workload). The order is total (uid last), so the merge is the heap's order.
+    for (const WorkloadId id : q.inadmissible) workloads_[id].state = WorkloadState::kPending;
+    const auto rank = [&](WorkloadId a, WorkloadId b) { return ranks_before(q, a, b); };
+    // Set aside in batches, each in the heap's order: merged run by run, not sorted again.
+    std::vector<std::size_t> runs{0};
+    for (std::size_t i = 1; i < q.inadmissible.size(); ++i) {
+      if (rank(q.inadmissible[i], q.inadmissible[i - 1])) runs.push_back(i);
+    }
+    runs.push_back(q.inadmissible.size());
+    while (runs.size() > 2) {
+      std::vector<std::size_t> merged{0};
+      for (std::size_t k = 2; k < runs.size(); k += 2) {
+        const auto first = q.inadmissible.begin();
+        std::inplace_merge(first + static_cast<std::ptrdiff_t>(runs[k - 2]), first + static_cast<std::ptrdiff_t>(runs[k - 1]),
+                           first + static_cast<std::ptrdiff_t>(runs[k]), rank);
+        merged.push_back(runs[k]);
+      }
+      if (runs.size() % 2 == 0) merged.push_back(runs.back());
+      runs.swap(merged);
+    }
+    const auto middle = static_cast<std::ptrdiff_t>(q.heap.size());
+    q.heap.insert(q.heap.end(), q.inadmissible.begin(), q.inadmissible.end());
+    std::inplace_merge(q.heap.begin(), q.heap.begin() + middle, q.heap.end(), rank);
+    q.inadmissible.clear();
   }
 }
 
@@ -239,7 +265,7 @@ bool Admission::flavor_allows(const ResourceFlavor& flavor, const WorkloadSpec& 
   return true;
 }
 
-Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& snapshot) const {
+Admission::Assignment Admission::assign_flavors(WorkloadId id, QuotaTree& snapshot) const {
   const Workload& w = workloads_[id];
   const Queue& q = queue_of(id);
   const ClusterQueue& cq = q.object;
@@ -313,15 +339,15 @@ Admission::Assignment Admission::assign_flavors(WorkloadId id, const QuotaTree& 
                                          (fair_sharing_ && cq.preemption.reclaim_within_cohort != ReclaimWithinCohort::kNever);
           if (snapshot.nominal(q.node, fr) >= a || may_reclaim || borrow_preemption) {
             // The preemption oracle: would preemption make room for this resource alone?
-            QuotaTree trial = snapshot;
-            const std::vector<Target> targets = preemption_targets(id, {fr}, {{fr, a}}, trial);
+            const std::vector<Target> targets = searched_targets(id, {fr}, {{fr, a}}, snapshot);
             if (targets.empty()) {
               mode = Granular{Mode::kNoCandidates, level};
             } else {
-              for (const Target& t : targets) add_usage(trial, workloads_[t.victim].spec.cluster_queue, workloads_[t.victim].usage, -1);
+              for (const Target& t : targets) add_usage(snapshot, workloads_[t.victim].spec.cluster_queue, workloads_[t.victim].usage, -1);
               const bool own = std::any_of(targets.begin(), targets.end(),
                                            [&](const Target& t) { return workloads_[t.victim].spec.cluster_queue == q.node; });
-              mode = Granular{own ? Mode::kPreempt : Mode::kReclaim, trial.borrowing_level(q.node, fr, a).first};
+              mode = Granular{own ? Mode::kPreempt : Mode::kReclaim, snapshot.borrowing_level(q.node, fr, a).first};
+              for (const Target& t : targets) add_usage(snapshot, workloads_[t.victim].spec.cluster_queue, workloads_[t.victim].usage, 1);
             }
           } else {
             mode = Granular{Mode::kNoFit, level};
@@ -395,6 +421,19 @@ bool Admission::candidate_before(WorkloadId a, WorkloadId b, NodeId preemptor_cq
   return wa.uid < wb.uid;
 }
 
+std::vector<Admission::Target> Admission::searched_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                                           const Usage& requests, QuotaTree& snapshot) const {
+  if (!nominating_) return preemption_targets(id, needs_preemption, requests, snapshot);
+  std::vector<CachedSearch>& cached = searches_[id];
+  std::erase_if(cached, [&](const CachedSearch& c) { return c.version != version_; });
+  for (const CachedSearch& c : cached) {
+    if (c.needs == needs_preemption && c.requests == requests) return c.targets;
+  }
+  std::vector<Target> targets = preemption_targets(id, needs_preemption, requests, snapshot);
+  cached.push_back({version_, needs_preemption, requests, targets});
+  return targets;
+}
+
 std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
                                                              const Usage& requests, QuotaTree& snapshot) const {
   if (fair_sharing_) return fair_preemption_targets(id, needs_preemption, requests, snapshot);
@@ -420,11 +459,16 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
     WorkloadId id;
     NodeId lca;  // kNoParent: the preemptor's own ClusterQueue
     Variant variant;
+    // CandidatesOrdering's key (candidate_before), computed once: evicted first, other queues before
+    // the preemptor's, lower priority, the most recently admitted, uid.
+    std::tuple<bool, bool, std::int32_t, std::int64_t, std::uint64_t> key;
   };
   const auto add_from = [&](const Queue& from, NodeId lca, bool advantage, std::vector<Candidate>& list) {
     for (const WorkloadId c : from.admitted) {
       const Variant v = classify(c, advantage);
-      if (v != Variant::kNever) list.push_back({c, lca, v});
+      if (v == Variant::kNever) continue;
+      const Workload& w = workloads_[c];
+      list.push_back({c, lca, v, {w.state != WorkloadState::kEvicted, w.spec.cluster_queue == node, w.spec.priority, -w.reserved_at, w.uid}});
     }
   };
   std::vector<Candidate> same, hierarchy, priority;
@@ -459,16 +503,6 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
       previous = current;
     }
   }
-  const auto order = [&](const Candidate& a, const Candidate& b) { return candidate_before(a.id, b.id, node); };
-  for (auto* list : {&same, &hierarchy, &priority}) std::sort(list->begin(), list->end(), order);
-  std::vector<Candidate> all;
-  for (const bool evicted : {true, false}) {
-    for (auto* list : {&hierarchy, &priority, &same}) {
-      for (const Candidate& c : *list) {
-        if ((workloads_[c.id].state == WorkloadState::kEvicted) == evicted) all.push_back(c);
-      }
-    }
-  }
   const bool no_other = hierarchy.empty() && priority.empty();
   const bool borrow_forbidden = cq.preemption.borrow_within_cohort == BorrowWithinCohort::kNever;
   const bool under_nominal = std::all_of(needs_preemption.begin(), needs_preemption.end(),
@@ -498,9 +532,79 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
     }
     return true;
   };
+  // No choice of victims can make room in an attempt if the most they could free cannot (room only
+  // grows as workloads leave): the common case of a head that waits, decided before any search.
+  // Per ClusterQueue and pair: all the candidates the attempt may take; from another ClusterQueue,
+  // which gives only while it borrows on the contested pair (one pair contested), at most what it
+  // borrows plus its largest.
+  const std::size_t pairs = snapshot.flavor_resource_count();
+  std::vector<std::int64_t> sum(snapshot.node_count() * pairs), largest(snapshot.node_count() * pairs);
+  const auto may_make_room = [&](bool borrowing) {
+    std::fill(sum.begin(), sum.end(), 0);
+    std::fill(largest.begin(), largest.end(), 0);
+    for (const auto* list : {&same, &hierarchy, &priority}) {
+      for (const Candidate& c : *list) {
+        if (borrowing && c.variant == Variant::kReclaimWithoutBorrowing) continue;
+        const NodeId from = workloads_[c.id].spec.cluster_queue;
+        for (const auto& [fr, amount] : workloads_[c.id].usage) {
+          sum[from * pairs + fr] += amount;
+          largest[from * pairs + fr] = std::max(largest[from * pairs + fr], amount);
+        }
+      }
+    }
+    // Computed before any is taken out (taking out changes what each borrows).
+    for (NodeId from = 0; from < snapshot.node_count(); ++from) {
+      for (std::uint32_t fr = 0; fr < pairs; ++fr) {
+        std::int64_t& freed = sum[from * pairs + fr];
+        if (freed == 0 || from == node || needs_preemption.size() != 1 || needs_preemption.front() != fr) continue;
+        const std::int64_t borrowed = std::max<std::int64_t>(0, snapshot.usage(from, fr) - snapshot.subtree_quota(from, fr));
+        freed = std::min(freed, borrowed + largest[from * pairs + fr]);
+      }
+    }
+    const auto take = [&](std::int64_t sign) {
+      for (NodeId n = 0; n < snapshot.node_count(); ++n) {
+        for (std::uint32_t fr = 0; fr < pairs; ++fr) {
+          if (sum[n * pairs + fr] != 0) snapshot.add_usage(n, fr, -sign * sum[n * pairs + fr]);
+        }
+      }
+    };
+    take(1);
+    const bool room = fits(borrowing);
+    take(-1);
+    return room;
+  };
+  std::erase_if(attempts, [&](bool borrowing) { return !may_make_room(borrowing); });
+  if (attempts.empty()) return {};
+  // The candidates in order: evicted ones first, then each class (hierarchy, priority, same
+  // ClusterQueue), each by CandidatesOrdering. A search usually takes one or two of hundreds, so
+  // they come out of a heap as it needs them, not from a full sort.
+  struct Ranked {
+    std::tuple<bool, int, std::tuple<bool, bool, std::int32_t, std::int64_t, std::uint64_t>> rank;
+    Candidate candidate;
+  };
+  std::vector<Ranked> heap;
+  int list_rank = 0;
+  for (const auto* list : {&hierarchy, &priority, &same}) {
+    for (const Candidate& c : *list) heap.push_back({{workloads_[c.id].state != WorkloadState::kEvicted, list_rank, c.key}, c});
+    ++list_rank;
+  }
+  const auto after = [](const Ranked& a, const Ranked& b) { return b.rank < a.rank; };
+  std::make_heap(heap.begin(), heap.end(), after);
+  std::vector<Candidate> all;  // those taken out of the heap so far, in order
+  all.reserve(heap.size());
+  // The k-th candidate in order, or null past the last.
+  const auto nth = [&](std::size_t k) -> const Candidate* {
+    while (all.size() <= k && !heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), after);
+      all.push_back(heap.back().candidate);
+      heap.pop_back();
+    }
+    return k < all.size() ? &all[k] : nullptr;
+  };
   for (const bool borrowing : attempts) {
     std::vector<Candidate> chosen;
-    for (const Candidate& c : all) {
+    for (std::size_t k = 0; const Candidate* next = nth(k); ++k) {
+      const Candidate& c = *next;
       if (!valid(c, borrowing)) continue;
       remove(c.id, 1);
       chosen.push_back(c);
@@ -542,11 +646,12 @@ bool Admission::cycle(Decisions& out) {
       workloads_[head].reason = fmt::format("the workload's namespace {} does not match ClusterQueue {}'s namespaceSelector",
                                             workloads_[head].spec.namespace_name, q.object.name);
     } else {
+      nominating_ = true;  // the snapshot is the tree: searches may be cached
       e.assignment = assign_flavors(head, snapshot);
       if (preempt_class(e.assignment.mode)) {
-        QuotaTree trial = snapshot;
-        e.targets = preemption_targets(head, e.assignment.needs_preemption, e.assignment.usage, trial);
+        e.targets = searched_targets(head, e.assignment.needs_preemption, e.assignment.usage, snapshot);
       }
+      nominating_ = false;
     }
     entries.push_back(std::move(e));
   }
@@ -558,7 +663,9 @@ bool Admission::cycle(Decisions& out) {
     Workload& w = workloads_[e.id];
     const NodeId node = w.spec.cluster_queue;
     const ClusterQueue& cq = queue_of(e.id).object;
-    w.reason = e.assignment.reason;
+    w.reason = std::move(e.assignment.reason);
+    w.aside_with.reset();
+    w.joined_shape = false;
     w.no_flavor = e.assignment.no_flavor_matches;
     if (e.assignment.mode == Mode::kNoFit) {
       e.requeue = Requeue::kNoFit;
@@ -608,6 +715,7 @@ bool Admission::cycle(Decisions& out) {
         preempted_in_cycle.push_back(t.victim);
         if (workloads_[t.victim].state != WorkloadState::kAdmitted) continue;  // asked before
         workloads_[t.victim].state = WorkloadState::kEvicted;
+        ++version_;
         out.preempted.push_back({t.victim, e.id, t.reason});
         changed = true;
       }
@@ -620,6 +728,7 @@ bool Admission::cycle(Decisions& out) {
     w.reserved_at = cycles_;
     w.reason.clear();
     add_usage(tree_, node, w.usage, 1);
+    ++version_;
     Queue& q = queue_of(e.id);
     q.admitted.push_back(e.id);
     if (q.sticky == e.id) q.sticky.reset();
@@ -673,7 +782,9 @@ bool Admission::cycle(Decisions& out) {
       for (const WorkloadId id : q.heap) {
         if (workloads_[id].shape == shape) {
           set_aside(q, id);
-          workloads_[id].reason = fmt::format("set aside with workloads of its shape: {}", workloads_[e.id].reason);
+          workloads_[id].reason.clear();
+          workloads_[id].aside_with = e.id;
+          workloads_[id].joined_shape = false;
         } else {
           kept.push_back(id);
         }

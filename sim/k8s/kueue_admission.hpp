@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <map>
+#include <tuple>
 #include <set>
 
 #include "sim/cluster/pod_constraints.hpp"
@@ -130,12 +131,13 @@ class Admission {
     std::string reason;                                         // why it does not fit, if not
     bool no_flavor_matches = false;  // NoFit because no flavor of a group matches its pods at all
   };
-  Assignment assign_flavors(WorkloadId id, const QuotaTree& snapshot) const;
+  // `snapshot` is changed while the preemption oracle tries victims, and left as it was.
+  Assignment assign_flavors(WorkloadId id, QuotaTree& snapshot) const;
   struct Target {
     WorkloadId victim;
     PreemptionReason reason;
   };
-  // The workloads to preempt so that `requests` fit (classical preemption), or none.
+  // The workloads to preempt so that `requests` fit (Kueue's classical or fair-sharing preemption), or none.
   std::vector<Target> preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
                                          const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests,
                                          QuotaTree& snapshot) const;
@@ -148,8 +150,12 @@ class Admission {
     std::vector<std::pair<std::uint32_t, std::int64_t>> usage;
     std::int64_t reserved_at = 0;  // the cycle count when it reserved quota (newest first as victims)
     std::uint32_t shape = 0;       // its scheduling equivalence class
-    std::string reason;
+    std::string reason;            // as a head: why the last cycle left it out
     bool no_flavor = false;        // see waits_for_flavor
+    // Set aside with the workloads of a head's shape: that head's reason explains it (formatted
+    // only when asked: a shape may hold thousands); or it joined a shape already set aside.
+    std::optional<WorkloadId> aside_with;
+    bool joined_shape = false;
   };
   struct Queue {
     ClusterQueue object;
@@ -180,6 +186,9 @@ class Admission {
   bool uses_any(WorkloadId id, const std::vector<std::uint32_t>& pairs) const;
   // CandidatesOrdering: whether `a` is preempted before `b` by a preemptor of `preemptor_cq`.
   bool candidate_before(WorkloadId a, WorkloadId b, NodeId preemptor_cq) const;
+  // preemption_targets, or while nominating its result kept from an earlier cycle (searches_).
+  std::vector<Target> searched_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                       const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests, QuotaTree& snapshot) const;
   // The workloads to preempt by Kueue's fair-sharing rules (fairPreemptions), or none.
   std::vector<Target> fair_preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
                                               const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests,
@@ -205,11 +214,26 @@ class Admission {
   std::vector<Queue> queues_;            // one per ClusterQueue, in the objects' order
   std::vector<std::size_t> queue_index_;  // per tree node: its queue (ClusterQueues only)
   std::vector<Workload> workloads_;
+  // Per workload, its place in its queue (baseCompareFunc: higher priority, older, uid), packed so
+  // that sorting a long queue reads one array.
+  std::vector<std::tuple<std::int64_t, std::int64_t, std::uint64_t>> rank_key_;
   Configuration configuration_;
   bool fair_sharing_ = false;  // the Configuration's fairSharing
   std::map<std::string, std::uint32_t> shapes_;
   std::map<NodeId, core::Time> requeues_;  // per cohort-tree root, when its batched requeue is due
   std::int64_t cycles_ = 0;
+  // Preemption searches made while nominating (on a snapshot equal to the tree) depend only on the
+  // quota used and on who holds it: their results are kept per preemptor and request until one of
+  // those changes (version_), as heads are nominated again in every cycle.
+  struct CachedSearch {
+    std::uint64_t version;
+    std::vector<std::uint32_t> needs;
+    std::vector<std::pair<std::uint32_t, std::int64_t>> requests;
+    std::vector<Target> targets;
+  };
+  std::uint64_t version_ = 0;
+  bool nominating_ = false;
+  mutable std::map<WorkloadId, std::vector<CachedSearch>> searches_;
 };
 
 }  // namespace gpusim::k8s::kueue

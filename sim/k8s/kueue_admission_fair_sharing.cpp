@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
+#include <tuple>
 
 #include "sim/core/check.hpp"
 #include "sim/k8s/kueue_admission.hpp"
@@ -129,12 +131,25 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
     }
   }
   if (candidates.empty()) return {};
-  std::sort(candidates.begin(), candidates.end(), [&](WorkloadId a, WorkloadId b) { return candidate_before(a, b, node); });
 
   const auto remove = [&](WorkloadId c, std::int64_t sign) { add_usage(snapshot, workloads_[c].spec.cluster_queue, workloads_[c].usage, -sign); };
   const auto fits = [&] {
     return std::all_of(requests.begin(), requests.end(), [&](const auto& r) { return r.second <= snapshot.available(node, r.first); });
   };
+  // If removing every candidate leaves no room, no choice of them makes any (room only grows as
+  // workloads leave): the common case of a head that waits, decided before any search. Their usage
+  // is taken out summed per ClusterQueue and pair.
+  {
+    std::map<std::pair<NodeId, std::uint32_t>, std::int64_t> freed;
+    for (const WorkloadId c : candidates) {
+      for (const auto& [fr, amount] : workloads_[c].usage) freed[{workloads_[c].spec.cluster_queue, fr}] += amount;
+    }
+    for (const auto& [at, amount] : freed) snapshot.add_usage(at.first, at.second, -amount);
+    const bool room = fits();
+    for (const auto& [at, amount] : freed) snapshot.add_usage(at.first, at.second, amount);
+    if (!room) return {};
+  }
+
   // workloadFitsForFairSharing: the shares count the preemptor's usage, the fit does not.
   const auto fits_without_own = [&] {
     add_usage(snapshot, node, requests, -1);
@@ -148,19 +163,39 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
   // without candidates, and Cohorts not borrowing off the preemptor's path, are pruned.
   std::vector<bool> on_path(snapshot.node_count(), false);
   for (NodeId a = snapshot.parent(node); a != kNoParent; a = snapshot.parent(a)) on_path[a] = true;
+  // CandidatesOrdering's key (candidate_before), computed once per candidate.
+  using Keyed = std::pair<std::tuple<bool, bool, std::int32_t, std::int64_t, std::uint64_t>, WorkloadId>;
+  const auto keyed = [&](WorkloadId c) {
+    const Workload& w = workloads_[c];
+    return Keyed{{w.state != WorkloadState::kEvicted, w.spec.cluster_queue == node, w.spec.priority, -w.reserved_at, w.uid}, c};
+  };
   struct Ordering {
-    std::vector<std::vector<WorkloadId>> lists;  // per node: its candidates, in order
+    std::vector<std::vector<Keyed>> lists;  // per node: its candidates, in order once sorted
     std::vector<std::size_t> next;               // per node: the first not taken
     std::vector<bool> pruned;                    // per node
+    std::vector<bool> sorted;                    // per node: its list is in CandidatesOrdering
   };
   const auto make_ordering = [&](const std::vector<WorkloadId>& list) {
-    Ordering o{std::vector<std::vector<WorkloadId>>(snapshot.node_count()), std::vector<std::size_t>(snapshot.node_count(), 0),
-               std::vector<bool>(snapshot.node_count(), false)};
-    for (const WorkloadId c : list) o.lists[workloads_[c].spec.cluster_queue].push_back(c);
+    const std::size_t n = snapshot.node_count();
+    Ordering o{std::vector<std::vector<Keyed>>(n), std::vector<std::size_t>(n, 0), std::vector<bool>(n, false), std::vector<bool>(n, false)};
+    for (const WorkloadId c : list) o.lists[workloads_[c].spec.cluster_queue].push_back(keyed(c));
     return o;
   };
   const auto has_workload = [](const Ordering& o, NodeId n) { return o.next[n] < o.lists[n].size(); };
-  const auto pop = [](Ordering& o, NodeId n) { return o.lists[n][o.next[n]++]; };
+  // A ClusterQueue's next candidate: its list is sorted (CandidatesOrdering) when first needed, as a
+  // search usually takes from few of them.
+  const auto front = [&](Ordering& o, NodeId n) {
+    if (!o.sorted[n]) {
+      std::sort(o.lists[n].begin() + static_cast<std::ptrdiff_t>(o.next[n]), o.lists[n].end());
+      o.sorted[n] = true;
+    }
+    return o.lists[n][o.next[n]].second;
+  };
+  const auto pop = [&](Ordering& o, NodeId n) {
+    const WorkloadId c = front(o, n);
+    ++o.next[n];
+    return c;
+  };
   const auto next_target_in = [&](auto&& self, Ordering& o, NodeId cohort) -> std::optional<NodeId> {
     std::optional<NodeId> best_cq;
     Drs best_cq_drs = Drs::negative();
@@ -172,7 +207,7 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
       } else if (const int c = compare(drs, best_cq_drs); c > 0) {
         best_cq = child;
         best_cq_drs = std::move(drs);
-      } else if (c == 0 && candidate_before(o.lists[child][o.next[child]], o.lists[*best_cq][o.next[*best_cq]], node)) {
+      } else if (c == 0 && candidate_before(front(o, child), front(o, *best_cq), node)) {
         best_cq = child;
       }
     }
