@@ -2,7 +2,8 @@
 // `gpusim export openmetrics`, `promtool tsdb create-blocks-from openmetrics`, then Debian's real
 // `prometheus` started on localhost over that TSDB. PromQL queries over its HTTP API return the
 // figures summary.json holds (admissions, preemptions by reason, evictions by action, time starved)
-// and the fair shares and quotas the scenario implies.
+// and the fair shares and quotas the scenario implies; every query of the shipped Grafana dashboard
+// (dashboards/gpusim-queues.json) is valid PromQL, and those on the run's system's series have data.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -160,6 +161,43 @@ class PrometheusQueueMetrics : public ::testing::Test {
     return std::stod(result[0].at("value")[1].get<std::string>());
   }
 
+  // An instant query: how many series it returns (the query must be valid PromQL).
+  std::size_t series_of(const std::string& promql) {
+    const fs::path out = dir_ / "query.json";
+    const std::string command = fmt::format(
+        "python3 -c \"import sys, urllib.request, urllib.parse; q = urllib.parse.urlencode({{'query': sys.argv[1], 'time': sys.argv[2]}}); "
+        "sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:{}/api/v1/query?' + q, timeout=10).read().decode())\" \"$(cat '{}')\" {} > '{}'",
+        port_, (dir_ / "promql.txt").string(), end_, out.string());
+    std::ofstream(dir_ / "promql.txt") << promql;
+    EXPECT_EQ(std::system(command.c_str()), 0) << promql;
+    const nlohmann::json answer = nlohmann::json::parse(slurp(out));
+    EXPECT_EQ(answer.at("status"), "success") << promql << ": " << answer.dump();
+    return answer.at("data").at("result").size();
+  }
+  // Every query of the shipped Grafana dashboard (dashboards/gpusim-queues.json), its variables set
+  // to match all, is valid PromQL; those of panels on `prefix` series answer with data.
+  void dashboard_answers(const std::string& prefix) {
+    const nlohmann::json dashboard = nlohmann::json::parse(slurp(fs::path(GPUSIM_SOURCE_DIR) / "dashboards" / "gpusim-queues.json"));
+    std::size_t checked = 0;
+    for (const auto& panel : dashboard.at("panels")) {
+      if (!panel.contains("targets")) continue;
+      for (const auto& target : panel.at("targets")) {
+        std::string expr = target.at("expr");
+        for (const char* var : {"$cluster_queue", "$queue_name", "$queue"}) {
+          for (std::size_t at; (at = expr.find(var)) != std::string::npos;) expr.replace(at, std::string(var).size(), ".*");
+        }
+        // Over the whole run, not at its end: a range wide enough for rates.
+        const std::string over_run = fmt::format("max_over_time(({})[30d:1h])", expr);
+        const std::size_t n = series_of(over_run);
+        if (expr.find(prefix) != std::string::npos && expr.find("weighted_share") == std::string::npos) {
+          EXPECT_GT(n, 0U) << expr;
+        }
+        ++checked;
+      }
+    }
+    EXPECT_GT(checked, 10U);
+  }
+
   static double metric(const nlohmann::json& summary, const std::string& name) { return summary.at("policies")[0].at(name).at("mean"); }
 
   fs::path dir_;
@@ -180,6 +218,7 @@ TEST_F(PrometheusQueueMetrics, KueuesSeriesAnswerWhatSummaryJsonSays) {
   // Borrowed at its peak: b held 8 GPUs on a quota of 4 until a reclaimed.
   EXPECT_EQ(query("max_over_time(gpusim_queue_borrowed_gpus{queue=\"cq-b\"}[2h])"), 4);
   EXPECT_EQ(query("max_over_time(gpusim_queue_lent_gpus{queue=\"cq-a\"}[2h])"), 4);
+  dashboard_answers("kueue_");
 }
 
 TEST_F(PrometheusQueueMetrics, KaisSeriesAnswerWhatSummaryJsonSays) {
@@ -191,6 +230,7 @@ TEST_F(PrometheusQueueMetrics, KaisSeriesAnswerWhatSummaryJsonSays) {
   EXPECT_EQ(query("max_over_time(kai_queue_fair_share_gpu{queue_name=\"a\"}[2h])"), 4);
   EXPECT_EQ(query("max_over_time(kai_queue_allocated_gpus{queue_name=\"b\"}[2h])"), 8);
   EXPECT_EQ(query("max_over_time(kai_queue_fair_share_gpu{queue_name=\"department\"}[2h])"), 8);
+  dashboard_answers("kai_");
 }
 
 }  // namespace
