@@ -147,12 +147,16 @@ with open(f"{out}/over-time.dat", "w") as d:
     end = max(e for _, e in recorded.values())
     starved_series = {s: [p for (m, _), p in pts.items() if m == "gpusim_queue_starved"] for s, (pts, _) in recorded.items()}
     held_series = {s: [p for (m, _), p in pts.items() if m == "gpusim_queue_allocated_gpus"] for s, (pts, _) in recorded.items()}
-    cursors = {}
+    rows_out = []
     for hour in range(0, int(end / HOUR) + 1, 6):
         t = hour * HOUR
         vals = []
         for s in recorded:
             vals.append(sum(value_at(p, t) for p in starved_series[s]))
             vals.append(sum(value_at(p, t) for p in held_series[s]))
+        rows_out.append((hour, vals))
+    # Up to a day past the last hour any queue was starved (the tail is long jobs finishing).
+    last = max((i for i, (_, vals) in enumerate(rows_out) if any(vals[k] for k in range(0, len(vals), 2))), default=0)
+    for hour, vals in rows_out[: last + 5]:
         d.write(f"{hour} " + " ".join(f"{v:g}" for v in vals) + "\n")
 print("wrote", out)
