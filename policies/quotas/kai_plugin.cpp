@@ -337,7 +337,9 @@ class KaiPlugin final : public ProgressiveFilling {
         in.limit = res.limit;
         in.over_quota_weight = res.over_quota_weight;
         in.priority = qs[q].priority;
-        in.request = allocated_[q][r] + pending_[q][r];
+        // Only leaf queues hold jobs; the division adds each subtree's request into its parent.
+        const bool leaf_queue = std::find(parent_.begin(), parent_.end(), static_cast<std::int32_t>(q)) == parent_.end();
+        in.request = leaf_queue ? allocated_[q][r] + pending_[q][r] : 0.0;
         inputs_.push_back(std::move(in));
       }
       const std::vector<double> shares = kai::fair_shares(total[r], 0.0, inputs_);
@@ -540,8 +542,39 @@ class KaiPlugin final : public ProgressiveFilling {
     return asked;
   }
 
+  // Whether the job's pending workers fit the nodes once victims_ are gone (whole GPUs, first fit
+  // decreasing), as KAI's preempt places the preemptor in its simulation before it evicts.
+  bool fits_nodes_without(const cluster::PodSpec& spec) const {
+    const cluster::ClusterState& cache = h_->cache();
+    std::vector<std::int64_t> room(cache.node_count(), 0);
+    for (cluster::NodeIndex n = 0; n < cache.node_count(); ++n) room[n] = cache.present(n) ? cache.whole_free_devices(n).size() : 0;
+    for (const PodId v : victims_) {
+      const cluster::Placement& p = h_->assumed()[v];
+      room[p.node] += p.gpus.size();
+    }
+    std::vector<const cluster::PodSpec*> workers;
+    if (spec.gang == 0) {
+      workers.push_back(&spec);
+    } else {
+      for (const PodId member : h_->gang_pending(spec.gang)) workers.push_back(&h_->spec_of(member));
+    }
+    std::sort(workers.begin(), workers.end(), [](const cluster::PodSpec* a, const cluster::PodSpec* b) { return a->gpu_count > b->gpu_count; });
+    for (const cluster::PodSpec* w : workers) {
+      bool placed = false;
+      for (cluster::NodeIndex n = 0; n < cache.node_count() && !placed; ++n) {
+        if (room[n] >= w->gpu_count && k8s::may_take_node(*w, cache, n)) {
+          room[n] -= w->gpu_count;
+          placed = true;
+        }
+      }
+      if (!placed) return false;
+    }
+    return true;
+  }
+
   // The running jobs of `spec`'s leaf queue that preempt may take for it (preemptible, strictly lower
-  // priority), lowest priority first, then the newest, until the job passes the capacity checks;
+  // priority), lowest priority first, then the newest, until the job passes the capacity checks and
+  // fits a node with them gone;
   // false (victims_ empty) if all of them do not make it pass.
   bool quota_victims(const cluster::PodSpec& spec, const Amounts& ask) {
     struct Running {
@@ -576,7 +609,7 @@ class KaiPlugin final : public ProgressiveFilling {
         victims_.push_back(pod);
         release(pod);
       }
-      if (!over_capacity(spec, ask)) {
+      if (!over_capacity(spec, ask) && fits_nodes_without(spec)) {
         fits = true;
         break;
       }
@@ -626,7 +659,7 @@ bool KaiReclaim::may_take(const cluster::PodSpec& reclaimer, const cluster::PodS
   const double ask = kai_.reclaimer_ask()[kGpu];
   // Before this victim: at least one strategy must hold (strategies.go).
   const double remaining = kai_.allocated(vl, kGpu) - kai_.taken_under(vl, taken);
-  const bool maintain_fair_share = remaining > kai_.allocatable(vl, kGpu);
+  const bool maintain_fair_share = !at_most(remaining, kai_.allocatable(vl, kGpu));  // -1: unlimited, never above
   const bool guarantee_deserved = at_most(kai_.allocated(rl, kGpu) + ask, kai_.deserved(rl, kGpu)) && !at_most(remaining, kai_.deserved(vl, kGpu));
   if (!maintain_fair_share && !guarantee_deserved) return false;
   if (job_gpu_milli == 0) return true;

@@ -98,6 +98,7 @@ std::string read_kueue_objects(const std::string& text, const std::string& sourc
 std::string read_kai_queues(const std::string& text, const std::string& source, RunConfiguration& into) {
   k8s::kai::Queues queues;
   k8s::kai::parse_kai_queues(text, source, queues);
+  k8s::kai::check_kai_parent_cycles(queues);
   for (const std::string& note : queues.notes) into.notes.push_back(fmt::format("{}: {}", source, note));
   std::vector<std::string> names;
   for (const k8s::kai::Queue& q : queues.queues) names.push_back(q.name);

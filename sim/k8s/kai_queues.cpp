@@ -121,7 +121,7 @@ class Reader {
     q.reclaim_min_runtime = min_runtime(spec, "reclaimMinRuntime");
     if (q.preempt_min_runtime || q.reclaim_min_runtime) {
       into_.notes.push_back(fmt::format("Queue {}: preemptMinRuntime and reclaimMinRuntime ignored: gpusim does not model KAI's minruntime "
-                                        "plugin (victims are protected by the checkpoint interval instead)",
+                                        "plugin (as with KAI's default of 0, no victim is protected)",
                                         q.name));
     }
     if (object.has("status")) into_.notes.push_back(fmt::format("Queue {}: status ignored: the simulation computes it", q.name));
@@ -173,24 +173,33 @@ void parse_kai_queues(const std::string& text, const std::string& source, Queues
   }
 }
 
-void check_kai_queues(const Queues& queues) {
+void check_kai_parent_cycles(const Queues& queues) {
   std::map<std::string, const Queue*> by_name;
   for (const Queue& q : queues.queues) by_name.emplace(q.name, &q);
+  for (const Queue& start : queues.queues) {
+    std::set<std::string> path{start.name};
+    for (const Queue* q = &start; !q->parent.empty();) {
+      if (!path.insert(q->parent).second) {
+        throw core::InputError(fmt::format("{}:{}: Queue {}: its parents form a cycle through '{}'", start.file, start.line, start.name, q->parent));
+      }
+      const auto it = by_name.find(q->parent);
+      if (it == by_name.end()) break;  // a parent in another file, or none: check_kai_queues says
+      q = it->second;
+    }
+  }
+}
+
+void check_kai_queues(const Queues& queues) {
+  std::set<std::string> names;
+  for (const Queue& q : queues.queues) names.insert(q.name);
   for (const Queue& q : queues.queues) {
-    if (!q.parent.empty() && !by_name.contains(q.parent)) {
+    if (!q.parent.empty() && !names.contains(q.parent)) {
       throw core::InputError(fmt::format("{}:{}: Queue {}: spec.parentQueue '{}' names no Queue (KAI drops an orphan queue and its "
                                          "subtree, leaving their jobs pending)",
                                          q.file, q.line, q.name, q.parent));
     }
   }
-  for (const Queue& start : queues.queues) {
-    std::set<std::string> path{start.name};
-    for (const Queue* q = &start; !q->parent.empty(); q = by_name.at(q->parent)) {
-      if (!path.insert(q->parent).second) {
-        throw core::InputError(fmt::format("{}:{}: Queue {}: its parents form a cycle through '{}'", start.file, start.line, start.name, q->parent));
-      }
-    }
-  }
+  check_kai_parent_cycles(queues);
 }
 
 std::vector<std::uint32_t> leaves_of_trace_queues(const Queues& queues, const std::vector<std::string>& trace_queues) {

@@ -58,6 +58,8 @@ void parse_kai_queues(const std::string& text, const std::string& source, Queues
 // Checks across the files, once all are read: every parent exists (KAI drops a queue whose parent is
 // missing, with its subtree, and leaves its jobs pending), no cycle of parents.
 void check_kai_queues(const Queues& queues);
+// The cycles of parents alone (a parent not among `queues` ends the walk): what one file can tell.
+void check_kai_parent_cycles(const Queues& queues);
 
 // The leaf queue each of a workload's queues submits to, by index into `queues.queues`: the queue
 // named as the trace's queue, or the one whose gpusim.io/trace-queues lists it, else KAI's

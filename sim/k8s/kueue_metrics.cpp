@@ -157,10 +157,8 @@ void KueueMetrics::update(core::Time now, const std::vector<std::int64_t>& waiti
     s.starved = pending > 0 && held[i] < deserved[i];
     standings_.update(now, i, s);
   }
-  for (const auto& [node, id] : cohort_shares_) {
-    const double w = engine_.share(node).weighted();
-    series_.set(id, now, std::isinf(w) ? std::nan("") : w);
-  }
+  // The Cohort controller reports +Inf as it is (only the ClusterQueue's turns it into NaN).
+  for (const auto& [node, id] : cohort_shares_) series_.set(id, now, engine_.share(node).weighted());
 }
 
 double KueueMetrics::starved_seconds(core::Time now) const {

@@ -41,8 +41,8 @@ inline constexpr QueueMetric kQueueMetrics[] = {
     {"kai_queue_allocated_cpu_cores", false, "CPU cores allocated to the queue's running pods."},
     {"kai_queue_allocated_memory_bytes", false, "Memory allocated to the queue's running pods, in bytes."},
     // gpusim's own, for both.
-    {"gpusim_queue_deserved_gpus", false, "GPUs the queue deserves: Kueue's nominal quota, KAI's quota."},
-    {"gpusim_queue_fair_share_gpus", false, "GPUs the queue's fair share is: KAI's division; Kueue: its nominal quota plus what it may borrow."},
+    {"gpusim_queue_deserved_gpus", false, "GPUs the queue deserves: Kueue's nominal quota, KAI's quota (-1: unlimited)."},
+    {"gpusim_queue_fair_share_gpus", false, "GPUs the queue's fair share is (KAI's division; Kueue has no such figure, and no series)."},
     {"gpusim_queue_allocated_gpus", false, "GPUs held by the queue (Kueue: quota reserved by admitted workloads; KAI: allocated to running pods)."},
     {"gpusim_queue_borrowed_gpus", false, "GPUs the queue holds beyond what it deserves."},
     {"gpusim_queue_lent_gpus", false,

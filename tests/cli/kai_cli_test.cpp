@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <tuple>
 
 #include "tests/cli/run_gpusim.hpp"
 
@@ -127,6 +128,74 @@ TEST_F(KaiCli, ALimitHoldsAJobBackEvenOnAnIdleCluster) {
   EXPECT_NE(pods.find("1,job-00001,0,0,4,1000,10.000000,600.000000,1200.000000,completed"), std::string::npos) << pods;
 }
 
+// Found by review: a queue of unlimited quota is never above its allocatable share, so nothing is
+// reclaimed from it (KAI's compareQuantities): two such trees do not take each other's jobs for ever.
+TEST_F(KaiCli, NothingIsReclaimedFromAQueueOfUnlimitedQuota) {
+  std::ofstream(dir_ / "nodes8.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,0,0,8,p100-pcie-12gb\n";
+  std::ofstream(dir_ / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                      "2017-10-09 00:00:00,600.0,6,3600.0,a1\n"
+                                      "2017-10-09 00:01:40,600.0,6,3600.0,b1\n";
+  std::string queues;
+  for (const auto& [name, parent, quota] : {std::tuple{"ta", "", "-1"}, std::tuple{"a1", "ta", "1"}, std::tuple{"tb", "", "-1"}, std::tuple{"b1", "tb", "1"}}) {
+    queues += std::string("---\napiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: ") + name + "}\nspec:\n" +
+              (std::string(parent).empty() ? "" : std::string("  parentQueue: ") + parent + "\n") + "  resources:\n    gpu: {quota: " + quota +
+              ", overQuotaWeight: 1, limit: -1}\n";
+  }
+  std::ofstream(dir_ / "unlimited.yaml") << queues;
+  const CliResult result = run_gpusim(dir_, "run --cluster nodes8.csv --workload jobs.csv --mode replay --quiet --policy kai --config unlimited.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  EXPECT_NE(pods.find("1,job-00001,0,0,6,1000,100.000000,600.000000,1200.000000,completed"), std::string::npos) << pods;
+  EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_reclaim_evictions\": 0.0"), std::string::npos);
+}
+
+// Found by review: a parent's fair share is divided from what its subtree asks, once (queue p2's
+// leaf asks 8 GPUs, p1's asks 2: KAI gives 2 and 6 of 8).
+TEST_F(KaiCli, AParentsShareCountsItsSubtreesAskOnce) {
+  std::ofstream(dir_ / "jobs.csv") << "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                      "2017-10-09 00:00:00,3600.0,2,7200.0,a\n"
+                                      "2017-10-09 00:00:00,3600.0,4,14400.0,b\n"
+                                      "2017-10-09 00:00:00,3600.0,4,14400.0,b\n";
+  std::string queues;
+  for (const auto& [name, parent] : {std::pair{"p1", ""}, std::pair{"a", "p1"}, std::pair{"p2", ""}, std::pair{"b", "p2"}}) {
+    queues += std::string("---\napiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: ") + name + "}\nspec:\n" +
+              (std::string(parent).empty() ? "" : std::string("  parentQueue: ") + parent + "\n") +
+              "  resources:\n    gpu: {quota: 0, overQuotaWeight: 1, limit: -1}\n";
+  }
+  std::ofstream(dir_ / "two-trees.yaml") << queues;
+  ASSERT_EQ(run("--policy kai --config two-trees.yaml --out o").exit_code, 0);
+  const std::string series = slurp(dir_ / "o" / "queue-series.csv");
+  const auto share = [](const std::string& q, int gpus) {
+    return "0.000000,kai_queue_fair_share_gpu,\"queue_name=\"\"" + q + "\"\",queue_metadata_name=\"\"" + q + "\"\",queue_display_name=\"\"\"\"\"," +
+           std::to_string(gpus) + "\n";
+  };
+  for (const auto& [q, gpus] : {std::pair{"p1", 2}, std::pair{"a", 2}, std::pair{"p2", 6}, std::pair{"b", 6}}) {
+    EXPECT_NE(series.find(share(q, gpus)), std::string::npos) << q << "\n" << series.substr(0, 1500);
+  }
+}
+
+// Found by review: preempt evicts a queue's lower-priority jobs for a job held back by its limit
+// only if the job then fits a node (KAI places the preemptor in its simulation first).
+TEST_F(KaiCli, PreemptEvictsNothingWhenTheJobWouldStillNotFit) {
+  std::ofstream(dir_ / "w.jsonl")
+      << R"({"format":"gpusim-trace","version":1,"source":"review","cluster":"philly","timed":true,"queues":["l","o"]})" "\n"
+      << R"({"name":"j1-low","gpus":1,"priority":50,"phase":"Succeeded","created_us":0,"deleted_us":3600000000,"duration_us":3600000000,"queue":"l"})" "\n"
+      << R"({"name":"o-4","gpus":4,"priority":50,"phase":"Succeeded","created_us":1000000,"deleted_us":3601000000,"duration_us":3600000000,"queue":"o"})" "\n"
+      << R"({"name":"o-3","gpus":3,"priority":50,"phase":"Succeeded","created_us":2000000,"deleted_us":3602000000,"duration_us":3600000000,"queue":"o"})" "\n"
+      << R"({"name":"h-4","gpus":4,"priority":100,"phase":"Succeeded","created_us":100000000,"deleted_us":700000000,"duration_us":600000000,"queue":"l"})" "\n";
+  std::ofstream(dir_ / "lo.yaml") << "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: l}\nspec:\n  resources:\n"
+                                     "    gpu: {quota: 4, overQuotaWeight: 1, limit: 4}\n---\n"
+                                     "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: o}\nspec:\n  resources:\n"
+                                     "    gpu: {quota: 4, overQuotaWeight: 1, limit: -1}\n";
+  const CliResult result = run_gpusim(dir_, "run --cluster nodes.csv --workload w.jsonl --mode replay --quiet --policy kai --config lo.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  // j1-low keeps running: evicting it frees 1 GPU on n0, where o-3 holds 3, and h-4 needs 4.
+  EXPECT_NE(pods.find("0,j1-low,0,0,1,1000,0.000000,0.000000,3600.000000,completed"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("3,h-4,0,0,4,1000,100.000000,3600.000000,4200.000000,completed"), std::string::npos) << pods;
+  EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_preempt_evictions\": 0.0"), std::string::npos);
+}
+
 TEST_F(KaiCli, MistakesFailBeforeAnythingIsWritten) {
   std::ofstream(dir_ / "orphan.yaml") << "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: c}\n"
                                          "spec: {parentQueue: research, resources: {gpu: {quota: 1, limit: -1}}}\n";
@@ -150,6 +219,13 @@ TEST_F(KaiCli, MistakesFailBeforeAnythingIsWritten) {
   const CliResult check = run_gpusim(dir_, "config check kai.yaml");
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_NE(check.out.find("kai.yaml: ok: KAI Queues: 3 queues: department, a, team-b"), std::string::npos) << check.out;
+  // A cycle of parents within one file is refused by config check too (parents in other files are
+  // checked when a run reads them all).
+  std::ofstream(dir_ / "cycle.yaml") << "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: a}\nspec: {parentQueue: b, resources: {}}\n"
+                                        "---\napiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: b}\nspec: {parentQueue: a, resources: {}}\n";
+  const CliResult cycle = run_gpusim(dir_, "config check cycle.yaml");
+  EXPECT_NE(cycle.exit_code, 0);
+  EXPECT_NE((cycle.out + cycle.err).find("cycle.yaml:3: Queue a: its parents form a cycle through 'a'"), std::string::npos) << cycle.out << cycle.err;
 }
 
 }  // namespace
