@@ -1,6 +1,6 @@
 # Plots of scripts/queueing_systems_experiments.sh (gnuplot -e "dir='...'" this file): per virtual
 # cluster, the mean queueing time under each system and the hours starved under Kueue and KAI; over
-# time, the queues starved under each.
+# time, the queues starved and the GPUs the queues hold under each.
 set terminal svg size 1100,520 dynamic font "sans,11"
 set datafile separator " "
 set key top left
@@ -27,3 +27,9 @@ set xlabel "simulated hour"
 set ylabel "queues starved"
 plot dir."/over-time.dat" using 1:2 title "kueue", "" using 1:4 title "kueue-fair-sharing", \
      "" using 1:6 title "kueue-borrowing-limits", "" using 1:8 title "kai"
+
+set output dir."/held-over-time.svg"
+set title "Philly 8x: GPUs the queues hold (Kueue: quota reserved by admitted workloads; KAI: allocated), every 6 simulated hours"
+set ylabel "GPUs held"
+plot dir."/over-time.dat" using 1:3 title "kueue", "" using 1:5 title "kueue-fair-sharing", \
+     "" using 1:7 title "kueue-borrowing-limits", "" using 1:9 title "kai"
