@@ -83,16 +83,7 @@ class Reader {
     static constexpr std::string_view kKnown[] = {kTraceQueuesAnnotation};
     traces::k8s::check_gpusim_annotations(where_, meta.annotations, kKnown, "Queue");
     if (const traces::k8s::Entry* e = traces::k8s::find(meta.annotations, kTraceQueuesAnnotation)) {
-      std::string_view rest = e->value;
-      while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        std::string item(rest.substr(0, comma));
-        item.erase(0, item.find_first_not_of(' '));
-        item.erase(item.find_last_not_of(' ') + 1);
-        if (item.empty()) where_.fail(e->node, e->path, "an empty queue name in the list");
-        q.trace_queues.push_back(std::move(item));
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      }
+      q.trace_queues = traces::k8s::comma_list(where_, *e, "queue name");
     }
     // The admission webhook's one rule (queue_validator.go): resources must be specified.
     if (!object.has("spec")) object.missing("spec");

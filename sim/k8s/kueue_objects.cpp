@@ -422,16 +422,7 @@ class Reader {
     static constexpr std::string_view kKnown[] = {kTraceQueuesAnnotation};
     traces::k8s::check_gpusim_annotations(where_, meta.annotations, kKnown, "LocalQueue");
     if (const traces::k8s::Entry* e = traces::k8s::find(meta.annotations, kTraceQueuesAnnotation)) {
-      std::string_view rest = e->value;
-      while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        std::string item(rest.substr(0, comma));
-        item.erase(0, item.find_first_not_of(' '));
-        item.erase(item.find_last_not_of(' ') + 1);
-        if (item.empty()) where_.fail(e->node, e->path, "an empty queue name in the list");
-        lq.trace_queues.push_back(std::move(item));
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      }
+      lq.trace_queues = traces::k8s::comma_list(where_, *e, "queue name");
     }
     lq.file = source_;
     lq.line = line;

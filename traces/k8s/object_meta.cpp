@@ -65,4 +65,19 @@ void check_gpusim_annotations(const Where& where, const Entries& annotations, st
   }
 }
 
+std::vector<std::string> comma_list(const Where& where, const Entry& annotation, std::string_view what) {
+  std::vector<std::string> items;
+  std::string_view rest = annotation.value;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    std::string item(rest.substr(0, comma));
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (item.empty()) where.fail(annotation.node, annotation.path, fmt::format("an empty {} in the list", what));
+    items.push_back(std::move(item));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return items;
+}
+
 }  // namespace gpusim::traces::k8s

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "traces/k8s/object_fields.hpp"
 
@@ -32,6 +33,10 @@ Meta read_meta(const Fields& object);
 // names the earlier line, at the duplicate's metadata.name.
 void check_unique(std::unordered_map<std::string, int>& seen, const std::string& name, const Fields& meta_owner,
                   std::string_view what);
+
+// An annotation's comma-separated list ("vc1, vc2"), each item trimmed of spaces; an empty item is
+// an error at the annotation ("an empty <what> in the list").
+std::vector<std::string> comma_list(const Where& where, const Entry& annotation, std::string_view what);
 
 // gpusim.io/ annotations are gpusim's own: a misspelt one must not be ignored. Each must be one
 // of `known`; `object` names the kind in the message ("Node", "Job's pod template").
