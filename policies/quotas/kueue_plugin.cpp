@@ -49,6 +49,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     job_of_row_.assign(handle.workload().size(), -1);
     suspended_row_.assign(handle.workload().size(), 0);
     waiting_row_.assign(handle.workload().size(), 0);
+    waiting_pod_of_row_.assign(handle.workload().size(), 0);
     // A gang's Workload asks what all its workers ask (a job's last worker may have fewer GPUs).
     for (std::uint32_t row = 0; row < handle.workload().size(); ++row) {
       const cluster::PodSpec& pod = handle.workload()[row];
@@ -102,7 +103,10 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     for (const std::uint32_t row : rows_of_job_[static_cast<std::size_t>(job)]) {
       if (suspended_row_[row] == (suspended ? 1 : 0)) continue;
       suspended_row_[row] = suspended ? 1 : 0;
-      if (waiting_row_[row]) released_waiting_ += suspended ? -1 : 1;
+      if (waiting_row_[row]) {
+        released_waiting_ += suspended ? -1 : 1;
+        suspended_pod_[waiting_pod_of_row_[row]] = suspended ? 1 : 0;
+      }
     }
   }
   // Pods join (+1) or leave (-1) the queue: those released to the scheduler are counted, so that a
@@ -111,6 +115,11 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     const std::uint32_t row = h_->api().pod(id).source;
     waiting_row_[row] = sign > 0 ? 1 : 0;
     if (!suspended_row_[row]) released_waiting_ += sign;
+    if (sign > 0) {
+      waiting_pod_of_row_[row] = id;
+      if (suspended_pod_.size() <= id) suspended_pod_.resize(std::max<std::size_t>(id + 1, 2 * suspended_pod_.size()), 0);
+      suspended_pod_[id] = suspended_row_[row];
+    }
   }
 
   // The cycle: Kueue's admission, then kube-scheduler's walk over the queue (FIFO) for the pods
@@ -128,15 +137,20 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     const std::vector<std::uint32_t>& shape_of_source = *view.shape_of_source;
     const std::vector<std::uint64_t>& failed_in_cycle = *view.failed_in_cycle;
     const std::uint64_t cycle = *view.cycle;
+    // Every pod Kueue released is visited; the queue past the last of them holds only suspended
+    // pods, which stay as they are (most of a long queue: Kueue admits the older jobs first).
+    std::int64_t released_left = released_waiting_;
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < pending.size(); ++i) {
+    std::size_t i = 0;
+    for (; i < pending.size() && released_left > 0; ++i) {
       const PodId id = pending[i];
-      if (h_->bound_by_gang(id)) continue;  // placed with its gang's first member
-      const std::uint32_t source = h_->api().pod(id).source;
-      if (suspended_row_[source]) {
+      if (suspended_pod_[id]) {
         pending[kept++] = id;
         continue;
       }
+      --released_left;
+      if (h_->bound_by_gang(id)) continue;  // placed with its gang's first member
+      const std::uint32_t source = h_->api().pod(id).source;
       const cluster::PodSpec& spec = h_->workload()[source];
       const std::uint32_t shape = shape_of_source[source];
       const bool gang = spec.gang != 0;
@@ -149,7 +163,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       if (!partial_gang) h_->mark_failed(spec, shape);
       pending[kept++] = id;
     }
-    pending.resize(kept);
+    if (kept < i) pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(kept), pending.begin() + static_cast<std::ptrdiff_t>(i));
     h_->drop_gang_bound();
     arm_requeue_timer();
     return true;
@@ -383,6 +397,9 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::vector<std::int32_t> job_of_row_;              // per trace row (pods outside gangs)
   std::vector<std::uint8_t> suspended_row_;           // per trace row: its Job is suspended
   std::vector<std::uint8_t> waiting_row_;             // per trace row: its pod waits in the queue
+  std::vector<PodId> waiting_pod_of_row_;             // per trace row: its pod that waits, if one does
+  // Per pod waiting: its Job is suspended (suspended_row_ by pod, dense for the walk over the queue).
+  std::vector<std::uint8_t> suspended_pod_;
   std::int64_t released_waiting_ = 0;                 // pods waiting whose Job is not suspended
   std::map<std::uint32_t, std::int32_t> job_of_gang_;
   std::vector<Job> jobs_;

@@ -101,7 +101,7 @@ const char* to_string(PreemptionReason reason) {
   return "?";
 }
 
-Admission::Admission(const Objects& objects) : tree_(objects), flavors_(objects.resource_flavors) {
+Admission::Admission(const Objects& objects) : tree_(objects), snapshot_(objects), flavors_(objects.resource_flavors) {
   if (objects.configuration) configuration_ = *objects.configuration;
   fair_sharing_ = configuration_.fair_sharing;
   std::sort(flavors_.begin(), flavors_.end(), [](const ResourceFlavor& a, const ResourceFlavor& b) { return a.name < b.name; });
@@ -130,6 +130,7 @@ void Admission::push(Queue& q, WorkloadId id) {
   workloads_[id].state = WorkloadState::kPending;
   const auto at = std::upper_bound(q.heap.begin(), q.heap.end(), id, [&](WorkloadId a, WorkloadId b) { return ranks_before(q, a, b); });
   q.heap.insert(at, id);
+  count_in_heap(q, shape_of_[id], 1);
 }
 
 WorkloadId Admission::add(WorkloadSpec spec) {
@@ -142,7 +143,7 @@ WorkloadId Admission::add(WorkloadSpec spec) {
   for (const auto& [r, a] : spec.requests) key += fmt::format("|{}={}", r, a);
   for (const auto& [k, v] : spec.node_selector) key += fmt::format("|s:{}={}", k, v);
   for (const cluster::Toleration& t : spec.tolerations) key += fmt::format("|t:{}:{}:{}:{}", t.key, t.exists, t.value, t.effect);
-  w.shape = shapes_.emplace(std::move(key), static_cast<std::uint32_t>(shapes_.size())).first->second;
+  shape_of_.push_back(shapes_.emplace(std::move(key), static_cast<std::uint32_t>(shapes_.size())).first->second);
   rank_key_.push_back({-static_cast<std::int64_t>(spec.priority), spec.queue_order, id});
   w.spec = std::move(spec);
   w.uid = id;
@@ -164,7 +165,7 @@ std::string Admission::why_waiting(WorkloadId id) const {
 void Admission::enqueue(WorkloadId id) {
   Queue& q = queue_of(id);
   // ClusterQueue.PushOrUpdate: a shape set aside since the last requeue joins it there.
-  if (q.object.queueing_strategy == QueueingStrategy::kBestEffortFifo && q.set_aside.contains(workloads_[id].shape)) {
+  if (q.object.queueing_strategy == QueueingStrategy::kBestEffortFifo && q.set_aside.contains(shape_of_[id])) {
     set_aside(q, id);
     workloads_[id].reason.clear();
     workloads_[id].aside_with.reset();
@@ -225,6 +226,7 @@ void Admission::requeue_cohort_tree(NodeId root) {
       if (runs.size() % 2 == 0) merged.push_back(runs.back());
       runs.swap(merged);
     }
+    for (const WorkloadId id : q.inadmissible) count_in_heap(q, shape_of_[id], 1);
     const auto middle = static_cast<std::ptrdiff_t>(q.heap.size());
     q.heap.insert(q.heap.end(), q.inadmissible.begin(), q.inadmissible.end());
     std::inplace_merge(q.heap.begin(), q.heap.begin() + middle, q.heap.end(), rank);
@@ -631,14 +633,22 @@ std::vector<Admission::Target> Admission::preemption_targets(WorkloadId id, cons
   return {};
 }
 
+void Admission::count_in_heap(Queue& q, std::uint32_t shape, int sign) {
+  if (q.shape_count.size() <= shape) q.shape_count.resize(shapes_.size(), 0);
+  q.shape_count[shape] = static_cast<std::uint32_t>(static_cast<std::int64_t>(q.shape_count[shape]) + sign);
+}
+
 bool Admission::cycle(Decisions& out) {
   ++cycles_;
-  QuotaTree snapshot = tree_;
+  // The cycle's snapshot: the tree's usage copied into one kept for it (no allocation).
+  QuotaTree& snapshot = snapshot_;
+  snapshot.copy_usage_from(tree_);
   std::vector<Entry> entries;
   for (Queue& q : queues_) {
     if (q.object.stop_policy != StopPolicy::kNone || q.heap.empty()) continue;
     const WorkloadId head = q.heap.front();
     q.heap.erase(q.heap.begin());
+    count_in_heap(q, shape_of_[head], -1);
     Entry e{head, {}, {}, Requeue::kNone, false};
     const cluster::Labels ns{{"kubernetes.io/metadata.name", workloads_[head].spec.namespace_name}};
     if (!q.object.namespace_selector || !selector_matches(*q.object.namespace_selector, ns)) {
@@ -740,7 +750,12 @@ bool Admission::cycle(Decisions& out) {
     // fairSharingIterator: a tournament per cohort tree, on the snapshot as it stands.
     std::vector<std::size_t> left(entries.size());
     for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
-    while (!left.empty()) process(entries[next_by_fair_sharing(entries, left, snapshot)]);
+    FairShares shares{std::vector<std::optional<std::vector<std::pair<NodeId, Drs>>>>(entries.size())};
+    while (!left.empty()) {
+      const std::size_t next = next_by_fair_sharing(entries, left, snapshot, shares);
+      process(entries[next]);
+      shares.changed(snapshot, entries, workloads_, next);
+    }
   } else {
     // makeClassicalIterator: not borrowing first, then priority, then age.
     std::vector<std::size_t> order(entries.size());
@@ -776,20 +791,24 @@ bool Admission::cycle(Decisions& out) {
     // handleInadmissibleHash: under BestEffortFIFO, a head set aside for want of quota takes the
     // queued workloads of its shape with it.
     if (!strict && (e.requeue == Requeue::kNoFit || e.requeue == Requeue::kNoCandidates)) {
-      const std::uint32_t shape = workloads_[e.id].shape;
+      const std::uint32_t shape = shape_of_[e.id];
       q.set_aside.insert(shape);
-      std::vector<WorkloadId> kept;
-      for (const WorkloadId id : q.heap) {
-        if (workloads_[id].shape == shape) {
-          set_aside(q, id);
-          workloads_[id].reason.clear();
-          workloads_[id].aside_with = e.id;
-          workloads_[id].joined_shape = false;
-        } else {
-          kept.push_back(id);
+      // In place, and only as far as the last of the shape (the queue keeps its order).
+      std::size_t kept = 0, at = 0;
+      for (std::uint32_t left = q.shape_count[shape]; left > 0; ++at) {
+        const WorkloadId id = q.heap[at];
+        if (shape_of_[id] != shape) {
+          q.heap[kept++] = id;
+          continue;
         }
+        --left;
+        set_aside(q, id);
+        if (!workloads_[id].reason.empty()) workloads_[id].reason.clear();
+        workloads_[id].aside_with = e.id;
+        workloads_[id].joined_shape = false;
       }
-      q.heap.swap(kept);
+      q.heap.erase(q.heap.begin() + static_cast<std::ptrdiff_t>(kept), q.heap.begin() + static_cast<std::ptrdiff_t>(at));
+      q.shape_count[shape] = 0;
     }
   }
   return changed;

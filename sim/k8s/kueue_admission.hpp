@@ -146,10 +146,10 @@ class Admission {
   struct Workload {
     WorkloadSpec spec;
     std::uint64_t uid = 0;  // arrival order: the last tie-break
-    WorkloadState state = WorkloadState::kPending;
     std::vector<std::pair<std::uint32_t, std::int64_t>> usage;
     std::int64_t reserved_at = 0;  // the cycle count when it reserved quota (newest first as victims)
-    std::uint32_t shape = 0;       // its scheduling equivalence class
+    // What setting a queue's workloads aside writes, kept together (a shape may hold thousands).
+    WorkloadState state = WorkloadState::kPending;
     std::string reason;            // as a head: why the last cycle left it out
     bool no_flavor = false;        // see waits_for_flavor
     // Set aside with the workloads of a head's shape: that head's reason explains it (formatted
@@ -165,6 +165,7 @@ class Admission {
     std::vector<WorkloadId> admitted;      // holding quota (admitted or evicted)
     std::optional<WorkloadId> sticky;      // a preemptor waiting for its victims (BestEffortFIFO)
     std::set<std::uint32_t> set_aside;     // shapes set aside since the last requeue (BestEffortFIFO)
+    std::vector<std::uint32_t> shape_count;  // per shape: its workloads in the heap
   };
 
   // Why a head was not admitted, as the queue manager reads it (RequeueReason).
@@ -193,10 +194,23 @@ class Admission {
   std::vector<Target> fair_preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
                                               const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests,
                                               QuotaTree& snapshot) const;
+  // Whether fair-sharing preemption could take any victim at all for `requests` (false: it takes none).
+  bool fair_sharing_may_preempt(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
+                                const std::vector<std::pair<std::uint32_t, std::int64_t>>& requests, QuotaTree& snapshot) const;
   // The next entry fair sharing's iterator gives (fair_sharing_iterator.go), from those not yet
   // given (`left`, emptied as it goes), on the cycle's snapshot as earlier entries changed it.
-  std::size_t next_by_fair_sharing(const std::vector<Entry>& entries, std::vector<std::size_t>& left, QuotaTree& snapshot) const;
+  // Per entry of a cycle, the shares its tournament compares, computed once and kept until the usage
+  // they read changes.
+  struct FairShares {
+    std::vector<std::optional<std::vector<std::pair<NodeId, Drs>>>> per_entry;
+    // The entry `processed` went through processEntry: the shares it may have changed are dropped.
+    void changed(const QuotaTree& snapshot, const std::vector<Entry>& entries, const std::vector<Workload>& workloads, std::size_t processed);
+  };
+  std::size_t next_by_fair_sharing(const std::vector<Entry>& entries, std::vector<std::size_t>& left, QuotaTree& snapshot,
+                                   FairShares& shares) const;
   void push(Queue& q, WorkloadId id);
+  // A workload of `shape` joins (+1) or leaves (-1) the queue's heap.
+  void count_in_heap(Queue& q, std::uint32_t shape, int sign);
   // A workload (re)joins its queue: the heap, or aside with its shape.
   void enqueue(WorkloadId id);
   void set_aside(Queue& q, WorkloadId id);
@@ -210,6 +224,7 @@ class Admission {
   bool cycle(Decisions& out);
 
   QuotaTree tree_;
+  QuotaTree snapshot_;  // each cycle's, reused
   std::vector<ResourceFlavor> flavors_;  // by name, sorted
   std::vector<Queue> queues_;            // one per ClusterQueue, in the objects' order
   std::vector<std::size_t> queue_index_;  // per tree node: its queue (ClusterQueues only)
@@ -217,6 +232,8 @@ class Admission {
   // Per workload, its place in its queue (baseCompareFunc: higher priority, older, uid), packed so
   // that sorting a long queue reads one array.
   std::vector<std::tuple<std::int64_t, std::int64_t, std::uint64_t>> rank_key_;
+  // Per workload, its scheduling equivalence class (its shape), packed for the scans of a long queue.
+  std::vector<std::uint32_t> shape_of_;
   Configuration configuration_;
   bool fair_sharing_ = false;  // the Configuration's fairSharing
   std::map<std::string, std::uint32_t> shapes_;

@@ -4,10 +4,10 @@
 // pkg/scheduler/preemption/fairsharing/). Shares are dominant resource shares (kueue_fair_sharing.hpp).
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "sim/core/check.hpp"
 #include "sim/k8s/kueue_admission.hpp"
@@ -22,9 +22,43 @@ void add_usage(QuotaTree& tree, NodeId cq, const Usage& usage, std::int64_t sign
   for (const auto& [fr, amount] : usage) tree.add_usage(cq, fr, sign * amount);
 }
 
+// The shares fair-sharing preemption compares: those of the children of the lowest common ancestor
+// of the preemptor's ClusterQueue and the target's, on each side (`on_path`: the preemptor's ancestors).
+std::pair<NodeId, NodeId> sides_below_common_ancestor(const QuotaTree& tree, const std::vector<bool>& on_path, NodeId preemptor, NodeId target) {
+  NodeId lca = tree.parent(target);
+  while (!on_path[lca]) lca = tree.parent(lca);
+  const auto below = [&](NodeId from) {
+    while (tree.parent(from) != lca) from = tree.parent(from);
+    return from;
+  };
+  return {below(preemptor), below(target)};
+}
+
 }  // namespace
 
-std::size_t Admission::next_by_fair_sharing(const std::vector<Entry>& entries, std::vector<std::size_t>& left, QuotaTree& snapshot) const {
+void Admission::FairShares::changed(const QuotaTree& snapshot, const std::vector<Entry>& entries, const std::vector<Workload>& workloads,
+                                    std::size_t processed) {
+  // A share depends on its node's usage alone (and on quotas): only the entries whose path below the
+  // root passes through a node whose usage the processed entry changed need theirs again.
+  std::vector<bool> touched(snapshot.node_count(), false);
+  for (NodeId n = workloads[entries[processed].id].spec.cluster_queue; snapshot.parent(n) != kNoParent; n = snapshot.parent(n)) touched[n] = true;
+  for (std::size_t i = 0; i < per_entry.size(); ++i) {
+    if (!per_entry[i]) continue;
+    // Each share is a child's on the entry's path under `parent`: the children are the entry's
+    // ClusterQueue and every parent below the root.
+    for (const auto& share : *per_entry[i]) {
+      const NodeId parent = share.first;
+      if (touched[parent] && snapshot.parent(parent) != kNoParent) {
+        per_entry[i].reset();
+        break;
+      }
+    }
+    if (per_entry[i] && touched[workloads[entries[i].id].spec.cluster_queue]) per_entry[i].reset();
+  }
+}
+
+std::size_t Admission::next_by_fair_sharing(const std::vector<Entry>& entries, std::vector<std::size_t>& left, QuotaTree& snapshot,
+                                            FairShares& shares) const {
   GPUSIM_CHECK(!left.empty(), "no entry left for fair sharing's iterator");
   const auto take = [&](std::size_t at) {
     const std::size_t entry = left[at];
@@ -39,29 +73,33 @@ std::size_t Admission::next_by_fair_sharing(const std::vector<Entry>& entries, s
 
   // computeDRS: per entry of the tree, with its usage added, the share of its ClusterQueue and of
   // every Cohort below the root on its path, each keyed by the Cohort it competes under.
+  // Kept from the cycle's earlier calls while still the same (FairShares::changed).
   struct Contender {
     std::size_t at;  // in `left`
-    std::vector<std::pair<NodeId, Drs>> shares;  // (parent Cohort, share of the child on the path)
+    const std::vector<std::pair<NodeId, Drs>>* shares;  // (parent Cohort, share of the child on the path)
   };
   std::vector<Contender> contenders;
   for (std::size_t at = 0; at < left.size(); ++at) {
     const Entry& e = entries[left[at]];
     const NodeId cq = workloads_[e.id].spec.cluster_queue;
     if (snapshot.parent(cq) == kNoParent || snapshot.root(cq) != root) continue;
-    add_usage(snapshot, cq, e.assignment.usage, 1);
-    Contender c{at, {}};
-    for (NodeId child = cq; snapshot.parent(child) != kNoParent; child = snapshot.parent(child)) {
-      c.shares.emplace_back(snapshot.parent(child), dominant_resource_share(snapshot, child));
+    auto& kept = shares.per_entry[left[at]];
+    if (!kept) {
+      add_usage(snapshot, cq, e.assignment.usage, 1);
+      kept.emplace();
+      for (NodeId child = cq; snapshot.parent(child) != kNoParent; child = snapshot.parent(child)) {
+        kept->emplace_back(snapshot.parent(child), dominant_resource_share(snapshot, child));
+      }
+      add_usage(snapshot, cq, e.assignment.usage, -1);
     }
-    add_usage(snapshot, cq, e.assignment.usage, -1);
-    contenders.push_back(std::move(c));
+    contenders.push_back({at, &*kept});
   }
   const auto share_under = [](const Contender& c, NodeId cohort) -> const Drs& {
-    for (const auto& [parent, drs] : c.shares) {
+    for (const auto& [parent, drs] : *c.shares) {
       if (parent == cohort) return drs;
     }
     GPUSIM_CHECK(false, "a tournament entry has no share under a Cohort it competes in");
-    return c.shares.front().second;
+    return c.shares->front().second;
   };
   // entryComparer.less: not borrowing (on what the entry asks) first, then the lower share, the
   // higher priority, the older; gpusim breaks the last ties by arrival (Kueue keeps the first seen).
@@ -102,6 +140,44 @@ std::size_t Admission::next_by_fair_sharing(const std::vector<Entry>& entries, s
   return take(winner->at);
 }
 
+// The search below takes a victim of another ClusterQueue only where a strategy passes: the
+// preemptor's share (with the request) at most the target's share after the victim leaves
+// (LessThanOrEqualToFinalShare), or below the target's share (LessThanInitialShare). A share only
+// falls as its usage falls, and nothing leaves before a first victim is taken, so where no
+// ClusterQueue that could give victims has a share at least the preemptor's now, no strategy
+// can ever pass and the search takes nobody: the common case of a borrowing head that waits,
+// decided here from a share per ClusterQueue instead of a pass over every candidate. Not so for a
+// preemptor within its nominal quota, or one that may preempt in its own ClusterQueue: those take
+// victims whatever the shares.
+bool Admission::fair_sharing_may_preempt(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption, const Usage& requests,
+                                         QuotaTree& snapshot) const {
+  const Workload& preemptor = workloads_[id];
+  const Queue& q = queue_of(id);
+  const NodeId node = q.node;
+  if (q.object.preemption.within_cluster_queue != WithinClusterQueue::kNever &&
+      std::any_of(q.admitted.begin(), q.admitted.end(),
+                  [&](WorkloadId c) { return policy_allows(preemptor, q.object, c, true) && uses_any(c, needs_preemption); })) {
+    return true;
+  }
+  if (q.object.preemption.reclaim_within_cohort == ReclaimWithinCohort::kNever) return false;
+  std::vector<bool> on_path(snapshot.node_count(), false);
+  for (NodeId a = snapshot.parent(node); a != kNoParent; a = snapshot.parent(a)) on_path[a] = true;
+  const NodeId root = snapshot.root(node);
+  add_usage(snapshot, node, requests, 1);
+  bool may = std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(node, fr); });
+  for (std::size_t i = 0; !may && i < queues_.size(); ++i) {
+    const Queue& other = queues_[i];
+    if (other.node == node || other.admitted.empty() || snapshot.parent(other.node) == kNoParent || snapshot.root(other.node) != root) continue;
+    if (std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(other.node, fr); })) {
+      continue;
+    }
+    const auto [preemptor_side, target_side] = sides_below_common_ancestor(snapshot, on_path, node, other.node);
+    may = compare(dominant_resource_share(snapshot, preemptor_side), dominant_resource_share(snapshot, target_side)) <= 0;
+  }
+  add_usage(snapshot, node, requests, -1);
+  return may;
+}
+
 std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
                                                                   const Usage& requests, QuotaTree& snapshot) const {
   const Workload& preemptor = workloads_[id];
@@ -109,6 +185,8 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
   const ClusterQueue& cq = q.object;
   const NodeId node = q.node;
   const bool in_cohort = snapshot.parent(node) != kNoParent;
+
+  if (in_cohort && !fair_sharing_may_preempt(id, needs_preemption, requests, snapshot)) return {};
 
   // findCandidates: the ClusterQueue's own by withinClusterQueue; in the cohort tree, those of
   // ClusterQueues borrowing on a contested pair, by reclaimWithinCohort.
@@ -140,13 +218,19 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
   // workloads leave): the common case of a head that waits, decided before any search. Their usage
   // is taken out summed per ClusterQueue and pair.
   {
-    std::map<std::pair<NodeId, std::uint32_t>, std::int64_t> freed;
+    const std::size_t pairs = snapshot.flavor_resource_count();
+    std::vector<std::int64_t> freed(snapshot.node_count() * pairs, 0);
     for (const WorkloadId c : candidates) {
-      for (const auto& [fr, amount] : workloads_[c].usage) freed[{workloads_[c].spec.cluster_queue, fr}] += amount;
+      for (const auto& [fr, amount] : workloads_[c].usage) freed[workloads_[c].spec.cluster_queue * pairs + fr] += amount;
     }
-    for (const auto& [at, amount] : freed) snapshot.add_usage(at.first, at.second, -amount);
+    const auto take_freed = [&](std::int64_t sign) {
+      for (std::size_t at = 0; at < freed.size(); ++at) {
+        if (freed[at] != 0) snapshot.add_usage(static_cast<NodeId>(at / pairs), static_cast<std::uint32_t>(at % pairs), -sign * freed[at]);
+      }
+    };
+    take_freed(1);
     const bool room = fits();
-    for (const auto& [at, amount] : freed) snapshot.add_usage(at.first, at.second, amount);
+    take_freed(-1);
     if (!room) return {};
   }
 
@@ -173,27 +257,40 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
     std::vector<std::vector<Keyed>> lists;  // per node: its candidates, in order once sorted
     std::vector<std::size_t> next;               // per node: the first not taken
     std::vector<bool> pruned;                    // per node
-    std::vector<bool> sorted;                    // per node: its list is in CandidatesOrdering
+    // Per node: how far its list (from `next` on) is in CandidatesOrdering: not at all, its first
+    // only (the least moved there), or all of it.
+    enum class Order : std::uint8_t { kNone, kFirst, kAll };
+    std::vector<Order> order;
+    std::vector<std::uint32_t> taken;  // per node: candidates taken from its list so far
   };
   const auto make_ordering = [&](const std::vector<WorkloadId>& list) {
     const std::size_t n = snapshot.node_count();
-    Ordering o{std::vector<std::vector<Keyed>>(n), std::vector<std::size_t>(n, 0), std::vector<bool>(n, false), std::vector<bool>(n, false)};
+    Ordering o{std::vector<std::vector<Keyed>>(n), std::vector<std::size_t>(n, 0), std::vector<bool>(n, false),
+               std::vector<Ordering::Order>(n, Ordering::Order::kNone), std::vector<std::uint32_t>(n, 0)};
     for (const WorkloadId c : list) o.lists[workloads_[c].spec.cluster_queue].push_back(keyed(c));
     return o;
   };
   const auto has_workload = [](const Ordering& o, NodeId n) { return o.next[n] < o.lists[n].size(); };
-  // A ClusterQueue's next candidate: its list is sorted (CandidatesOrdering) when first needed, as a
-  // search usually takes from few of them.
+  // A ClusterQueue's next candidate in CandidatesOrdering. A search usually takes one candidate, or
+  // none, from most lists: the least is found when first needed, and a list is sorted only once a
+  // second is asked of it.
   const auto front = [&](Ordering& o, NodeId n) {
-    if (!o.sorted[n]) {
-      std::sort(o.lists[n].begin() + static_cast<std::ptrdiff_t>(o.next[n]), o.lists[n].end());
-      o.sorted[n] = true;
+    std::vector<Keyed>& list = o.lists[n];
+    const auto first = list.begin() + static_cast<std::ptrdiff_t>(o.next[n]);
+    if (o.order[n] == Ordering::Order::kNone && o.taken[n] == 0) {
+      std::iter_swap(first, std::min_element(first, list.end()));
+      o.order[n] = Ordering::Order::kFirst;
+    } else if (o.order[n] == Ordering::Order::kNone) {
+      std::sort(first, list.end());
+      o.order[n] = Ordering::Order::kAll;
     }
-    return o.lists[n][o.next[n]].second;
+    return first->second;
   };
   const auto pop = [&](Ordering& o, NodeId n) {
     const WorkloadId c = front(o, n);
     ++o.next[n];
+    ++o.taken[n];
+    if (o.order[n] == Ordering::Order::kFirst) o.order[n] = Ordering::Order::kNone;
     return c;
   };
   const auto next_target_in = [&](auto&& self, Ordering& o, NodeId cohort) -> std::optional<NodeId> {
@@ -242,20 +339,30 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
     }
     return std::nullopt;
   };
-  // The shares compared: those of the children of the lowest common ancestor on each side.
-  const auto almost_lca = [&](NodeId target) {
-    NodeId lca = snapshot.parent(target);
-    while (!on_path[lca]) lca = snapshot.parent(lca);
-    const auto below = [&](NodeId from) {
-      NodeId n = from;
-      while (snapshot.parent(n) != lca) n = snapshot.parent(n);
-      return n;
-    };
-    return std::pair{below(node), below(target)};
-  };
+  const auto almost_lca = [&](NodeId target) { return sides_below_common_ancestor(snapshot, on_path, node, target); };
   const auto strategy_passes = [](FairSharingStrategy s, const Drs& preemptor_new, const Drs& target_old, const Drs& target_new) {
     return s == FairSharingStrategy::kLessThanOrEqualToFinalShare ? compare(preemptor_new, target_new) <= 0
                                                                   : compare(preemptor_new, target_old) < 0;
+  };
+
+  // The share of `side` with, from each pair its ClusterQueue's candidates (from `from` on) use, the
+  // least any of them uses taken out.
+  const auto share_without_least = [&](const std::vector<Keyed>& list, std::size_t from, NodeId side) {
+    const NodeId owner = workloads_[list[from].second].spec.cluster_queue;
+    Usage least = workloads_[list[from].second].usage;
+    for (std::size_t k = from + 1; k < list.size() && !least.empty(); ++k) {
+      const Usage& used = workloads_[list[k].second].usage;
+      std::erase_if(least, [&](std::pair<std::uint32_t, std::int64_t>& l) {
+        const auto it = std::find_if(used.begin(), used.end(), [&](const auto& u) { return u.first == l.first; });
+        if (it == used.end()) return true;
+        l.second = std::min(l.second, it->second);
+        return false;
+      });
+    }
+    add_usage(snapshot, owner, least, -1);
+    Drs share = dominant_resource_share(snapshot, side);
+    add_usage(snapshot, owner, least, 1);
+    return share;
   };
 
   add_usage(snapshot, node, requests, 1);  // the shares include the incoming workload
@@ -286,13 +393,31 @@ std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id,
       while (has_workload(ordering, *target)) retry.push_back(pop(ordering, *target));
       continue;
     }
+    // The target's share after a victim leaves is at least its share after the least any of its
+    // candidates uses leaves (per pair, the smallest amount): where even that fails the strategy,
+    // every candidate does, and all are kept for the second strategy at once (in any order: it
+    // sorts them again).
+    if (!strategy_passes(first, preemptor_new, target_old, share_without_least(ordering.lists[*target], ordering.next[*target], target_side))) {
+      for (std::size_t k = ordering.next[*target]; k < ordering.lists[*target].size(); ++k) retry.push_back(ordering.lists[*target][k].second);
+      ordering.next[*target] = ordering.lists[*target].size();
+      continue;
+    }
+    // The outcome depends only on what the victim uses (the snapshot is the same for each try):
+    // usages that failed are not tried again.
+    std::vector<const Usage*> failed;
     while (has_workload(ordering, *target)) {
       const WorkloadId c = pop(ordering, *target);
+      const Usage& used = workloads_[c].usage;
+      if (std::any_of(failed.begin(), failed.end(), [&](const Usage* u) { return *u == used; })) {
+        retry.push_back(c);
+        continue;
+      }
       remove(c, 1);
       const Drs target_new = dominant_resource_share(snapshot, target_side);
       if (!strategy_passes(first, preemptor_new, target_old, target_new)) {
         remove(c, -1);
         retry.push_back(c);
+        failed.push_back(&used);
         continue;
       }
       targets.push_back({c, PreemptionReason::kInCohortFairSharing});

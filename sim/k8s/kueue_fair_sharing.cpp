@@ -1,5 +1,7 @@
 #include "sim/k8s/kueue_fair_sharing.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <limits>
 
@@ -30,7 +32,8 @@ Drs dominant_resource_share(const QuotaTree& tree, NodeId node) {
     std::int64_t borrowed = 0;
     std::int64_t lendable = 0;
   };
-  std::vector<PerResource> per_resource;
+  // A handful of resources: kept on the stack (shares are computed many times a cycle).
+  boost::container::small_vector<PerResource, 8> per_resource;
   const auto entry = [&](std::string_view resource) -> PerResource& {
     for (PerResource& p : per_resource) {
       if (p.resource == resource) return p;

@@ -135,6 +135,12 @@ void QuotaTree::add_usage(NodeId cluster_queue, std::uint32_t fr, std::int64_t d
   }
 }
 
+void QuotaTree::copy_usage_from(const QuotaTree& other) {
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    for (std::size_t fr = 0; fr < pairs_.size(); ++fr) nodes_[n].quotas[fr].usage = other.nodes_[n].quotas[fr].usage;
+  }
+}
+
 std::int64_t QuotaTree::available(NodeId node, std::uint32_t fr) const {
   return std::max<std::int64_t>(0, unclamped_available(*this, node, fr));
 }

@@ -60,6 +60,8 @@ class QuotaTree {
   // A ClusterQueue's usage changes by `delta` (a workload reserves quota, or gives it back: negative),
   // and so do its ancestors', by what passes above each one's local quota.
   void add_usage(NodeId cluster_queue, std::uint32_t fr, std::int64_t delta);
+  // Takes every node's usage from `other`, a copy of this tree (a cycle's snapshot, without allocating).
+  void copy_usage_from(const QuotaTree& other);
 
   std::int64_t available(NodeId node, std::uint32_t fr) const;
   std::int64_t potential_available(NodeId node, std::uint32_t fr) const;

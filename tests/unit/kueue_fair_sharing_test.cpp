@@ -154,6 +154,37 @@ TEST_F(KueueScenario, HierarchicalFairSharingWithWeightsPreemptsToTheFairShareAt
   EXPECT_EQ(admitted_in("llm-queue"), 4);
 }
 
+TEST_F(KueueScenario, FairSharingTakesTheFirstCandidateInOrderThatPassesTheStrategy) {
+  // a 2, b 2 and an idle lender c 4 cpu in cohort all. a borrows 3 (share 375) with 1, 2 and 2 cpu
+  // admitted in that order; b holds its 2 and asks 2 more, borrowing 2 (share 250). Kueue takes a's
+  // candidates newest first: without either 2-cpu workload a's share would be 125, below b's, so
+  // LessThanOrEqualToFinalShare refuses both (the second by what it uses, untried); without the 1-cpu
+  // one it is 250, which passes, and frees enough.
+  const std::string reclaim = "  preemption: {reclaimWithinCohort: Any}\n";
+  load(fair_sharing_configuration() + flavor("default") + cluster_queue("a", "all", {"default:2"}, reclaim) +
+       cluster_queue("b", "all", {"default:2"}, reclaim) + cluster_queue("c", "all", {"default:4"}));
+  const WorkloadId small = submit("a-1", "a", 1, 0);
+  submit("a-2", "a", 2, 0);
+  submit("a-2b", "a", 2, 0);
+  settle();
+  EXPECT_EQ(admitted_in("a"), 3);
+  EXPECT_DOUBLE_EQ(weighted_share("a"), 375.0);
+  submit("b-0", "b", 2, 0);
+  settle();
+  const WorkloadId preemptor = submit("b-1", "b", 2, 0);
+  settle();
+  ASSERT_EQ(preemptions_.size(), 1u);
+  EXPECT_EQ(preemptions_[0].victim, small);
+  EXPECT_EQ(preemptions_[0].preemptor, preemptor);
+  EXPECT_EQ(preemptions_[0].reason, PreemptionReason::kInCohortFairSharing);
+  EXPECT_EQ(admission_->state(preemptor), WorkloadState::kAdmitted);
+  // The victim, back in a's queue, would lift a's share to 375, above b's 250: no strategy lets it
+  // preempt, and it waits.
+  EXPECT_NE(admission_->state(small), WorkloadState::kAdmitted);
+  EXPECT_DOUBLE_EQ(weighted_share("a"), 250.0);
+  EXPECT_DOUBLE_EQ(weighted_share("b"), 250.0);
+}
+
 TEST(KueueDominantResourceShare, AZeroWeightBorrowerRanksAboveEveryFiniteShare) {
   Drs finite;
   finite.ratio = 900;
