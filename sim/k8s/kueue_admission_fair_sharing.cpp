@@ -148,7 +148,8 @@ std::size_t Admission::next_by_fair_sharing(const std::vector<Entry>& entries, s
 // can ever pass and the search takes nobody: the common case of a borrowing head that waits,
 // decided here from a share per ClusterQueue instead of a pass over every candidate. Not so for a
 // preemptor within its nominal quota, or one that may preempt in its own ClusterQueue: those take
-// victims whatever the shares.
+// victims whatever the shares. Where the ClusterQueues that could give victims are the preemptor's
+// siblings, it also answers whether those that pass could free enough.
 bool Admission::fair_sharing_may_preempt(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption, const Usage& requests,
                                          QuotaTree& snapshot) const {
   const Workload& preemptor = workloads_[id];
@@ -164,18 +165,38 @@ bool Admission::fair_sharing_may_preempt(WorkloadId id, const std::vector<std::u
   for (NodeId a = snapshot.parent(node); a != kNoParent; a = snapshot.parent(a)) on_path[a] = true;
   const NodeId root = snapshot.root(node);
   add_usage(snapshot, node, requests, 1);
-  bool may = std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(node, fr); });
-  for (std::size_t i = 0; !may && i < queues_.size(); ++i) {
+  const bool within_nominal =
+      std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(node, fr); });
+  // The ClusterQueues whose share passes now, and whether every one that could give victims is the
+  // preemptor's sibling.
+  std::vector<NodeId> passing;
+  bool siblings = true;
+  for (std::size_t i = 0; !within_nominal && i < queues_.size(); ++i) {
     const Queue& other = queues_[i];
     if (other.node == node || other.admitted.empty() || snapshot.parent(other.node) == kNoParent || snapshot.root(other.node) != root) continue;
     if (std::none_of(needs_preemption.begin(), needs_preemption.end(), [&](std::uint32_t fr) { return snapshot.borrowing(other.node, fr); })) {
       continue;
     }
+    siblings = siblings && snapshot.parent(other.node) == snapshot.parent(node);
     const auto [preemptor_side, target_side] = sides_below_common_ancestor(snapshot, on_path, node, other.node);
-    may = compare(dominant_resource_share(snapshot, preemptor_side), dominant_resource_share(snapshot, target_side)) <= 0;
+    if (compare(dominant_resource_share(snapshot, preemptor_side), dominant_resource_share(snapshot, target_side)) <= 0) {
+      passing.push_back(other.node);
+    }
   }
   add_usage(snapshot, node, requests, -1);
-  return may;
+  if (within_nominal) return true;
+  if (passing.empty() || !siblings) return !passing.empty();
+  // Siblings compare their own shares: the preemptor's does not change (none of its own is taken), so
+  // a ClusterQueue that fails now fails throughout, and victims come only from those that pass. If
+  // all they hold (their whole usage) leaves no room, no choice of their workloads makes any.
+  std::vector<std::pair<NodeId, std::pair<std::uint32_t, std::int64_t>>> freed;
+  for (const NodeId from : passing) {
+    for (const auto& [fr, amount] : requests) freed.push_back({from, {fr, snapshot.usage(from, fr)}});
+  }
+  for (const auto& [from, use] : freed) snapshot.add_usage(from, use.first, -use.second);
+  const bool room = std::all_of(requests.begin(), requests.end(), [&](const auto& r) { return r.second <= snapshot.available(node, r.first); });
+  for (const auto& [from, use] : freed) snapshot.add_usage(from, use.first, use.second);
+  return room;
 }
 
 std::vector<Admission::Target> Admission::fair_preemption_targets(WorkloadId id, const std::vector<std::uint32_t>& needs_preemption,
