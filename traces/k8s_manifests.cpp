@@ -68,6 +68,7 @@ Workload parse_k8s_workload(const std::string& text, const std::string& source, 
     }
   }
   if (b.workload.pods.empty()) k8s::nothing_read(source, "Pod or Job object");
+  b.assign_queues();
   k8s::workload_notes(b.tally, b.workload);
   if (!skipped.empty()) b.workload.notes.push_back(k8s::skipped_note(skipped, "Pod, Job and PriorityClass"));
   return std::move(b.workload);

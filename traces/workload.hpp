@@ -55,6 +55,7 @@ struct JobSpec {
   std::optional<std::int32_t> backoff_limit;  // spec.backoffLimit; none: the owners' setting (6)
   std::optional<core::Time> active_deadline;  // spec.activeDeadlineSeconds, from the Job's start
   bool restart_on_failure = false;            // the template's restartPolicy OnFailure (else Never)
+  std::optional<int> suspend_line;            // spec.suspend: true, at this line of the file
   std::vector<PodFailureRule> pod_failure_rules;
 };
 

@@ -53,6 +53,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     // A gang's Workload asks what all its workers ask (a job's last worker may have fewer GPUs).
     for (std::uint32_t row = 0; row < handle.workload().size(); ++row) {
       const cluster::PodSpec& pod = handle.workload()[row];
+      if (pod.gang == 0 && pod.constraints && pod.constraints->job >= 0) manifest_rows_[pod.constraints->job].push_back(row);
       if (pod.gang == 0) continue;
       gang_rows_[pod.gang].push_back(row);
       Totals& t = gang_totals_[pod.gang];
@@ -235,16 +236,23 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     metrics_->update(now, waiting_fit_);
   }
 
-  std::optional<sched::NeverRanReason> never_ran(PodId id, std::span<const std::string>) const override {
+  std::optional<sched::NeverRanReason> never_ran(PodId id, std::span<const std::string> queues) const override {
     const std::int32_t j = job_of(id);
     if (j < 0) return std::nullopt;
     const Job& job = jobs_[static_cast<std::size_t>(j)];
     if (job.held) {
       const cluster::PodSpec& spec = h_->spec_of(id);
       const kueue::QueueRoute& route = routes_[spec.queue < routes_.size() ? spec.queue : 0];
-      const std::string why = route.stopped ? fmt::format("its LocalQueue {}/{} is stopped (stopPolicy)", route.namespace_name, route.local_queue)
-                                            : std::string("it names no LocalQueue and the Configuration has Kueue manage such Jobs "
-                                                          "(manageJobsWithoutQueueName)");
+      std::string why;
+      if (route.stopped) {
+        why = fmt::format("its LocalQueue {}/{} is stopped (stopPolicy)", route.namespace_name, route.local_queue);
+      } else if (route.cluster_queue.empty() && created_suspended(spec) && !manage_without_queue_) {
+        why = fmt::format("it was created suspended (spec.suspend: true) and no LocalQueue takes it (it names {}), so nothing "
+                          "resumes it",
+                          spec.queue < queues.size() ? fmt::format("queue {}", queues[spec.queue]) : std::string("no queue"));
+      } else {
+        why = "it names no LocalQueue and the Configuration has Kueue manage such Jobs (manageJobsWithoutQueueName)";
+      }
       return sched::NeverRanReason{fmt::format("its Job stayed suspended: {}", why), {"not admitted by Kueue"}};
     }
     if (engine_->state(job.workload) == kueue::WorkloadState::kAdmitted) return std::nullopt;
@@ -326,6 +334,10 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::int32_t job_of(PodId id) const {
     const cluster::PodSpec& spec = h_->spec_of(id);
     if (!managed(spec)) return -1;
+    if (const std::int32_t job = manifest_job(spec); job >= 0) {
+      const auto it = job_of_manifest_job_.find(job);
+      return it == job_of_manifest_job_.end() ? -1 : it->second;
+    }
     if (spec.gang == 0) return job_of_row_[h_->api().pod(id).source];
     const auto it = job_of_gang_.find(spec.gang);
     return it == job_of_gang_.end() ? -1 : it->second;
@@ -334,10 +346,17 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     return spec.queue < routes_.size() ? &routes_[spec.queue] : nullptr;
   }
   // Whether Kueue manages the pod's Job: it names a LocalQueue, or the Configuration has Kueue
-  // manage Jobs without one (they then stay suspended).
+  // manage Jobs without one (they then stay suspended); and a Job created suspended (spec.suspend)
+  // is followed too: where no LocalQueue takes it, nothing resumes it.
   bool managed(const cluster::PodSpec& spec) const {
     const kueue::QueueRoute* route = route_of(spec);
-    return (route != nullptr && !route->cluster_queue.empty()) || manage_without_queue_;
+    return (route != nullptr && !route->cluster_queue.empty()) || manage_without_queue_ || created_suspended(spec);
+  }
+  static bool created_suspended(const cluster::PodSpec& spec) { return spec.constraints && spec.constraints->suspended; }
+  // A manifest's Job (not a gang): Kueue's Workload for it is the Job's, whose pod set counts its
+  // parallelism; -1 for other pods.
+  static std::int32_t manifest_job(const cluster::PodSpec& spec) {
+    return spec.gang == 0 && spec.constraints && spec.constraints->job >= 0 ? spec.constraints->job : -1;
   }
   // A job's Workload, created with its first pod.
   void create_job(PodId id) {
@@ -345,7 +364,14 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     if (!managed(spec) || job_of(id) >= 0) return;
     const kueue::QueueRoute* route = route_of(spec);
     const bool held = route == nullptr || route->cluster_queue.empty() || route->stopped;
-    const std::int32_t pods = spec.gang != 0 ? static_cast<std::int32_t>(h_->gang_size(spec.gang)) : 1;
+    const std::int32_t manifest = manifest_job(spec);
+    // The pods whose ends finish the Workload: a gang's workers, a Job's completions, or the pod.
+    std::int32_t pods = spec.gang != 0 ? static_cast<std::int32_t>(h_->gang_size(spec.gang)) : 1;
+    std::int32_t pod_set_count = pods;  // what the Workload asks for: its pod set's count
+    if (manifest >= 0) {
+      pods = static_cast<std::int32_t>(manifest_rows_.at(manifest).size());
+      pod_set_count = h_->inputs().kueue->job_pod_counts.at(static_cast<std::size_t>(manifest));
+    }
     const auto job = static_cast<std::int32_t>(jobs_.size());
     kueue::WorkloadId workload = 0;
     if (!held) {
@@ -353,9 +379,15 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       w.name = spec.name;
       w.namespace_name = route->namespace_name;
       w.cluster_queue = static_cast<kueue::NodeId>(cluster_queue_of_queue_[spec.queue]);
+      // The Workload's priority: its WorkloadPriorityClass's value where it names one, else the pod's.
       w.priority = spec.priority;
+      if (spec.constraints && !spec.constraints->workload_priority_class.empty()) {
+        for (const kueue::WorkloadPriorityClass& c : h_->inputs().kueue->objects.priority_classes) {
+          if (c.name == spec.constraints->workload_priority_class) w.priority = c.value;
+        }
+      }
       w.queue_order = spec.creation_time ? spec.creation_time->micros() : 0;
-      w.pod_count = pods;
+      w.pod_count = pod_set_count;
       if (spec.constraints) {
         w.node_selector = spec.constraints->node_selector;
         w.tolerations = spec.constraints->tolerations;
@@ -364,6 +396,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       // pods; a resource not asked is not listed.
       Totals t{spec.cpu_milli, spec.memory_mib << 20, spec.gpu_count};
       if (spec.gang != 0) t = gang_totals_.at(spec.gang);
+      if (manifest >= 0) t = Totals{t.cpu_milli * pod_set_count, t.memory_bytes * pod_set_count, t.gpus * pod_set_count};
       if (t.cpu_milli > 0) w.requests.emplace_back("cpu", t.cpu_milli);
       if (t.memory_bytes > 0) w.requests.emplace_back("memory", t.memory_bytes);
       if (t.gpus > 0) w.requests.emplace_back("nvidia.com/gpu", t.gpus);
@@ -374,7 +407,10 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     jobs_.push_back({workload, pods, 0, 0, held, {}});
     if (!held) live_.push_back(job);
     rows_of_job_.emplace_back();
-    if (spec.gang != 0) {
+    if (manifest >= 0) {
+      job_of_manifest_job_.emplace(manifest, job);
+      rows_of_job_.back() = manifest_rows_.at(manifest);
+    } else if (spec.gang != 0) {
       job_of_gang_.emplace(spec.gang, job);
       rows_of_job_.back() = gang_rows_.at(spec.gang);
     } else {
@@ -402,6 +438,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::vector<std::uint8_t> suspended_pod_;
   std::int64_t released_waiting_ = 0;                 // pods waiting whose Job is not suspended
   std::map<std::uint32_t, std::int32_t> job_of_gang_;
+  std::map<std::int32_t, std::vector<std::uint32_t>> manifest_rows_;  // per manifest Job (Workload::jobs): its rows
+  std::map<std::int32_t, std::int32_t> job_of_manifest_job_;
   std::vector<Job> jobs_;
   std::vector<std::int32_t> workload_job_;  // per Workload, its job
   std::optional<core::Time> timer_at_;     // the requeue timer set, if any

@@ -510,10 +510,33 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
                                    "{{name: gang}} to the tiers", scheduler.file));
     }
   }
+  // A Job created suspended waits for a controller to resume it: Kueue does, at admission; without
+  // Kueue nothing would, and its pods would wait for ever.
+  if (!configs.kueue) {
+    for (const traces::JobSpec& job : loaded.workload.jobs) {
+      if (!job.suspend_line) continue;
+      throw InputError(fmt::format("{}:{}: spec.suspend: Job {} is created suspended, and only Kueue resumes it (--policy kueue "
+                                   "with Kueue's objects in --config); under this run nothing would, and it would never start",
+                                   loaded.workload.source, *job.suspend_line, job.name));
+    }
+  }
   if (configs.kueue) {
     auto setup = std::make_shared<k8s::kueue::Setup>();
     setup->objects = *configs.kueue;
     setup->routes = k8s::kueue::routes_of_trace_queues(setup->objects, loaded.workload.queues);
+    for (const traces::JobSpec& job : loaded.workload.jobs) setup->job_pod_counts.push_back(std::min(job.parallelism, job.completions));
+    // A Job naming a WorkloadPriorityClass that does not exist gets no Workload in Kueue (its
+    // reconciler fails, and retries for ever): in a simulation, a mistake to report.
+    for (const cluster::PodSpec& pod : loaded.workload.pods) {
+      if (!pod.constraints || pod.constraints->workload_priority_class.empty()) continue;
+      const auto& classes = setup->objects.priority_classes;
+      const std::string& name = pod.constraints->workload_priority_class;
+      if (std::none_of(classes.begin(), classes.end(), [&](const k8s::kueue::WorkloadPriorityClass& c) { return c.name == name; })) {
+        throw InputError(fmt::format("{}:{}: metadata.labels.kueue.x-k8s.io/priority-class: WorkloadPriorityClass '{}' is not among "
+                                     "Kueue's objects in --config",
+                                     loaded.workload.source, pod.constraints->workload_priority_class_line, name));
+      }
+    }
     loaded.kube.kueue = std::move(setup);
   }
   if (configs.kai) {

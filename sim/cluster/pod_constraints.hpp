@@ -89,6 +89,13 @@ struct PodConstraints {
   // Its Job's template says restartPolicy OnFailure: the kubelet restarts a container that failed
   // (OOM-killed, its GPU lost) in place, in the same pod, after its crash-loop back-off.
   bool restart_on_failure = false;
+  // Its Job was created with spec.suspend: true: it waits until a controller resumes it (Kueue, when
+  // it admits the Job's Workload).
+  bool suspended = false;
+  // Its object's kueue.x-k8s.io/priority-class label: the Kueue WorkloadPriorityClass that sets its
+  // Workload's priority (not the pod's); "" when none. The line is the label's, for messages.
+  std::string workload_priority_class;
+  int workload_priority_class_line = 0;
 };
 
 struct Taint;

@@ -617,8 +617,13 @@ std::vector<QueueRoute> routes_of_trace_queues(const Objects& objects, const std
   std::vector<QueueRoute> out(names.size());
   for (std::size_t q = 0; q < names.size(); ++q) {
     const LocalQueue* claimed = nullptr;
+    // A manifest's queue is "<namespace>/<LocalQueue>" (its kueue.x-k8s.io/queue-name label); a
+    // trace's names a LocalQueue in namespace default.
+    const std::size_t slash = names[q].find('/');
+    const std::string_view ns = slash == std::string::npos ? std::string_view("default") : std::string_view(names[q]).substr(0, slash);
+    const std::string_view local = slash == std::string::npos ? std::string_view(names[q]) : std::string_view(names[q]).substr(slash + 1);
     for (const LocalQueue& lq : objects.local_queues) {
-      const bool named = lq.namespace_name == "default" && lq.name == names[q];
+      const bool named = lq.namespace_name == ns && lq.name == local;
       const bool listed = std::find(lq.trace_queues.begin(), lq.trace_queues.end(), names[q]) != lq.trace_queues.end();
       if (!named && !listed) continue;
       if (claimed != nullptr && claimed != &lq) {

@@ -177,10 +177,14 @@ struct QueueRoute {
 struct Setup {
   Objects objects;
   std::vector<QueueRoute> routes;
+  // Per Job of a manifest (Workload::jobs): the count of its Workload's pod set, min(parallelism,
+  // completions), as Kueue's Job integration counts it.
+  std::vector<std::int32_t> job_pod_counts;
 };
 
 // The ClusterQueue each of a workload's queues (a trace's, e.g. Philly's virtual clusters) submits
-// to: through the LocalQueue in namespace default named as the queue, or the one whose
+// to: through the LocalQueue in namespace default named as the queue (a manifest's queue,
+// "<namespace>/<name>" from its kueue.x-k8s.io/queue-name label, names it whole), or the one whose
 // gpusim.io/trace-queues annotation lists it; "" when none, and Kueue leaves those jobs alone (a
 // Job without the queue-name label). A workload without queues submits to LocalQueue
 // default/default if there is one (Kueue's webhook labels Jobs so). Throws core::InputError when

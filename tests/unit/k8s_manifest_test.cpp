@@ -1068,6 +1068,59 @@ globalDefault: true
       "pods.yaml:8: globalDefault: 'yes please' is not true or false");
 }
 
+// Jobs as Kueue's users write them (Kueue's "Run a Kubernetes Job" sample): generateName, a namespace,
+// the queue-name label naming a LocalQueue in it, and spec.suspend: true.
+TEST_F(K8sManifestTest, KueueJobsNameTheirLocalQueueAndMayBeCreatedSuspended) {
+  const std::string sample = R"(apiVersion: batch/v1
+kind: Job
+metadata:
+  generateName: sample-job-
+  namespace: team-a
+  labels:
+    kueue.x-k8s.io/queue-name: user-queue
+    kueue.x-k8s.io/priority-class: high
+spec:
+  parallelism: 3
+  completions: 3
+  suspend: true
+  template:
+    spec:
+      containers:
+      - name: dummy-job
+        resources: {requests: {cpu: 1, memory: "200Mi"}}
+      restartPolicy: Never
+)";
+  const std::string unlabelled = "---\nkind: Job\nmetadata: {generateName: plain-}\nspec:\n  template: {spec: {containers: [{name: a}]}}\n";
+  const Workload w = pods(sample + unlabelled);
+  ASSERT_EQ(w.pods.size(), 4u);
+  EXPECT_EQ(w.pods[0].name, "sample-job-00000-0");  // generated names are numbered in the file
+  EXPECT_EQ(w.pods[3].name, "plain-00001-0");
+  // Queues are "<namespace>/<LocalQueue>"; a Job without the label has its namespace's "default".
+  EXPECT_EQ(w.queues, (std::vector<std::string>{"team-a/user-queue", "default/default"}));
+  EXPECT_EQ(w.pods[2].queue, 0);
+  EXPECT_EQ(w.pods[3].queue, 1);
+  ASSERT_EQ(w.jobs.size(), 2u);
+  EXPECT_EQ(w.jobs[0].suspend_line, 12);
+  EXPECT_FALSE(w.jobs[1].suspend_line);
+  EXPECT_TRUE(w.pods[0].constraints->suspended);
+  EXPECT_FALSE(w.pods[3].constraints->suspended);
+  EXPECT_EQ(w.pods[1].constraints->workload_priority_class, "high");
+  EXPECT_EQ(w.pods[1].constraints->workload_priority_class_line, 8);
+  // Without the label anywhere the workload has no queues, as before.
+  EXPECT_TRUE(pods(unlabelled).queues.empty());
+
+  // Mistakes, at their line and field.
+  EXPECT_ERROR_AT(pod_error("kind: Job\nmetadata:\n  name: j\n  annotations: {kueue.x-k8s.io/queue-name: q}\nspec:\n"
+                            "  template: {spec: {containers: [{name: a}]}}\n"),
+                  "pods.yaml:4: metadata.annotations.kueue.x-k8s.io/queue-name: Kueue reads the LocalQueue from the label");
+  EXPECT_ERROR_AT(pod_error("kind: Job\nmetadata:\n  name: j\n  labels: {kueue.x-k8s.io/queue-name: Bad_Queue}\nspec:\n"
+                            "  template: {spec: {containers: [{name: a}]}}\n"),
+                  "pods.yaml:4: metadata.labels.kueue.x-k8s.io/queue-name: 'Bad_Queue' is not a valid LocalQueue name");
+  EXPECT_ERROR_AT(pod_error("kind: Pod\nmetadata: {name: p, namespace: Team_A}\nspec: {containers: [{name: a}]}\n"),
+                  "pods.yaml:2: metadata.namespace: 'Team_A' is not a valid namespace");
+  EXPECT_ERROR_AT(pod_error("kind: Pod\nmetadata: {}\nspec: {containers: [{name: a}]}\n"), "pods.yaml:2: metadata.name: missing");
+}
+
 TEST_F(K8sManifestTest, JobsExpandIntoPods) {
   const Workload w = pods(R"(kind: Pod
 metadata: {name: lone}
@@ -1134,7 +1187,6 @@ spec:
   EXPECT_ERROR_AT(pod_error(job + "  completions: 1000001\n"),
                   "pods.yaml:5: spec.completions: '1000001' is out of range");
   EXPECT_ERROR_AT(pod_error(job + "  parallelism: x\n"), "pods.yaml:5: spec.parallelism: 'x' is not an integer");
-  EXPECT_ERROR_AT(pod_error(job + "  suspend: true\n"), "pods.yaml:5: spec.suspend: suspended Jobs are not modelled");
   EXPECT_ERROR_AT(pod_error("kind: Job\nmetadata: {name: j}\nspec: {parallelism: 1}\n"),
                   "pods.yaml:3: spec.template: missing");
   // A Job's pod names may not collide with a bare pod's.

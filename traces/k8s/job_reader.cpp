@@ -96,7 +96,7 @@ void read_restart_policy(const Fields& pod_template, JobSpec& job, WorkloadTally
 
 void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuilder& builder) {
   const Fields& fields = object.fields;
-  const Meta meta = read_meta(fields);
+  const Meta meta = read_meta(fields, &builder.generated_names);
   const auto [it, inserted] = builder.job_names.emplace(meta.name, object.line);
   if (!inserted) {
     fields.required_map("metadata")
@@ -104,9 +104,11 @@ void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuil
   }
   check_gpusim_annotations(fields.where(), meta.annotations, kPodAnnotations, "Job");
   const Fields spec = fields.required_map("spec");
-  if (spec.boolean("suspend").value_or(false)) spec.fail("suspend", "suspended Jobs are not modelled");
   JobSpec job;
   job.name = meta.name;
+  // A Job created suspended, as Kueue's users write them: its pods wait until a controller clears
+  // spec.suspend (Kueue, at admission); under any other policy nothing does (the run refuses it).
+  if (spec.boolean("suspend").value_or(false)) job.suspend_line = spec.where().line(spec.node()["suspend"]);
   job.parallelism = static_cast<std::int32_t>(spec.integer("parallelism", 1, kInt32Max).value_or(1));
   if (const auto completions = spec.integer("completions", 1, kMaxPods)) {
     job.completions = static_cast<std::int32_t>(*completions);
@@ -140,13 +142,15 @@ void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuil
   PodRead read = read_pod_spec(pod_template.required_map("spec"), annotations, classes, one);
   read.constraints.job = static_cast<std::int32_t>(builder.workload.jobs.size());
   read.constraints.restart_on_failure = job.restart_on_failure;
+  read.constraints.suspended = job.suspend_line.has_value();
+  read_workload_priority_class(fields.where(), meta, read.constraints);
   builder.scale_tally(one, job.completions);
   const auto constraints = std::make_shared<const cluster::PodConstraints>(std::move(read.constraints));
   for (std::int32_t k = 0; k < job.completions; ++k) {
     cluster::PodSpec pod = read.pod;
     pod.name = fmt::format("{}-{}", job.name, k);
     pod.constraints = constraints;
-    builder.add(std::move(pod), fields);
+    builder.add(std::move(pod), fields, meta);
   }
   builder.workload.jobs.push_back(std::move(job));
 }

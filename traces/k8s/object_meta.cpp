@@ -30,14 +30,30 @@ bool dns_subdomain(std::string_view s) {
   }
 }
 
-Meta read_meta(const Fields& object) {
+Meta read_meta(const Fields& object, std::int64_t* generated) {
   const Fields meta = object.required_map("metadata");
   Meta m;
-  m.name = meta.required_string("name");
+  if (generated != nullptr && !meta.has("name") && meta.has("generateName")) {
+    // The API server appends five random characters; gpusim numbers the file's generated names.
+    m.name = fmt::format("{}{:05d}", meta.required_string("generateName"), (*generated)++);
+    if (!dns_subdomain(m.name)) {
+      meta.fail("generateName", fmt::format("'{}' does not make a valid Kubernetes name", meta.required_string("generateName")));
+    }
+  } else {
+    m.name = meta.required_string("name");
+  }
   if (!dns_subdomain(m.name)) {
     meta.fail("name", fmt::format("'{}' is not a valid Kubernetes name (lower-case letters, digits, '-' and '.', "
                                   "starting and ending with a letter or digit, at most 253 characters)",
                                   m.name));
+  }
+  if (const auto ns = meta.string("namespace")) {
+    if (!dns_label(*ns)) {
+      meta.fail("namespace", fmt::format("'{}' is not a valid namespace (lower-case letters, digits and '-', starting and ending "
+                                         "with a letter or digit, at most 63 characters)",
+                                         *ns));
+    }
+    m.namespace_name = *ns;
   }
   m.labels = string_map(meta, "labels");
   m.annotations = string_map(meta, "annotations");

@@ -4,6 +4,7 @@
 // pkg/util/validation/validation.go, IsDNS1123Subdomain), labels and annotations in file order,
 // names unique within a file, and gpusim's own `gpusim.io/` annotations checked against the ones
 // a kind takes.
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,12 @@
 
 namespace gpusim::traces::k8s {
 
+// The label with which a Job or Pod names its Kueue LocalQueue (in its namespace).
+inline constexpr std::string_view kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
+
+// The label with which a Job or Pod names its Kueue WorkloadPriorityClass.
+inline constexpr std::string_view kKueuePriorityClassLabel = "kueue.x-k8s.io/priority-class";
+
 // RFC 1123 label: what Kubernetes requires of container names.
 bool dns_label(std::string_view s);
 // RFC 1123 subdomain: what Kubernetes requires of Node, Pod, Job and PriorityClass names. It
@@ -22,12 +29,16 @@ bool dns_subdomain(std::string_view s);
 
 struct Meta {
   std::string name;
+  std::string namespace_name = "default";  // metadata.namespace
   Entries labels;
   Entries annotations;
 };
 
-// object.metadata: name required and valid, labels and annotations as string mappings.
-Meta read_meta(const Fields& object);
+// object.metadata: name required and valid, the namespace (an RFC 1123 label, "default" when not
+// given), labels and annotations as string mappings. With `generated` (Pods and Jobs), a
+// metadata.generateName stands for a missing name: the prefix and the count of names generated so
+// far in the file (0-padded to five digits, where the API server appends five random characters).
+Meta read_meta(const Fields& object, std::int64_t* generated = nullptr);
 
 // Names unique within a file: `seen` maps each name to its object's line; a duplicate's message
 // names the earlier line, at the duplicate's metadata.name.

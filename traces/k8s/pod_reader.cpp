@@ -146,13 +146,14 @@ PodRead read_pod_spec(const Fields& spec, const Entries& annotations, const Prio
 
 void read_pod(const Object& object, const PriorityClasses& classes, WorkloadBuilder& builder) {
   const Fields& fields = object.fields;
-  const Meta meta = read_meta(fields);
+  const Meta meta = read_meta(fields, &builder.generated_names);
   check_gpusim_annotations(fields.where(), meta.annotations, kPodAnnotations, "Pod");
   PodRead read = read_pod_spec(fields.required_map("spec"), meta.annotations, classes, builder.tally);
   read.pod.name = meta.name;
   read.constraints.ownerless = true;  // nothing recreates a bare Pod
+  read_workload_priority_class(fields.where(), meta, read.constraints);
   read.pod.constraints = std::make_shared<const cluster::PodConstraints>(std::move(read.constraints));
-  builder.add(std::move(read.pod), fields);
+  builder.add(std::move(read.pod), fields, meta);
 }
 
 }  // namespace gpusim::traces::k8s

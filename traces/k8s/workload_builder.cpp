@@ -2,16 +2,63 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <utility>
 #include <vector>
+
+#include "sim/core/status.hpp"
 
 #include "traces/k8s/object_meta.hpp"
 
 namespace gpusim::traces::k8s {
 
-void WorkloadBuilder::add(cluster::PodSpec pod, const Fields& owner) {
+void WorkloadBuilder::add(cluster::PodSpec pod, const Fields& owner, const Meta& meta) {
   check_unique(pod_names, pod.name, owner, "pod");
   workload.pods.push_back(std::move(pod));
+  const Entry* label = nullptr;
+  for (const Entry& e : meta.labels) {
+    if (e.key == kKueueQueueLabel) label = &e;
+  }
+  if (label == nullptr) {
+    for (const Entry& e : meta.annotations) {
+      if (e.key != kKueueQueueLabel) continue;
+      owner.where().fail(e.node, e.path,
+                         "Kueue reads the LocalQueue from the label kueue.x-k8s.io/queue-name, not from an annotation (its "
+                         "older, deprecated form): move it to metadata.labels");
+    }
+  }
+  if (label != nullptr && !dns_subdomain(label->value)) {
+    owner.where().fail(label->node, label->path, fmt::format("'{}' is not a valid LocalQueue name", label->value));
+  }
+  queue_of_pod.emplace_back(label != nullptr ? meta.namespace_name + "/" + label->value : meta.namespace_name, label != nullptr);
+}
+
+void read_workload_priority_class(const Where& where, const Meta& meta, cluster::PodConstraints& constraints) {
+  for (const Entry& e : meta.labels) {
+    if (e.key != kKueuePriorityClassLabel) continue;
+    if (!dns_subdomain(e.value)) where.fail(e.node, e.path, fmt::format("'{}' is not a valid WorkloadPriorityClass name", e.value));
+    constraints.workload_priority_class = e.value;
+    constraints.workload_priority_class_line = where.line(e.node);
+  }
+}
+
+void WorkloadBuilder::assign_queues() {
+  const bool named = std::any_of(queue_of_pod.begin(), queue_of_pod.end(), [](const auto& q) { return q.second; });
+  if (!named) return;
+  std::map<std::string, std::uint16_t> index;
+  for (std::size_t i = 0; i < workload.pods.size(); ++i) {
+    const auto& [queue, labelled] = queue_of_pod[i];
+    const std::string name = labelled ? queue : queue + "/default";
+    const auto [it, inserted] = index.emplace(name, static_cast<std::uint16_t>(workload.queues.size()));
+    if (inserted) {
+      if (workload.queues.size() == UINT16_MAX) {
+        throw core::InputError(fmt::format("{}: more than {} LocalQueues named", workload.source, UINT16_MAX));
+      }
+      workload.queues.push_back(name);
+    }
+    workload.pods[i].queue = it->second;
+  }
 }
 
 void WorkloadBuilder::scale_tally(const WorkloadTally& one, std::int64_t pods) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "sim/cluster/pod.hpp"
+#include "traces/k8s/object_meta.hpp"
 #include "traces/k8s/object_fields.hpp"
 #include "traces/workload.hpp"
 
@@ -31,12 +32,24 @@ struct WorkloadBuilder {
   WorkloadTally tally;
   std::unordered_map<std::string, int> pod_names;  // a Job's pods share the Job's line
   std::unordered_map<std::string, int> job_names;
+  std::int64_t generated_names = 0;  // metadata.generateName used so far
+  // Per pod: its LocalQueue as "<namespace>/<name>", or its namespace alone when its object names none.
+  std::vector<std::pair<std::string, bool>> queue_of_pod;
 
-  // Appends a pod whose name must be unique in the file; `owner` is the Pod or Job object.
-  void add(cluster::PodSpec pod, const Fields& owner);
+  // Appends a pod whose name must be unique in the file; `owner` is the Pod or Job object, `meta`
+  // its metadata (the kueue.x-k8s.io/queue-name label names the pod's queue).
+  void add(cluster::PodSpec pod, const Fields& owner, const Meta& meta);
+  // Once every object is read: where some object names a Kueue LocalQueue, each pod's queue is
+  // "<namespace>/<LocalQueue>", and a pod whose object names none has "<namespace>/default" (Kueue
+  // gives a Job without the label its namespace's LocalQueue "default", if there is one:
+  // LocalQueueDefaulting). Where none does, the workload has no queues.
+  void assign_queues();
   // Adds the per-pod tallies of one pod template (`one`) for each of a Job's `pods`.
   void scale_tally(const WorkloadTally& one, std::int64_t pods);
 };
+
+// The object's kueue.x-k8s.io/priority-class label, if any, into `constraints` (a valid name, and its line).
+void read_workload_priority_class(const Where& where, const Meta& meta, cluster::PodConstraints& constraints);
 
 // The notes of a file's pods and Jobs, appended to w.notes.
 void workload_notes(const WorkloadTally& t, Workload& w);
