@@ -353,8 +353,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     return (route != nullptr && !route->cluster_queue.empty()) || manage_without_queue_ || created_suspended(spec);
   }
   static bool created_suspended(const cluster::PodSpec& spec) { return spec.constraints && spec.constraints->suspended; }
-  // A manifest's Job (not a gang): Kueue's Workload for it is the Job's, whose pod set counts its
-  // parallelism; -1 for other pods.
+  // A manifest's Job (not a gang): Kueue's Workload for it is the Job's, whose pod set counts
+  // min(parallelism, completions) (kueue::Setup::job_pod_counts); -1 for other pods.
   static std::int32_t manifest_job(const cluster::PodSpec& spec) {
     return spec.gang == 0 && spec.constraints && spec.constraints->job >= 0 ? spec.constraints->job : -1;
   }
