@@ -82,11 +82,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     const kueue::WorkloadState state = engine_->state(job.workload);
     if (state == kueue::WorkloadState::kEvicted) {
       // Kueue gives a preempted Workload's quota back once its Job has no active pods.
-      if (job.bound == 0) {
-        engine_->evicted_and_gone(job.workload, h_->now());
-        h_->request_cycle(h_->now());
-        arm_requeue_timer();
-      }
+      if (job.bound == 0) observe_gone(job.workload, h_->now());
       return;
     }
     // A pod's last end (succeeded, or failed for a reason its Job does not replace it for): once every
@@ -98,9 +94,34 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     }
   }
 
+  // The Job failed (its active pods are deleted, no more come), or a row's owner gave up on its
+  // failed pod: Kueue's Workload is finished once its Job is, as when it succeeds.
+  void owner_gave_up(const k8s::Message& message, core::Time now) override {
+    std::int32_t j = -1;
+    if (message.topic == k8s::Topic::kJobFailed) {
+      const auto it = job_of_manifest_job_.find(static_cast<std::int32_t>(message.value));
+      if (it != job_of_manifest_job_.end()) j = it->second;
+    } else if (message.pod != k8s::kNoPod) {
+      j = job_of(message.pod);
+    }
+    if (j < 0) return;
+    Job& job = jobs_[static_cast<std::size_t>(j)];
+    if (job.held) return;
+    // A row given up on has ended for good, as a pod that succeeded: its Workload (a gang's)
+    // finishes when all its pods have.
+    if (message.topic == k8s::Topic::kOwnerGaveUp && ++job.succeeded < job.pods) return;
+    if (engine_->state(job.workload) == kueue::WorkloadState::kFinished) return;
+    engine_->job_ended(job.workload, now);
+    h_->request_cycle(now);
+    arm_requeue_timer();
+  }
+
   // The pods of Workloads Kueue has not admitted wait (their Job is suspended): per trace row, kept
   // as Workloads are created, admitted and preempted.
   void suspend_job(std::int32_t job, bool suspended) {
+    Job& j = jobs_[static_cast<std::size_t>(job)];
+    if (j.manifest >= 0 && j.suspended != suspended) h_->set_job_suspended(j.manifest, suspended, h_->now());
+    j.suspended = suspended;
     for (const std::uint32_t row : rows_of_job_[static_cast<std::size_t>(job)]) {
       if (suspended_row_[row] == (suspended ? 1 : 0)) continue;
       suspended_row_[row] = suspended ? 1 : 0;
@@ -171,10 +192,18 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   }
 
   // Kueue's requeuer: what waited aside for quota is queued again, and tried.
-  void on_timer(std::uint32_t tag, std::uint64_t, core::Time now) override {
+  void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) override {
     if (tag == kSeriesTimer) {
       series_timer_ = false;
       record_series(now);
+      return;
+    }
+    if (tag == kGoneTimer) {
+      const auto w = static_cast<kueue::WorkloadId>(payload);
+      if (engine_->state(w) != kueue::WorkloadState::kEvicted) return;  // its Job ended meanwhile
+      engine_->evicted_and_gone(w, now);
+      h_->request_cycle(now);
+      arm_requeue_timer();
       return;
     }
     timer_at_.reset();
@@ -197,9 +226,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       suspend_job(workload_job_[p.victim], true);
       const Job& job = jobs_[static_cast<std::size_t>(workload_job_[p.victim])];
       if (job.bound == 0) {
-        // Admitted, but none of its pods is bound yet: nothing to wait for.
-        engine_->evicted_and_gone(p.victim, now);
-        h_->request_cycle(now);
+        // Admitted, but none of its pods is bound yet: no pod to wait for.
+        observe_gone(p.victim, now);
         continue;
       }
       const std::vector<PodId> bound = job.bound_pods;  // a copy: an eviction may end a pod at once
@@ -278,6 +306,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     std::int32_t bound = 0;
     bool held = false;  // its Job stays suspended for ever (a stopped LocalQueue, or none at all)
     std::vector<PodId> bound_pods;
+    std::int32_t manifest = -1;  // its manifest Job (Workload::jobs), if it is one
+    bool suspended = false;      // as Kueue holds its Job
   };
   struct Totals {
     std::int64_t cpu_milli = 0;
@@ -320,6 +350,15 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     if (narrowed_.empty()) return nullptr;
     const auto it = narrowed_.find(h_->api().pod(id).source);
     return it == narrowed_.end() ? nullptr : &it->second;
+  }
+
+  // A preempted Workload whose pods are gone: Kueue gives its quota back and queues it again once it
+  // has seen its Job stopped, after the Job reconciler suspended the Job and the workload
+  // reconciler observed no active pods (API round trips). gpusim gives them one second
+  // (kEvictionObserved); at zero, fair sharing's preemption cycles (Kueue issues #3779, #14543)
+  // would repeat for ever at one instant, where Kueue's repeat at the pace of its reconcilers.
+  void observe_gone(kueue::WorkloadId w, core::Time now) {
+    h_->set_timer(*this, kGoneTimer, w, now + kEvictionObserved);
   }
 
   // A timer for the engine's next batched requeue, unless one is set for then or earlier.
@@ -404,7 +443,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       if (workload_job_.size() <= workload) workload_job_.resize(workload + 1, -1);
       workload_job_[workload] = job;
     }
-    jobs_.push_back({workload, pods, 0, 0, held, {}});
+    jobs_.push_back({workload, pods, 0, 0, held, {}, manifest, false});
     if (!held) live_.push_back(job);
     rows_of_job_.emplace_back();
     if (manifest >= 0) {
@@ -449,6 +488,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::optional<kueue::KueueMetrics> metrics_;  // when the run records series
   std::optional<core::Time> series_at_;         // the gauges' last update
   static constexpr std::uint32_t kSeriesTimer = 1;
+  static constexpr std::uint32_t kGoneTimer = 2;
+  static constexpr core::Time kEvictionObserved = core::Time::from_seconds(1);
   bool series_timer_ = false;                   // a timer for the next update is set
   std::vector<std::int32_t> live_;              // jobs with a Workload not finished
   std::vector<std::int64_t> waiting_fit_;       // reused: per tree node

@@ -515,8 +515,9 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
   if (!configs.kueue) {
     for (const traces::JobSpec& job : loaded.workload.jobs) {
       if (!job.suspend_line) continue;
-      throw InputError(fmt::format("{}:{}: spec.suspend: Job {} is created suspended, and only Kueue resumes it (--policy kueue "
-                                   "with Kueue's objects in --config); under this run nothing would, and it would never start",
+      throw InputError(fmt::format("{}:{}: spec.suspend: Job {} is created suspended, and only Kueue resumes it (--mode replay "
+                                   "--policy kueue with Kueue's objects in --config); under this run nothing would, and it would "
+                                   "never start",
                                    loaded.workload.source, *job.suspend_line, job.name));
     }
   }

@@ -325,7 +325,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     bus.subscribe(Topic::kContainerRestarted, scheduler);
   }
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
-                            Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints}) {
+                            Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints, Topic::kJobFailed,
+                            Topic::kOwnerGaveUp}) {
     bus.subscribe(topic, scheduler);
   }
   for (const Topic topic : {Topic::kPodBound, Topic::kGpuEvent, Topic::kPluginRestart, Topic::kNodeJoined,
@@ -349,7 +350,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       bus.subscribe(topic, *partitioner);
     }
   }
-  for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted, Topic::kContainerRestarted}) {
+  for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted, Topic::kContainerRestarted,
+                            Topic::kJobSuspended, Topic::kJobResumed}) {
     bus.subscribe(topic, owners);
   }
   for (const Topic topic : {Topic::kPodTerminated, Topic::kJobFailed}) bus.subscribe(topic, driver);

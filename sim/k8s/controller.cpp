@@ -87,6 +87,7 @@ Controller::Controller(Bus& bus, const ApiServer& api, const KubeSettings& setti
       job_started_(workload.jobs.size(), 0),
       job_ended_(workload.jobs.size(), 0),
       deadline_timer_(workload.jobs.size(), kNoDeadline),
+      job_suspended_(workload.jobs.size(), 0),
       job_restarts_(workload.jobs.size(), 0) {
   std::vector<std::uint8_t> seen(workload.jobs.size(), 0);
   for (std::uint32_t i = 0; i < workload.pods.size(); ++i) {
@@ -113,14 +114,18 @@ void Controller::on_message(const Message& message, core::Time now) {
     deleted_[message.source] = 1;
     return;
   }
+  if (message.topic == Topic::kJobSuspended || message.topic == Topic::kJobResumed) {
+    job_suspension(static_cast<std::size_t>(message.value), message.topic == Topic::kJobResumed, now);
+    return;
+  }
   const std::int32_t job = job_of(message.source);
   if (message.topic == Topic::kPodCreated) {
-    // status.startTime: the Job's deadline counts from when it started its first pod.
+    // status.startTime: the Job's deadline counts from when it started its first pod, unless it
+    // was created suspended (then from when it is resumed).
     if (job < 0 || job_started_[static_cast<std::size_t>(job)]) return;
     job_started_[static_cast<std::size_t>(job)] = 1;
-    if (const auto& deadline = workload_.jobs[static_cast<std::size_t>(job)].active_deadline) {
-      deadline_timer_[static_cast<std::size_t>(job)] = bus_.set_timer(*this, kDeadline, static_cast<std::uint64_t>(job), now + *deadline);
-    }
+    const auto& constraints = workload_.pods[message.source].constraints;
+    if (!job_suspended_[static_cast<std::size_t>(job)] && !constraints->suspended) start_deadline(static_cast<std::size_t>(job), now);
     return;
   }
   if (message.topic == Topic::kContainerRestarted) {
@@ -142,11 +147,33 @@ void Controller::on_message(const Message& message, core::Time now) {
         job_ended_[j] = 1;
         ++jobs_succeeded_;
         if (deadline_timer_[j] != kNoDeadline) bus_.cancel_timer(deadline_timer_[j]);
+        deadline_timer_[j] = kNoDeadline;
       }
     }
     return;
   }
   if (replaceable(message.reason)) pod_failed(message, now);
+}
+
+void Controller::start_deadline(std::size_t job, core::Time now) {
+  if (deadline_timer_[job] != kNoDeadline) bus_.cancel_timer(deadline_timer_[job]);
+  deadline_timer_[job] = kNoDeadline;
+  if (const auto& deadline = workload_.jobs[job].active_deadline) {
+    deadline_timer_[job] = bus_.set_timer(*this, kDeadline, static_cast<std::uint64_t>(job), now + *deadline);
+  }
+}
+
+void Controller::job_suspension(std::size_t job, bool resumed, core::Time now) {
+  if (job_ended_[job]) return;
+  // "If a Job is suspended (at creation or through an update), this timer will effectively be
+  // stopped and reset when the Job is resumed again" (JobSpec.activeDeadlineSeconds).
+  job_suspended_[job] = resumed ? 0 : 1;
+  if (resumed) {
+    start_deadline(job, now);
+  } else if (deadline_timer_[job] != kNoDeadline) {
+    bus_.cancel_timer(deadline_timer_[job]);
+    deadline_timer_[job] = kNoDeadline;
+  }
 }
 
 void Controller::pod_failed(const Message& message, core::Time now) {
@@ -192,7 +219,16 @@ void Controller::pod_failed(const Message& message, core::Time now) {
   ++since_success_[owner];
   if (counts && ++failures_[owner] > limit) {
     ++given_up_;
-    if (job >= 0) fail_job(static_cast<std::size_t>(job), Reason::kBackoffLimitExceeded, now);
+    if (job >= 0) {
+      fail_job(static_cast<std::size_t>(job), Reason::kBackoffLimitExceeded, now);
+    } else {
+      Message gave_up;
+      gave_up.topic = Topic::kOwnerGaveUp;
+      gave_up.reason = Reason::kBackoffLimitExceeded;
+      gave_up.pod = message.pod;
+      gave_up.source = message.source;
+      bus_.publish(gave_up, now);
+    }
     return;
   }
   // base x 2^(failures since the last success - 1), capped; the doubling stops at the cap, so it
@@ -262,6 +298,7 @@ void Controller::fail_job(std::size_t job, Reason reason, core::Time now) {
 void Controller::on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) {
   if (tag == kDeadline) {
     const auto job = static_cast<std::size_t>(payload);
+    deadline_timer_[job] = kNoDeadline;
     if (!job_ended_[job]) fail_job(job, Reason::kDeadlineExceeded, now);
     return;
   }

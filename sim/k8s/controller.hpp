@@ -46,6 +46,10 @@ class Controller final : public Component {
   std::int32_t job_of(std::uint32_t source) const;
   void pod_failed(const Message& message, core::Time now);
   void fail_job(std::size_t job, Reason reason, core::Time now);
+  // activeDeadlineSeconds from now (again, after a suspension), if the Job has one.
+  void start_deadline(std::size_t job, core::Time now);
+  // A queueing system suspended (or resumed) the Job (kJobSuspended, kJobResumed).
+  void job_suspension(std::size_t job, bool resumed, core::Time now);
   // restartPolicy OnFailure: a Job whose running and pending pods restarted as often as its
   // backoffLimit fails (the Job controller's pastBackoffLimitOnFailure).
   void container_restarted(const Message& message, core::Time now);
@@ -63,6 +67,7 @@ class Controller final : public Component {
   std::vector<std::uint8_t> job_started_;     // per Job: its first pod was created
   std::vector<std::uint8_t> job_ended_;       // per Job: it failed or completed
   std::vector<core::EventId> deadline_timer_; // per Job: its activeDeadlineSeconds timer, if set
+  std::vector<std::uint8_t> job_suspended_;   // per Job: a queueing system holds it suspended
   std::vector<std::int32_t> job_restarts_;    // per Job: container restarts of its pods not ended
   std::vector<std::int32_t> pod_restarts_;    // per pod object: its container restarts
   std::int64_t container_restarts_ = 0;

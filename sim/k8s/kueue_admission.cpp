@@ -244,6 +244,31 @@ void Admission::evicted_and_gone(WorkloadId id, core::Time now) {
   enqueue(id);
 }
 
+void Admission::job_ended(WorkloadId id, core::Time now) {
+  Workload& w = workloads_[id];
+  Queue& q = queue_of(id);
+  switch (w.state) {
+    case WorkloadState::kAdmitted:
+    case WorkloadState::kEvicted:
+      finished(id, now);
+      return;
+    case WorkloadState::kPending:
+      if (const auto it = std::find(q.heap.begin(), q.heap.end(), id); it != q.heap.end()) {
+        q.heap.erase(it);
+        count_in_heap(q, shape_of_[id], -1);
+      }
+      break;
+    case WorkloadState::kInadmissible:
+      std::erase(q.inadmissible, id);
+      break;
+    case WorkloadState::kFinished:
+      return;
+  }
+  if (q.sticky == id) q.sticky.reset();
+  w.state = WorkloadState::kFinished;
+  ++version_;
+}
+
 std::pair<std::size_t, std::size_t> Admission::pending(NodeId cluster_queue) const {
   const Queue& q = queues_[queue_index_[cluster_queue]];
   return {q.heap.size(), q.inadmissible.size()};

@@ -92,6 +92,9 @@ class Admission {
   // A preempted workload's pods are gone: its quota is released and it waits in its queue again
   // (its place kept: the queue order is its creation time); as for finished().
   void evicted_and_gone(WorkloadId id, core::Time now);
+  // The workload's Job ended for good however it stood (its Job failed, or its owner gave up on its
+  // last pods): one holding quota releases it as finished() does, a waiting one leaves its queue.
+  void job_ended(WorkloadId id, core::Time now);
   // The requeues due by `now`, then scheduling cycles until one changes nothing (admits nobody,
   // preempts nobody new and sets nobody aside): what Kueue does at one instant, its cycles
   // following one another.

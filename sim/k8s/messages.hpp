@@ -41,6 +41,11 @@ enum class Topic : std::uint8_t {
   kPodKill,        // the Job controller deletes admitted `pod` because its Job failed: its kubelet
                    // stops it and reports it ended for `reason`
   kJobFailed,      // Job `value` (an index of Workload::jobs) failed for `reason`: no more pods
+  kOwnerGaveUp,    // the implicit owner of trace row `source` (a row of no Job) replaces its failed
+                   // `pod` no more: more failures than the backoff limit; the row has ended
+  kJobSuspended,   // a queueing system (Kueue) suspended Job `value`, or created it suspended:
+                   // its activeDeadlineSeconds timer stops
+  kJobResumed,     // it resumed Job `value` (admitted it): the timer starts again from now
   kPodUnschedulable,  // the scheduler found at `pod`'s creation that no node could ever take it (larger
                       // than any node): it stays Pending, out of the queue, and blocks nothing
   kContainerFailed,     // `pod`'s container failed for `reason` (OOMKilled, GpuLost) and will restart in

@@ -148,6 +148,9 @@ class SchedulerHandle {
   bool is_evicting(PodId id) const { return id < view_.evicting->size() && (*view_.evicting)[id]; }
   // Asks the kubelet to evict a bound pod (kEvictRequest `kind`); a gang's workers are all asked.
   virtual void request_eviction(PodId pod, std::int64_t kind, core::Time now) = 0;
+  // Tells the Job controller that the plugin suspended (or resumed) manifest Job `job` (an index
+  // of Workload::jobs), as Kueue sets spec.suspend: its activeDeadlineSeconds stops (or restarts).
+  virtual void set_job_suspended(std::int32_t job, bool suspended, core::Time now) = 0;
   // Counts what may free room in the cache (pods ended, node status, nodes joining).
   virtual std::uint64_t released() const = 0;
 
@@ -208,6 +211,10 @@ class QueueingPlugin : public virtual sched::Plugin {
   // A pod this scheduler bound ended (or was deleted before its binding arrived).
   virtual void pod_released(PodId id, const Message& ended) { (void)id, (void)ended; }
   virtual void on_timer(std::uint32_t tag, std::uint64_t payload, core::Time now) { (void)tag, (void)payload, (void)now; }
+  // The owner of some pods gave up: a manifest Job failed (kJobFailed: no more of its pods come,
+  // its active ones are deleted), or a trace row's implicit owner replaces its failed pod no more
+  // (kOwnerGaveUp).
+  virtual void owner_gave_up(const Message& message, core::Time now) { (void)message, (void)now; }
 
   // The cycle's walk over the queue: true if this plugin ran it (the scheduler's own walk then does
   // not run). Walk hooks of the scheduler's own walk follow.

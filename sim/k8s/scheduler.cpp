@@ -115,6 +115,10 @@ void Scheduler::on_message(const Message& message, core::Time now) {
     case Topic::kPodTerminated:
       release_bound(message);
       break;
+    case Topic::kJobFailed:
+    case Topic::kOwnerGaveUp:
+      for (const Attached& attached : plugins_) attached.plugin->owner_gave_up(message, now);
+      return;
     case Topic::kNodeStatus:
       ++released_;
       apply_status(message.node);
@@ -227,6 +231,13 @@ void Scheduler::request_eviction(PodId pod, std::int64_t kind, core::Time now) {
   evict.value = kind;
   bus_.publish(evict, now);
   ++preemption_requests_;
+}
+
+void Scheduler::set_job_suspended(std::int32_t job, bool suspended, core::Time now) {
+  Message m;
+  m.topic = suspended ? Topic::kJobSuspended : Topic::kJobResumed;
+  m.value = job;
+  bus_.publish(m, now);
 }
 
 bool Scheduler::queued_before(PodId a, PodId b) const {

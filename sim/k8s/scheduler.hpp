@@ -167,6 +167,7 @@ class Scheduler final : public Component, private SchedulerHandle {
   // Asks the kubelet to evict a bound pod (kEvictRequest `value` `kind`); a gang's workers are all
   // asked, so the gang starts again whole.
   void request_eviction(PodId pod, std::int64_t kind, core::Time now) override;
+  void set_job_suspended(std::int32_t job, bool suspended, core::Time now) override;
   // A deleted pod leaves the queue (or its gang's Permit wait).
   void forget_deleted(const Message& deleted, core::Time now);
   // A pod it bound ended (or was deleted before its binding arrived): what it held is free.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "tests/cli/run_gpusim.hpp"
 
@@ -78,11 +79,12 @@ TEST_F(KueueCli, AnOwnerReclaimsItsQuotaFromABorrower) {
   const CliResult result = run("--policy kueue --config kueue.yaml --out o");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   // b's second job (borrowing a's 4 GPUs) is preempted when a's job arrives at 100 s (InCohortReclamation);
-  // it ran 90 s, less than a checkpoint interval, so it starts over once a's job ends at 700 s and
-  // Kueue's requeuer (a second later) admits it again: 701 s to 4301 s.
+  // its pod ends at once, and Kueue sees its Job stopped a second later: a's job is admitted at 101 s.
+  // The victim ran 90 s, less than a checkpoint interval, so it starts over once a's job ends at 701 s
+  // and Kueue's requeuer (a second later) admits it again: 702 s to 4302 s.
   const std::string pods = slurp(dir_ / "o" / "pods.csv");
-  EXPECT_NE(pods.find("2,job-00002,0,0,4,1000,100.000000,100.000000,700.000000,completed"), std::string::npos) << pods;
-  EXPECT_NE(pods.find("1,job-00001,0,0,4,1000,10.000000,701.000000,4301.000000,completed"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("2,job-00002,0,0,4,1000,100.000000,101.000000,701.000000,completed"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("1,job-00001,0,0,4,1000,10.000000,702.000000,4302.000000,completed"), std::string::npos) << pods;
   const std::string summary = slurp(dir_ / "o" / "summary.json");
   EXPECT_NE(summary.find("\"kueue_preemptions_InCohortReclamation\": 1.0"), std::string::npos) << summary;
   EXPECT_NE(summary.find("\"kueue_admissions\": 4.0"), std::string::npos) << summary;
@@ -243,12 +245,14 @@ TEST_F(KueueCli, AWorkloadPriorityClassLetsALaterJobPreemptWithinItsClusterQueue
   const std::string summary = slurp(dir_ / "o" / "summary.json");
   EXPECT_NE(summary.find("\"kueue_preemptions_InClusterQueue\": 1.0"), std::string::npos) << summary;
   const std::string pods = slurp(dir_ / "o" / "pods.csv");
-  EXPECT_NE(pods.find("sample-job-00001-0,2000,200,0,0,60.000000,60.000000,3660.000000,completed"), std::string::npos) << pods;
+  // The victim's pods end at 60 s; Kueue sees its Job stopped a second later and admits the preemptor.
+  EXPECT_NE(pods.find("sample-job-00001-0,2000,200,0,0,60.000000,61.000000,3661.000000,completed"), std::string::npos) << pods;
 
   // Mistakes: a suspended Job without Kueue, a WorkloadPriorityClass Kueue's objects do not define.
   const CliResult fifo = run_gpusim(dir_, "run --cluster nodes.csv --workload jobs.yaml --mode replay --quiet --policy fifo --out f");
   EXPECT_EQ(fifo.exit_code, 1);
-  EXPECT_NE(fifo.err.find("jobs.yaml:13: spec.suspend: Job sample-job-00000 is created suspended, and only Kueue resumes it"),
+  EXPECT_NE(fifo.err.find("jobs.yaml:13: spec.suspend: Job sample-job-00000 is created suspended, and only Kueue resumes it (--mode "
+                          "replay --policy kueue"),
             std::string::npos)
       << fifo.err;
   EXPECT_FALSE(fs::exists(dir_ / "f"));
@@ -261,6 +265,76 @@ TEST_F(KueueCli, AWorkloadPriorityClassLetsALaterJobPreemptWithinItsClusterQueue
             std::string::npos)
       << missing.err;
   EXPECT_FALSE(fs::exists(dir_ / "m"));
+}
+
+// Case files in tests/cli/kueue-cases/ (each directory's README says what they show).
+fs::path kueue_case(const std::string& name) { return fs::path(GPUSIM_SOURCE_DIR) / "tests" / "cli" / "kueue-cases" / name; }
+
+// A field of a pods.csv row, by the pod's name.
+std::string pod_field(const std::string& pods, const std::string& name, std::size_t field) {
+  std::istringstream lines(pods);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::vector<std::string> f = csv_fields(line);
+    if (f.size() > field && f[1] == name) return f[field];
+  }
+  return "(no pod " + name + ")";
+}
+constexpr std::size_t kStart = 7, kEnd = 8, kOutcome = 9, kReason = 13;
+
+// Kueue frees a Workload's quota when its Job finishes, failed too: a Job past its backoffLimit, one
+// past its deadline before creating all its pods, a trace row its owner gave up on. Each holds all 9
+// cpu of cluster-queue; the next job is admitted at the requeue a second after.
+TEST_F(KueueCli, AJobThatFailsGivesItsQuotaBackAndItsDeadlineCountsFromAdmission) {
+  fs::copy(kueue_case("failed-jobs"), dir_, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  const auto replay = [&](const std::string& cluster, const std::string& workload, const std::string& extra, const std::string& out) {
+    const CliResult r = run_gpusim(dir_, fmt::format("run --cluster {} --workload {} --mode replay --quiet --policy kueue "
+                                                     "--config queues.yaml {} --out {}", cluster, workload, extra, out));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return slurp(dir_ / out / "pods.csv");
+  };
+  std::string pods = replay("nodes.yaml", "failed-on-backoff.yaml", "", "backoff");
+  EXPECT_EQ(pod_field(pods, "a-0", kReason), "NodeRemoved");
+  EXPECT_EQ(pod_field(pods, "a-0", kEnd), "330.000000");
+  EXPECT_EQ(pod_field(pods, "b-0", kStart), "331.000000");
+  EXPECT_EQ(pod_field(pods, "b-1", kOutcome), "completed");
+  EXPECT_NE(slurp(dir_ / "backoff" / "summary.json").find("\"jobs_failed_backoff_limit\": 1.0"), std::string::npos);
+
+  pods = replay("nodes.csv", "failed-with-pods-never-created.yaml", "", "deadline");
+  EXPECT_EQ(pod_field(pods, "a-0", kReason), "DeadlineExceeded");
+  EXPECT_EQ(pod_field(pods, "a-0", kEnd), "120.000000");
+  EXPECT_EQ(pod_field(pods, "a-1", kOutcome), "withdrawn");
+  EXPECT_EQ(pod_field(pods, "b-0", kStart), "121.000000");
+
+  pods = replay("nodes.yaml", "rows-given-up.jsonl", "--kube owners.yaml", "rows");
+  EXPECT_EQ(pod_field(pods, "a", kReason), "NodeRemoved");
+  EXPECT_EQ(pod_field(pods, "b", kStart), "331.000000");
+  EXPECT_EQ(pod_field(pods, "b", kOutcome), "completed");
+
+  // activeDeadlineSeconds: 300 counts from the admission at 601 s: b (a 2-minute run) completes, c
+  // (10 minutes) fails at 901 s, where counted from its creation both would fail at 300 s unrun.
+  pods = replay("nodes.csv", "deadline-from-admission.yaml", "", "admission");
+  EXPECT_EQ(pod_field(pods, "b-0", kStart), "601.000000");
+  EXPECT_EQ(pod_field(pods, "b-0", kOutcome), "completed");
+  EXPECT_EQ(pod_field(pods, "c-0", kStart), "601.000000");
+  EXPECT_EQ(pod_field(pods, "c-0", kEnd), "901.000000");
+  EXPECT_EQ(pod_field(pods, "c-0", kReason), "DeadlineExceeded");
+}
+
+// Fair sharing's preemptee readmitted before its preemptor (Kueue issue #14543): j126 reclaims from
+// j122 once a second, each preempted Workload's quota freed a second after its pods are gone, until
+// the shares change; the run ends and both complete (it once hung at one instant).
+TEST_F(KueueCli, FairSharingFlappingAdvancesTheClockAndEnds) {
+  fs::copy(kueue_case("fair-sharing-flapping"), dir_, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  const CliResult r = run_gpusim(dir_, "run --cluster nodes.csv --workload w-min.jsonl --mode replay --quiet --policy kueue "
+                                       "--config kueue.yaml --config fs.yaml --out o");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string summary = slurp(dir_ / "o" / "summary.json");
+  EXPECT_NE(summary.find("\"kueue_preemptions_InCohortReclamation\": 400.0"), std::string::npos) << summary;
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  EXPECT_EQ(pod_field(pods, "j122", kOutcome), "completed");
+  EXPECT_EQ(pod_field(pods, "j126", kOutcome), "completed");
+  EXPECT_EQ(pod_field(pods, "j126", kStart), "3230.296930");
 }
 
 }  // namespace

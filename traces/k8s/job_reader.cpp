@@ -99,8 +99,11 @@ void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuil
   const Meta meta = read_meta(fields, &builder.generated_names);
   const auto [it, inserted] = builder.job_names.emplace(meta.name, object.line);
   if (!inserted) {
+    // A generated name can collide with one written out (gpusim numbers the generated names).
     fields.required_map("metadata")
-        .fail("name", fmt::format("duplicate Job name '{}' (first at line {})", meta.name, it->second));
+        .fail(meta.generated ? "generateName" : "name",
+              fmt::format("duplicate Job name '{}' (first at line {}){}", meta.name, it->second,
+                          meta.generated ? "; gpusim made it from generateName and the file's count of generated names" : ""));
   }
   check_gpusim_annotations(fields.where(), meta.annotations, kPodAnnotations, "Job");
   const Fields spec = fields.required_map("spec");

@@ -36,6 +36,7 @@ Meta read_meta(const Fields& object, std::int64_t* generated) {
   if (generated != nullptr && !meta.has("name") && meta.has("generateName")) {
     // The API server appends five random characters; gpusim numbers the file's generated names.
     m.name = fmt::format("{}{:05d}", meta.required_string("generateName"), (*generated)++);
+    m.generated = true;
     if (!dns_subdomain(m.name)) {
       meta.fail("generateName", fmt::format("'{}' does not make a valid Kubernetes name", meta.required_string("generateName")));
     }

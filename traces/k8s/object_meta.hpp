@@ -32,6 +32,7 @@ struct Meta {
   std::string namespace_name = "default";  // metadata.namespace
   Entries labels;
   Entries annotations;
+  bool generated = false;  // the name was made from metadata.generateName
 };
 
 // object.metadata: name required and valid, the namespace (an RFC 1123 label, "default" when not
