@@ -68,6 +68,13 @@ struct Workload {
   int skipped_lines = 0;   // blank and comment lines in the file
   // Queue names (PodSpec::queue indexes them); empty: the trace has no queues.
   std::vector<std::string> queues;
+  // Per pod, the KAI Queue its manifest's kai.scheduler/queue label names ("" none); empty when no
+  // object names one. Under policy kai these replace `queues` (unlabelled pods: default-queue).
+  struct KaiQueueLabel {
+    std::string queue;  // "" none
+    int line = 0;       // the label's, for messages
+  };
+  std::vector<KaiQueueLabel> kai_queue_of_pod;
   // Service names (PodSpec::app indexes them); empty: the trace has none.
   std::vector<std::string> apps;
   // Whether some pods form gangs (PodSpec::gang).

@@ -93,6 +93,8 @@ class KaiPlugin final : public ProgressiveFilling {
   }
   std::string_view name() const override { return "kai"; }
   bool evicts() const override { return true; }
+  // KAI's pods name its scheduler as its documentation writes them (its default schedulerName).
+  std::string_view scheduler_name() const override { return "kai-scheduler"; }
 
   void attach(k8s::SchedulerHandle& handle) override {
     ProgressiveFilling::attach(handle);

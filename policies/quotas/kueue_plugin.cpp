@@ -81,8 +81,13 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     if (job.held) return;
     const kueue::WorkloadState state = engine_->state(job.workload);
     if (state == kueue::WorkloadState::kEvicted) {
-      // Kueue gives a preempted Workload's quota back once its Job has no active pods.
-      if (job.bound == 0) observe_gone(job.workload, h_->now());
+      // Kueue gives a preempted Workload's quota back once its Job has no active pods: here, as its
+      // last pod ends (gpusim's kubelet ends an evicted pod at once).
+      if (job.bound == 0) {
+        engine_->evicted_and_gone(job.workload, h_->now());
+        h_->request_cycle(h_->now());
+        arm_requeue_timer();
+      }
       return;
     }
     // A pod's last end (succeeded, or failed for a reason its Job does not replace it for): once every
@@ -198,12 +203,9 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       record_series(now);
       return;
     }
-    if (tag == kGoneTimer) {
-      const auto w = static_cast<kueue::WorkloadId>(payload);
-      if (engine_->state(w) != kueue::WorkloadState::kEvicted) return;  // its Job ended meanwhile
-      engine_->evicted_and_gone(w, now);
+    if (tag == kRequeueTimer) {
+      engine_->requeue_evicted(static_cast<kueue::WorkloadId>(payload));  // unless its Job ended meanwhile
       h_->request_cycle(now);
-      arm_requeue_timer();
       return;
     }
     timer_at_.reset();
@@ -227,7 +229,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
       const Job& job = jobs_[static_cast<std::size_t>(workload_job_[p.victim])];
       if (job.bound == 0) {
         // Admitted, but none of its pods is bound yet: no pod to wait for.
-        observe_gone(p.victim, now);
+        requeue_later(p.victim, now);
         continue;
       }
       const std::vector<PodId> bound = job.bound_pods;  // a copy: an eviction may end a pod at once
@@ -352,13 +354,19 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     return it == narrowed_.end() ? nullptr : &it->second;
   }
 
-  // A preempted Workload whose pods are gone: Kueue gives its quota back and queues it again once it
-  // has seen its Job stopped, after the Job reconciler suspended the Job and the workload
-  // reconciler observed no active pods (API round trips). gpusim gives them one second
-  // (kEvictionObserved); at zero, fair sharing's preemption cycles (Kueue issues #3779, #14543)
-  // would repeat for ever at one instant, where Kueue's repeat at the pace of its reconcilers.
-  void observe_gone(kueue::WorkloadId w, core::Time now) {
-    h_->set_timer(*this, kGoneTimer, w, now + kEvictionObserved);
+  // A preempted Workload none of whose pods was bound: nothing is left to stop, and its quota goes
+  // back at once; it rejoins its queue a second later (kEvictionObserved). Kueue queues an evicted
+  // Workload again only once its reconcilers have seen its Job suspended (API round trips); at zero,
+  // the victim could be admitted again at the preemption's instant, before its preemptor, and be
+  // preempted again, for ever at one instant (Kueue issues #3779, #14543 describe that cycle; where
+  // Kueue repeats it at its reconcilers' pace, gpusim's second lets the preemptor in first).
+  // Where pods were bound, the quota goes as the last of them ends, and a second round waits for
+  // their replacements.
+  void requeue_later(kueue::WorkloadId w, core::Time now) {
+    engine_->evicted_requeue_later(w, now);
+    h_->request_cycle(now);
+    arm_requeue_timer();
+    h_->set_timer(*this, kRequeueTimer, w, now + kEvictionObserved);
   }
 
   // A timer for the engine's next batched requeue, unless one is set for then or earlier.
@@ -488,7 +496,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   std::optional<kueue::KueueMetrics> metrics_;  // when the run records series
   std::optional<core::Time> series_at_;         // the gauges' last update
   static constexpr std::uint32_t kSeriesTimer = 1;
-  static constexpr std::uint32_t kGoneTimer = 2;
+  static constexpr std::uint32_t kRequeueTimer = 2;
   static constexpr core::Time kEvictionObserved = core::Time::from_seconds(1);
   bool series_timer_ = false;                   // a timer for the next update is set
   std::vector<std::int32_t> live_;              // jobs with a Workload not finished

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 
 #include "policies/register_builtin.hpp"
 #include "sim/app/config_files.hpp"
+#include "sim/core/check.hpp"
 #include "sim/k8s/kueue_admission.hpp"
 #include "sim/app/input_kinds.hpp"
 #include "sim/app/retired_options.hpp"
@@ -502,6 +504,34 @@ void add_config_policies(const SimulateOptions& o, const ConfigFiles& configs, s
 // What --config's files need from the workload: the Queues become the queue quotas (their
 // guarantees checked against the cluster before any run starts), and a configuration without the
 // gang plugin cannot run a workload with gangs (gpusim always places a gang's workers together).
+// Manifests whose objects name a KAI Queue with the kai.scheduler/queue label: under policy kai each
+// pod's queue is its label's, an unlabelled one KAI's default-queue (its podgrouper's default), in
+// place of the Kueue LocalQueues the reader gave.
+void use_kai_queue_labels(traces::Workload& workload, const k8s::kai::Queues& queues) {
+  if (workload.kai_queue_of_pod.empty()) return;
+  GPUSIM_CHECK(workload.kai_queue_of_pod.size() == workload.pods.size(), "a KAI queue label per manifest pod");
+  std::map<std::string, std::uint16_t> index;
+  workload.queues.clear();
+  for (std::size_t i = 0; i < workload.pods.size(); ++i) {
+    const auto& [label, line] = workload.kai_queue_of_pod[i];
+    if (!label.empty()) {
+      const auto named = [&](const k8s::kai::Queue& q) { return q.name == label; };
+      const auto child = [&](const k8s::kai::Queue& q) { return q.parent == label; };
+      const char* missing = std::none_of(queues.queues.begin(), queues.queues.end(), named) ? "not among KAI's Queues in --config"
+                            : std::any_of(queues.queues.begin(), queues.queues.end(), child) ? "a parent queue: only leaf queues take jobs"
+                                                                                                : nullptr;
+      if (missing != nullptr) {
+        throw InputError(fmt::format("{}:{}: metadata.labels.kai.scheduler/queue: Queue '{}' is {} (KAI would leave the pod pending)",
+                                     workload.source, line, label, missing));
+      }
+    }
+    const std::string name = label.empty() ? "default-queue" : label;
+    const auto [it, inserted] = index.emplace(name, static_cast<std::uint16_t>(workload.queues.size()));
+    if (inserted) workload.queues.push_back(name);
+    workload.pods[i].queue = it->second;
+  }
+}
+
 void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
   for (const ConfigFiles::Scheduler& scheduler : configs.schedulers) {
     if (!scheduler.conf.gang && loaded.workload.has_gangs) {
@@ -539,6 +569,16 @@ void apply_config_files(const ConfigFiles& configs, Loaded& loaded) {
       }
     }
     loaded.kube.kueue = std::move(setup);
+  }
+  if (configs.kai) {
+    use_kai_queue_labels(loaded.workload, *configs.kai);
+  } else {
+    for (const cluster::PodSpec& pod : loaded.workload.pods) {
+      if (!pod.constraints || pod.constraints->kai_gpu_fraction_milli == 0) continue;
+      throw InputError(fmt::format("{}:{}: metadata.annotations.gpu-fraction: only the KAI Scheduler reads this annotation "
+                                   "(--mode replay --policy kai with KAI's Queues in --config); under this run the pod "
+                                   "would get no GPU", loaded.workload.source, pod.constraints->kai_gpu_fraction_line));
+    }
   }
   if (configs.kai) {
     auto setup = std::make_shared<k8s::kai::Setup>();

@@ -96,6 +96,11 @@ struct PodConstraints {
   // Workload's priority (not the pod's); "" when none. The line is the label's, for messages.
   std::string workload_priority_class;
   int workload_priority_class_line = 0;
+  // Its KAI annotation gpu-fraction, in thousandths of one GPU (0: none): the KAI Scheduler gives the
+  // pod that share of one GPU, which other pods share (gpu_count 1, gpu_milli the share; any policy
+  // but kai refuses it). The line is the annotation's, for messages.
+  std::int32_t kai_gpu_fraction_milli = 0;
+  int kai_gpu_fraction_line = 0;
 };
 
 struct Taint;

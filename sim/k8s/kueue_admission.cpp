@@ -244,6 +244,15 @@ void Admission::evicted_and_gone(WorkloadId id, core::Time now) {
   enqueue(id);
 }
 
+void Admission::evicted_requeue_later(WorkloadId id, core::Time now) {
+  release(id, now);
+  workloads_[id].state = WorkloadState::kRequeueing;
+}
+
+void Admission::requeue_evicted(WorkloadId id) {
+  if (workloads_[id].state == WorkloadState::kRequeueing) enqueue(id);
+}
+
 void Admission::job_ended(WorkloadId id, core::Time now) {
   Workload& w = workloads_[id];
   Queue& q = queue_of(id);
@@ -260,6 +269,8 @@ void Admission::job_ended(WorkloadId id, core::Time now) {
       break;
     case WorkloadState::kInadmissible:
       std::erase(q.inadmissible, id);
+      break;
+    case WorkloadState::kRequeueing:
       break;
     case WorkloadState::kFinished:
       return;

@@ -61,6 +61,7 @@ enum class WorkloadState : std::uint8_t {
   kInadmissible,  // set aside until quota frees in its cohort tree
   kAdmitted,      // holds quota
   kEvicted,       // preempted: still holds quota until its pods are gone
+  kRequeueing,    // preempted, its quota released: it rejoins its queue a moment later (requeue_evicted)
   kFinished,
 };
 
@@ -92,6 +93,10 @@ class Admission {
   // A preempted workload's pods are gone: its quota is released and it waits in its queue again
   // (its place kept: the queue order is its creation time); as for finished().
   void evicted_and_gone(WorkloadId id, core::Time now);
+  // A preempted workload none of whose pods was bound: its quota is released now, and it rejoins its
+  // queue only at requeue_evicted() (the caller's moment later).
+  void evicted_requeue_later(WorkloadId id, core::Time now);
+  void requeue_evicted(WorkloadId id);
   // The workload's Job ended for good however it stood (its Job failed, or its owner gave up on its
   // last pods): one holding quota releases it as finished() does, a waiting one leaves its queue.
   void job_ended(WorkloadId id, core::Time now);

@@ -185,6 +185,9 @@ class QueueingPlugin : public virtual sched::Plugin {
  public:
   // Before the run, once: the plugin keeps the handle.
   virtual void attach(SchedulerHandle& handle) = 0;
+  // The schedulerName the system's own pods name, which this scheduler then takes as its own (the
+  // KAI Scheduler's "kai-scheduler"), or empty.
+  virtual std::string_view scheduler_name() const { return {}; }
   // Whether it asks for evictions (preemption, a round's suspensions, reclaim): the run then has the
   // kubelets act on them, keeps the job ledger (QueueingInputs::ledger) up to date, tells the
   // scheduler when pods start running (pod_running), and reports the preemptions.

@@ -86,10 +86,7 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       if (assumed_.size() <= message.pod) assumed_.resize(message.pod + 1);
       // A pod that names another scheduler waits for it; gpusim runs one.
       const auto& constraints = pods_[message.source].constraints;
-      if (constraints != nullptr && constraints->scheduler_name != "default-scheduler" &&
-          constraints->scheduler_name != profile_name_) {
-        return;
-      }
+      if (constraints != nullptr && !takes(constraints->scheduler_name)) return;
       if (never_fits_[shape_of_source_[message.source]]) {
         Message unschedulable;
         unschedulable.topic = Topic::kPodUnschedulable;

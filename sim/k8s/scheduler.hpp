@@ -111,6 +111,11 @@ class Scheduler final : public Component, private SchedulerHandle {
   cluster::ClusterState cache_;
   sched::Framework framework_;
   std::string profile_name_;  // pods naming it (or default-scheduler) are this scheduler's
+  std::string system_name_;   // and those naming its queueing system's scheduler (QueueingPlugin::scheduler_name)
+  // Whether pods with this schedulerName are this scheduler's.
+  bool takes(const std::string& scheduler_name) const {
+    return scheduler_name == "default-scheduler" || scheduler_name == profile_name_ || (!system_name_.empty() && scheduler_name == system_name_);
+  }
   std::vector<PodId> pending_;
   std::vector<cluster::Placement> assumed_;  // per pod object: where the scheduler bound it
   // Pods of one shape (requests, allowed GPU models, MIG profile and placement rules: pods with

@@ -25,10 +25,10 @@ std::vector<sched::NeverRanReason> Scheduler::explain_never_ran(std::span<const 
     const std::uint32_t shape = shape_of_source_[api_.pod(id).source];
     const std::uint32_t gang = spec.gang;
     // Waits that come before any node is looked at.
-    if (spec.constraints != nullptr && spec.constraints->scheduler_name != "default-scheduler" &&
-        spec.constraints->scheduler_name != profile_name_) {
+    if (spec.constraints != nullptr && !takes(spec.constraints->scheduler_name)) {
       reasons.push_back({fmt::format("its schedulerName \"{}\" names no scheduler of this run (gpusim runs one: "
-                                     "default-scheduler, profile {})", spec.constraints->scheduler_name, profile_name_),
+                                     "default-scheduler, profile {}{})", spec.constraints->scheduler_name, profile_name_,
+                                     system_name_.empty() ? "" : ", " + system_name_),
                          {"schedulerName names no scheduler of the run"}});
       continue;
     }

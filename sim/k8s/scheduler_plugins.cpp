@@ -39,6 +39,7 @@ void Scheduler::attach_plugins(const sched::Profile& profile, const sched::Regis
   }
   for (Attached& attached : plugins_) {
     attached.plugin->attach(*this);
+    if (const std::string_view name = attached.plugin->scheduler_name(); !name.empty()) system_name_ = name;
     if (attached.plugin->orders_queue()) {
       if (queue_order_plugin_ != nullptr) {
         throw core::InputError(fmt::format("profile '{}': plugins '{}' and '{}' both order the queue", profile.name,

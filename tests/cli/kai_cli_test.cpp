@@ -196,6 +196,44 @@ TEST_F(KaiCli, PreemptEvictsNothingWhenTheJobWouldStillNotFit) {
   EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_preempt_evictions\": 0.0"), std::string::npos);
 }
 
+// KAI's own pods (tests/cli/kai-cases/gpu-fractions/README.md): schedulerName kai-scheduler, the
+// queue in the label kai.scheduler/queue, and gpu-fraction: two halves share the node's one GPU, a
+// quarter waits for room on it. Then the mistakes, each at its file, line and field.
+TEST_F(KaiCli, KaisOwnPodsNameTheirQueueAndShareAGpuByFraction) {
+  fs::copy(fs::path(GPUSIM_SOURCE_DIR) / "tests" / "cli" / "kai-cases" / "gpu-fractions", dir_,
+           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  const std::string kai = "run --cluster nodes.csv --mode replay --quiet --policy kai --config queues.yaml ";
+  const CliResult result = run_gpusim(dir_, kai + "--workload share.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  EXPECT_NE(pods.find("0,gpu-sharing,0,0,1,500,0.000000,0.000000,600.000000,completed,n0,0,"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("1,gpu-sharing-2,0,0,1,500,0.000000,0.000000,600.000000,completed,n0,0,"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("2,shared-job-0,0,0,1,250,0.000000,600.000000,1200.000000,completed,n0,0,"), std::string::npos) << pods;
+  EXPECT_NE(slurp(dir_ / "o" / "queues.csv").find("\ntest,3,3,"), std::string::npos);
+
+  const std::string text = slurp(dir_ / "share.yaml");
+  const auto refused = [&](const std::string& from, const std::string& to, const std::string& args, const std::string& message) {
+    std::string changed = text;
+    if (!from.empty()) changed.replace(changed.find(from), from.size(), to);
+    std::ofstream(dir_ / "changed.yaml") << changed;
+    const CliResult r = run_gpusim(dir_, args + "--workload changed.yaml --out m");
+    EXPECT_EQ(r.exit_code, 1) << from;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "m"));
+  };
+  refused("", "", "run --cluster nodes.csv --mode replay --quiet --policy fifo ",
+          "changed.yaml:8: metadata.annotations.gpu-fraction: only the KAI Scheduler reads this annotation");
+  refused("\"0.5\"", "\"1.5\"", kai, "changed.yaml:8: metadata.annotations.gpu-fraction: '1.5' is not a fraction of a GPU in (0, 1]");
+  refused("gpu-fraction: \"0.5\"", "gpu-memory: \"2000\"", kai,
+          "changed.yaml:8: metadata.annotations.gpu-memory: KAI's GPU memory ask is not modelled");
+  refused("kai.scheduler/queue: test", "kai.scheduler/queue: nosuch", kai,
+          "changed.yaml:6: metadata.labels.kai.scheduler/queue: Queue 'nosuch' is not among KAI's Queues in --config");
+  refused("kai.scheduler/queue: test", "kai.scheduler/queue: default", kai,
+          "changed.yaml:6: metadata.labels.kai.scheduler/queue: Queue 'default' is a parent queue");
+  refused("      args: [\"sh\", \"-c\", \"sleep infinity\"]\n", "      resources: {limits: {nvidia.com/gpu: 1}}\n", kai,
+          "changed.yaml:8: metadata.annotations.gpu-fraction: the pod's containers also ask 1 GPU(s)");
+}
+
 TEST_F(KaiCli, MistakesFailBeforeAnythingIsWritten) {
   std::ofstream(dir_ / "orphan.yaml") << "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: c}\n"
                                          "spec: {parentQueue: research, resources: {gpu: {quota: 1, limit: -1}}}\n";

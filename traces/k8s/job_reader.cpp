@@ -128,7 +128,9 @@ void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuil
   read_restart_policy(pod_template, job, builder.tally);
   // gpusim annotations may sit on the Job or on its template; the template's win.
   Entries annotations = meta.annotations;
+  Entries template_labels;
   if (const auto template_meta = pod_template.map("metadata")) {
+    template_labels = string_map(*template_meta, "labels");
     const Entries own = string_map(*template_meta, "annotations");
     check_gpusim_annotations(fields.where(), own, kPodAnnotations, "Job's pod template");
     for (const Entry& e : own) {
@@ -153,7 +155,7 @@ void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuil
     cluster::PodSpec pod = read.pod;
     pod.name = fmt::format("{}-{}", job.name, k);
     pod.constraints = constraints;
-    builder.add(std::move(pod), fields, meta);
+    builder.add(std::move(pod), fields, meta, template_labels);
   }
   builder.workload.jobs.push_back(std::move(job));
 }

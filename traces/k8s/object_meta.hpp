@@ -21,6 +21,10 @@ inline constexpr std::string_view kKueueQueueLabel = "kueue.x-k8s.io/queue-name"
 // The label with which a Job or Pod names its Kueue WorkloadPriorityClass.
 inline constexpr std::string_view kKueuePriorityClassLabel = "kueue.x-k8s.io/priority-class";
 
+// The label with which a Job or Pod names its KAI Scheduler Queue (KAI's DefaultQueueLabel; its
+// podgrouper reads the top owner's, then the pod's).
+inline constexpr std::string_view kKaiQueueLabel = "kai.scheduler/queue";
+
 // RFC 1123 label: what Kubernetes requires of container names.
 bool dns_label(std::string_view s);
 // RFC 1123 subdomain: what Kubernetes requires of Node, Pod, Job and PriorityClass names. It

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <memory>
 #include <utility>
 
@@ -66,6 +68,43 @@ void read_pod_share(const Fields& spec, const PodFacts& facts, cluster::PodSpec&
 }
 
 
+// KAI's GPU sharing: the annotation gpu-fraction asks that share of one GPU, which other such pods
+// share (KAI's PodInfo reads a float in (0, 1] and ignores any other value; gpusim refuses it). The
+// pod then asks no nvidia.com/gpu itself. Only the KAI Scheduler reads it: the run refuses such pods
+// under any other policy. KAI's gpu-memory asks and fractions of several devices are not
+// modelled: refused, with the reason.
+void read_kai_fraction(const Where& where, const Entries& annotations, cluster::PodSpec& pod, cluster::PodConstraints& c) {
+  for (const Entry& e : annotations) {
+    if (e.key == "gpu-memory") {
+      where.fail(e.node, e.path, "KAI's GPU memory ask is not modelled: give the share of one GPU in gpu-fraction instead");
+    }
+    if (e.key == "gpu-fraction-num-devices" && e.value != "1") {
+      where.fail(e.node, e.path, fmt::format("'{}': gpusim models a KAI fraction on one GPU only (give 1, or leave it out)", e.value));
+    }
+    if (e.key != "gpu-fraction") continue;
+    double fraction = 0;
+    const char* end = e.value.data() + e.value.size();
+    const auto [ptr, ec] = std::from_chars(e.value.data(), end, fraction);
+    if (ec != std::errc() || ptr != end || !(fraction > 0) || fraction > 1) {
+      where.fail(e.node, e.path, fmt::format("'{}' is not a fraction of a GPU in (0, 1] (KAI would ignore it, and the pod "
+                                             "would get no GPU)", e.value));
+    }
+    const auto milli = static_cast<std::int32_t>(std::llround(fraction * cluster::kMilliPerGpu));
+    if (milli == 0) where.fail(e.node, e.path, fmt::format("'{}' is less than a thousandth of a GPU, gpusim's unit", e.value));
+    if (pod.gpu_count > 0) {
+      where.fail(e.node, e.path, fmt::format("the pod's containers also ask {} GPU(s); KAI's fraction stands for the "
+                                             "pod's whole GPU ask: give one or the other", pod.gpu_count));
+    }
+    // KAI's binder reserves the GPU with a pod asking nvidia.com/gpu: 1 and shares it among the
+    // fractions it places there: gpusim's fractions of one GPU (scheduler-assigned nodes).
+    pod.gpu_count = 1;
+    pod.gpu_milli = milli;
+    c.gpu_resource = GpuResource::kNvidiaGpu;
+    c.kai_gpu_fraction_milli = milli;
+    c.kai_gpu_fraction_line = where.line(e.node);
+  }
+}
+
 }  // namespace
 
 PodRead read_pod_spec(const Fields& spec, const Entries& annotations, const PriorityClasses& classes,
@@ -100,6 +139,7 @@ PodRead read_pod_spec(const Fields& spec, const Entries& annotations, const Prio
   pod.gpu_count = static_cast<std::int32_t>(checked_total(spec, gpus, cluster::kMaxGpusPerNode, "GPU"));
   pod.gpu_milli = pod.gpu_count > 0 ? cluster::kMilliPerGpu : 0;
   read_pod_share(spec, facts, pod, c);
+  read_kai_fraction(where, annotations, pod, c);
   pod.qos = !facts.qos.any         ? cluster::Qos::kBestEffort
             : facts.qos.guaranteed ? cluster::Qos::kGuaranteed
                                    : cluster::Qos::kBurstable;

@@ -13,7 +13,7 @@
 
 namespace gpusim::traces::k8s {
 
-void WorkloadBuilder::add(cluster::PodSpec pod, const Fields& owner, const Meta& meta) {
+void WorkloadBuilder::add(cluster::PodSpec pod, const Fields& owner, const Meta& meta, const Entries& template_labels) {
   check_unique(pod_names, pod.name, owner, "pod");
   workload.pods.push_back(std::move(pod));
   const Entry* label = nullptr;
@@ -32,6 +32,17 @@ void WorkloadBuilder::add(cluster::PodSpec pod, const Fields& owner, const Meta&
     owner.where().fail(label->node, label->path, fmt::format("'{}' is not a valid LocalQueue name", label->value));
   }
   queue_of_pod.emplace_back(label != nullptr ? meta.namespace_name + "/" + label->value : meta.namespace_name, label != nullptr);
+  // KAI's queue: the owner's label first, then the pod template's (its podgrouper's order).
+  const Entry* kai = nullptr;
+  for (const Entries* labels : {&meta.labels, &template_labels}) {
+    for (const Entry& e : *labels) {
+      if (kai == nullptr && e.key == kKaiQueueLabel) kai = &e;
+    }
+  }
+  if (kai != nullptr && !dns_subdomain(kai->value)) {
+    owner.where().fail(kai->node, kai->path, fmt::format("'{}' is not a valid KAI Queue name", kai->value));
+  }
+  kai_queue_of_pod.push_back(kai != nullptr ? Workload::KaiQueueLabel{kai->value, owner.where().line(kai->node)} : Workload::KaiQueueLabel{});
 }
 
 void read_workload_priority_class(const Where& where, const Meta& meta, cluster::PodConstraints& constraints) {
@@ -44,6 +55,9 @@ void read_workload_priority_class(const Where& where, const Meta& meta, cluster:
 }
 
 void WorkloadBuilder::assign_queues() {
+  if (std::any_of(kai_queue_of_pod.begin(), kai_queue_of_pod.end(), [](const Workload::KaiQueueLabel& q) { return !q.queue.empty(); })) {
+    workload.kai_queue_of_pod = kai_queue_of_pod;
+  }
   const bool named = std::any_of(queue_of_pod.begin(), queue_of_pod.end(), [](const auto& q) { return q.second; });
   if (!named) return;
   std::map<std::string, std::uint16_t> index;

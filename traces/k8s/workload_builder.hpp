@@ -35,10 +35,13 @@ struct WorkloadBuilder {
   std::int64_t generated_names = 0;  // metadata.generateName used so far
   // Per pod: its LocalQueue as "<namespace>/<name>", or its namespace alone when its object names none.
   std::vector<std::pair<std::string, bool>> queue_of_pod;
+  // Per pod: the KAI Queue its object's kai.scheduler/queue label names, or "".
+  std::vector<Workload::KaiQueueLabel> kai_queue_of_pod;
 
   // Appends a pod whose name must be unique in the file; `owner` is the Pod or Job object, `meta`
   // its metadata (the kueue.x-k8s.io/queue-name label names the pod's queue).
-  void add(cluster::PodSpec pod, const Fields& owner, const Meta& meta);
+  // `template_labels`: a Job's pod template's, where KAI looks for its queue label after the Job's.
+  void add(cluster::PodSpec pod, const Fields& owner, const Meta& meta, const Entries& template_labels = {});
   // Once every object is read: where some object names a Kueue LocalQueue, each pod's queue is
   // "<namespace>/<LocalQueue>", and a pod whose object names none has "<namespace>/default" (Kueue
   // gives a Job without the label its namespace's LocalQueue "default", if there is one:
