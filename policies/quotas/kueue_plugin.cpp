@@ -100,7 +100,7 @@ class KueuePlugin final : public k8s::QueueingPlugin {
   }
 
   // The Job failed (its active pods are deleted, no more come), or a row's owner gave up on its
-  // failed pod: Kueue's Workload is finished once its Job is, as when it succeeds.
+  // failed pod: Kueue's Workload is finished with its Job, as when it succeeds.
   void owner_gave_up(const k8s::Message& message, core::Time now) override {
     std::int32_t j = -1;
     if (message.topic == k8s::Topic::kJobFailed) {
@@ -112,9 +112,8 @@ class KueuePlugin final : public k8s::QueueingPlugin {
     if (j < 0) return;
     Job& job = jobs_[static_cast<std::size_t>(j)];
     if (job.held) return;
-    // A row given up on has ended for good, as a pod that succeeded: its Workload (a gang's)
-    // finishes when all its pods have.
-    if (message.topic == k8s::Topic::kOwnerGaveUp && ++job.succeeded < job.pods) return;
+    // A row given up on ends its Workload as a failed Job ends Kueue's: a gang missing a worker for
+    // good can never be whole again, so its quota goes now (its other workers run on until they end).
     if (engine_->state(job.workload) == kueue::WorkloadState::kFinished) return;
     engine_->job_ended(job.workload, now);
     h_->request_cycle(now);

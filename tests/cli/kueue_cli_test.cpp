@@ -309,6 +309,18 @@ TEST_F(KueueCli, AJobThatFailsGivesItsQuotaBackAndItsDeadlineCountsFromAdmission
   EXPECT_EQ(pod_field(pods, "b", kStart), "331.000000");
   EXPECT_EQ(pod_field(pods, "b", kOutcome), "completed");
 
+  // A gang's worker given up on (its GPU lost at 60 s, owners.backoffLimit 0): the gang can never be
+  // whole again, so its Workload ends then (found by review: once a preemption of its last worker
+  // readmitted it for ever). h is admitted at once, and b once h ends.
+  const CliResult gang = run_gpusim(dir_, "run --cluster nodes-8gpu.csv --workload gang-given-up.jsonl --mode replay --quiet "
+                                          "--policy kueue --config gang-queues.yaml --kube gang-xid.yaml --out gang");
+  EXPECT_EQ(gang.exit_code, 0) << gang.err;
+  pods = slurp(dir_ / "gang" / "pods.csv");
+  EXPECT_EQ(pod_field(pods, "g-0", kReason), "GpuLost");
+  EXPECT_EQ(pod_field(pods, "h", kStart), "100.000000");
+  EXPECT_EQ(pod_field(pods, "b", kStart), "401.000000");
+  EXPECT_EQ(pod_field(pods, "b", kOutcome), "completed");
+
   // activeDeadlineSeconds: 300 counts from the admission at 601 s: b (a 2-minute run) completes, c
   // (10 minutes) fails at 901 s, where counted from its creation both would fail at 300 s unrun.
   pods = replay("nodes.csv", "deadline-from-admission.yaml", "", "admission");

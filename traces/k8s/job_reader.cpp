@@ -127,6 +127,12 @@ void read_job(const Object& object, const PriorityClasses& classes, WorkloadBuil
   const Fields pod_template = spec.required_map("template");
   read_restart_policy(pod_template, job, builder.tally);
   // gpusim annotations may sit on the Job or on its template; the template's win.
+  // KAI reads its GPU asks from the pod's annotations: on the Job they would give the pods none.
+  for (const Entry& e : meta.annotations) {
+    if (e.key == "gpu-fraction" || e.key == "gpu-memory" || e.key == "gpu-fraction-num-devices") {
+      fields.where().fail(e.node, e.path, "KAI reads this annotation from the pod, not the Job: move it to spec.template.metadata.annotations");
+    }
+  }
   Entries annotations = meta.annotations;
   Entries template_labels;
   if (const auto template_meta = pod_template.map("metadata")) {

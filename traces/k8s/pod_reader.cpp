@@ -84,7 +84,9 @@ void read_kai_fraction(const Where& where, const Entries& annotations, cluster::
     if (e.key != "gpu-fraction") continue;
     double fraction = 0;
     const char* end = e.value.data() + e.value.size();
-    const auto [ptr, ec] = std::from_chars(e.value.data(), end, fraction);
+    // Go's strconv.ParseFloat, which KAI uses, takes a leading '+'; from_chars does not.
+    const char* begin = e.value.data() + (e.value.size() > 1 && e.value[0] == '+' && e.value[1] != '-' ? 1 : 0);
+    const auto [ptr, ec] = std::from_chars(begin, end, fraction);
     if (ec != std::errc() || ptr != end || !(fraction > 0) || fraction > 1) {
       where.fail(e.node, e.path, fmt::format("'{}' is not a fraction of a GPU in (0, 1] (KAI would ignore it, and the pod "
                                              "would get no GPU)", e.value));
