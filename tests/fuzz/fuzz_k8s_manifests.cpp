@@ -1,6 +1,7 @@
 // Fuzz target: the Kubernetes manifest reader, reading each input both as a node list and as a
 // workload. Bad input may only throw core::InputError; what it accepts must be consistent (one
-// NodeKube per node, GPUs within a node's limit, every pod with its constraints and a valid Job).
+// NodeKube per node, GPUs within a node's limit, every pod with its constraints and a valid Job,
+// whole GPUs or a KAI fraction of one).
 #include <cstdlib>
 
 #include "sim/cluster/node.hpp"
@@ -29,7 +30,13 @@ void check_workload(const gpusim::traces::Workload& w) {
   for (const auto& pod : w.pods) {
     require(pod.constraints != nullptr && !pod.constraints->containers.empty());
     require(pod.gpu_count >= 0 && pod.gpu_count <= gpusim::cluster::kMaxGpusPerNode);
-    require(pod.gpu_milli == (pod.gpu_count > 0 ? gpusim::cluster::kMilliPerGpu : 0));
+    // Whole GPUs, except KAI's gpu-fraction: a share of one GPU, in (0, 1000].
+    const std::int32_t fraction = pod.constraints->kai_gpu_fraction_milli;
+    if (fraction != 0) {
+      require(fraction > 0 && fraction <= gpusim::cluster::kMilliPerGpu && pod.gpu_count == 1 && pod.gpu_milli == fraction);
+    } else {
+      require(pod.gpu_milli == (pod.gpu_count > 0 ? gpusim::cluster::kMilliPerGpu : 0));
+    }
     require(pod.creation_time && pod.duration && pod.deletion_time &&
             *pod.deletion_time == *pod.creation_time + *pod.duration);
     // Sharing plugins' asks: gpushare's GiB on one GPU, HAMi's within its ranges, a named profile.
@@ -43,6 +50,9 @@ void check_workload(const gpusim::traces::Workload& w) {
     const auto job = pod.constraints->job;
     require(job >= -1 && job < static_cast<std::int64_t>(w.jobs.size()));
   }
+  // KAI's queue labels: none, or one entry per pod (a name and its line where labelled).
+  require(w.kai_queue_of_pod.empty() || w.kai_queue_of_pod.size() == w.pods.size());
+  for (const auto& label : w.kai_queue_of_pod) require(label.queue.empty() == (label.line == 0));
 }
 
 }  // namespace
