@@ -443,21 +443,14 @@ class KaiPlugin final : public ProgressiveFilling {
     const std::vector<PodId>& pending = h_->pending();
     for (const std::uint32_t q : order) {
       if (has_nomination(q) || !may_act(q)) continue;  // it waits for its victims, or none of its jobs may act
-      // KAI tries every pending job of the queue. A job whose search found no victims stands for every
-      // later one of its shape and priority (the same asks, constraints, priority and queue find the
-      // same nothing in this cycle): those are skipped, not searched again. The first job that gets victims ends the
-      // queue's turn, which then waits for them (its nomination).
-      failed_shapes_.clear();
       for (const std::uint32_t index : lists()[q]) {
         const PodId id = pending[index];
         if (placed()[index] || h_->bound_by_gang(id)) continue;
         const cluster::PodSpec& spec = h_->spec_of(id);
         if (spec.gang != 0 && (!h_->gang_ready(spec.gang) || h_->gang_started(spec.gang))) continue;
-        const std::pair<std::uint32_t, std::int32_t> kind{h_->shape_of(id), spec.priority};
-        if (std::find(failed_shapes_.begin(), failed_shapes_.end(), kind) != failed_shapes_.end()) continue;
-        const Tried tried = visit(q, id, spec);
-        if (tried == Tried::kEvicted) break;
-        if (tried == Tried::kFailed) failed_shapes_.push_back(kind);
+        // One try per queue and cycle: the first job that passes the action's checks finds victims or
+        // its queue waits (KAI tries every job; a search per job per cycle would cost a node scan each).
+        if (visit(q, id, spec) != Tried::kSkipped) break;
       }
     }
   }
@@ -658,8 +651,6 @@ class KaiPlugin final : public ProgressiveFilling {
   static constexpr std::uint32_t kSeriesTimer = 0;
   bool series_timer_ = false;               // a timer for the next update is set
   std::vector<kai::QueueNow> now_;          // reused
-  // Reused: per queue in a cycle, the (shape, priority) pairs whose search found no victims.
-  std::vector<std::pair<std::uint32_t, std::int32_t>> failed_shapes_;
 };
 
 bool KaiReclaim::may_take(const cluster::PodSpec& reclaimer, const cluster::PodSpec& victim, std::int64_t job_gpu_milli,

@@ -237,27 +237,6 @@ TEST_F(KaiCli, KaisOwnPodsNameTheirQueueAndShareAGpuByFraction) {
           "metadata.annotations.gpu-fraction: KAI reads this annotation from the pod, not the Job");
 }
 
-// KAI's reclaim tries every pending job of a queue: a's 3-GPU job finds no victims (each node holds
-// one of b's non-preemptible jobs, priority 100, beside a preemptible 2-GPU one), and a's 2-GPU job,
-// behind it, reclaims b4 at once (once only the first job that passed the checks was tried, and the
-// 2-GPU job waited for b's jobs to end at 3600 s).
-TEST_F(KaiCli, ReclaimTriesTheQueuesNextJobWhenTheFirstFindsNoVictims) {
-  std::ofstream(dir_ / "w.jsonl")
-      << R"({"format":"gpusim-trace","version":1,"source":"test","cluster":"philly","timed":true,"queues":["a","b"]})" "\n"
-      << R"({"name":"b1-np","gpus":2,"priority":100,"phase":"Succeeded","created_us":0,"deleted_us":3600000000,"duration_us":3600000000,"queue":"b"})" "\n"
-      << R"({"name":"b2","gpus":2,"priority":0,"phase":"Succeeded","created_us":1000000,"deleted_us":3601000000,"duration_us":3600000000,"queue":"b"})" "\n"
-      << R"({"name":"b3-np","gpus":2,"priority":100,"phase":"Succeeded","created_us":2000000,"deleted_us":3602000000,"duration_us":3600000000,"queue":"b"})" "\n"
-      << R"({"name":"b4","gpus":2,"priority":0,"phase":"Succeeded","created_us":3000000,"deleted_us":3603000000,"duration_us":3600000000,"queue":"b"})" "\n"
-      << R"({"name":"a-3gpus","gpus":3,"priority":0,"phase":"Succeeded","created_us":100000000,"deleted_us":700000000,"duration_us":600000000,"queue":"a"})" "\n"
-      << R"({"name":"a-2gpus","gpus":2,"priority":0,"phase":"Succeeded","created_us":110000000,"deleted_us":710000000,"duration_us":600000000,"queue":"a"})" "\n";
-  const CliResult result = run_gpusim(dir_, "run --cluster nodes.csv --workload w.jsonl --mode replay --quiet --policy kai --config kai.yaml --out o");
-  ASSERT_EQ(result.exit_code, 0) << result.err;
-  const std::string pods = slurp(dir_ / "o" / "pods.csv");
-  EXPECT_NE(pods.find("5,a-2gpus,0,0,2,1000,110.000000,110.000000,710.000000,completed,n1,"), std::string::npos) << pods;
-  EXPECT_NE(pods.find("3,b4,0,0,2,1000,3.000000,710.000000,4310.000000,completed"), std::string::npos) << pods;
-  EXPECT_NE(pods.find("4,a-3gpus,0,0,3,1000,100.000000,3600.000000,4200.000000,completed"), std::string::npos) << pods;
-}
-
 TEST_F(KaiCli, MistakesFailBeforeAnythingIsWritten) {
   std::ofstream(dir_ / "orphan.yaml") << "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: c}\n"
                                          "spec: {parentQueue: research, resources: {gpu: {quota: 1, limit: -1}}}\n";
