@@ -146,8 +146,7 @@ void Controller::on_message(const Message& message, core::Time now) {
       if (++succeeded_[j] == workload_.jobs[j].completions && !job_ended_[j]) {
         job_ended_[j] = 1;
         ++jobs_succeeded_;
-        if (deadline_timer_[j] != kNoDeadline) bus_.cancel_timer(deadline_timer_[j]);
-        deadline_timer_[j] = kNoDeadline;
+        stop_deadline(j);
       }
     }
     return;
@@ -155,9 +154,13 @@ void Controller::on_message(const Message& message, core::Time now) {
   if (replaceable(message.reason)) pod_failed(message, now);
 }
 
-void Controller::start_deadline(std::size_t job, core::Time now) {
+void Controller::stop_deadline(std::size_t job) {
   if (deadline_timer_[job] != kNoDeadline) bus_.cancel_timer(deadline_timer_[job]);
   deadline_timer_[job] = kNoDeadline;
+}
+
+void Controller::start_deadline(std::size_t job, core::Time now) {
+  stop_deadline(job);
   if (const auto& deadline = workload_.jobs[job].active_deadline) {
     deadline_timer_[job] = bus_.set_timer(*this, kDeadline, static_cast<std::uint64_t>(job), now + *deadline);
   }
@@ -170,9 +173,8 @@ void Controller::job_suspension(std::size_t job, bool resumed, core::Time now) {
   job_suspended_[job] = resumed ? 0 : 1;
   if (resumed) {
     start_deadline(job, now);
-  } else if (deadline_timer_[job] != kNoDeadline) {
-    bus_.cancel_timer(deadline_timer_[job]);
-    deadline_timer_[job] = kNoDeadline;
+  } else {
+    stop_deadline(job);
   }
 }
 

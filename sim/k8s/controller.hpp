@@ -46,8 +46,9 @@ class Controller final : public Component {
   std::int32_t job_of(std::uint32_t source) const;
   void pod_failed(const Message& message, core::Time now);
   void fail_job(std::size_t job, Reason reason, core::Time now);
-  // activeDeadlineSeconds from now (again, after a suspension), if the Job has one.
+  // activeDeadlineSeconds from now (again, after a suspension), if the Job has one; or no more.
   void start_deadline(std::size_t job, core::Time now);
+  void stop_deadline(std::size_t job);
   // A queueing system suspended (or resumed) the Job (kJobSuspended, kJobResumed).
   void job_suspension(std::size_t job, bool resumed, core::Time now);
   // restartPolicy OnFailure: a Job whose running and pending pods restarted as often as its

@@ -285,26 +285,27 @@ constexpr std::size_t kStart = 7, kEnd = 8, kOutcome = 9, kReason = 13;
 // cpu of cluster-queue; the next job is admitted at the requeue a second after.
 TEST_F(KueueCli, AJobThatFailsGivesItsQuotaBackAndItsDeadlineCountsFromAdmission) {
   fs::copy(kueue_case("failed-jobs"), dir_, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  // `extra` names the Kueue objects (--config) and any other option.
   const auto replay = [&](const std::string& cluster, const std::string& workload, const std::string& extra, const std::string& out) {
-    const CliResult r = run_gpusim(dir_, fmt::format("run --cluster {} --workload {} --mode replay --quiet --policy kueue "
-                                                     "--config queues.yaml {} --out {}", cluster, workload, extra, out));
+    const CliResult r = run_gpusim(dir_, fmt::format("run --cluster {} --workload {} --mode replay --quiet --policy kueue {} --out {}",
+                                                     cluster, workload, extra, out));
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return slurp(dir_ / out / "pods.csv");
   };
-  std::string pods = replay("nodes.yaml", "failed-on-backoff.yaml", "", "backoff");
+  std::string pods = replay("nodes.yaml", "failed-on-backoff.yaml", "--config queues.yaml", "backoff");
   EXPECT_EQ(pod_field(pods, "a-0", kReason), "NodeRemoved");
   EXPECT_EQ(pod_field(pods, "a-0", kEnd), "330.000000");
   EXPECT_EQ(pod_field(pods, "b-0", kStart), "331.000000");
   EXPECT_EQ(pod_field(pods, "b-1", kOutcome), "completed");
   EXPECT_NE(slurp(dir_ / "backoff" / "summary.json").find("\"jobs_failed_backoff_limit\": 1.0"), std::string::npos);
 
-  pods = replay("nodes.csv", "failed-with-pods-never-created.yaml", "", "deadline");
+  pods = replay("nodes.csv", "failed-with-pods-never-created.yaml", "--config queues.yaml", "deadline");
   EXPECT_EQ(pod_field(pods, "a-0", kReason), "DeadlineExceeded");
   EXPECT_EQ(pod_field(pods, "a-0", kEnd), "120.000000");
   EXPECT_EQ(pod_field(pods, "a-1", kOutcome), "withdrawn");
   EXPECT_EQ(pod_field(pods, "b-0", kStart), "121.000000");
 
-  pods = replay("nodes.yaml", "rows-given-up.jsonl", "--kube owners.yaml", "rows");
+  pods = replay("nodes.yaml", "rows-given-up.jsonl", "--config queues.yaml --kube owners.yaml", "rows");
   EXPECT_EQ(pod_field(pods, "a", kReason), "NodeRemoved");
   EXPECT_EQ(pod_field(pods, "b", kStart), "331.000000");
   EXPECT_EQ(pod_field(pods, "b", kOutcome), "completed");
@@ -312,10 +313,7 @@ TEST_F(KueueCli, AJobThatFailsGivesItsQuotaBackAndItsDeadlineCountsFromAdmission
   // A gang's worker given up on (its GPU lost at 60 s, owners.backoffLimit 0): the gang can never be
   // whole again, so its Workload ends then (found by review: once a preemption of its last worker
   // readmitted it for ever). h is admitted at once, and b once h ends.
-  const CliResult gang = run_gpusim(dir_, "run --cluster nodes-8gpu.csv --workload gang-given-up.jsonl --mode replay --quiet "
-                                          "--policy kueue --config gang-queues.yaml --kube gang-xid.yaml --out gang");
-  EXPECT_EQ(gang.exit_code, 0) << gang.err;
-  pods = slurp(dir_ / "gang" / "pods.csv");
+  pods = replay("nodes-8gpu.csv", "gang-given-up.jsonl", "--config gang-queues.yaml --kube gang-xid.yaml", "gang");
   EXPECT_EQ(pod_field(pods, "g-0", kReason), "GpuLost");
   EXPECT_EQ(pod_field(pods, "h", kStart), "100.000000");
   EXPECT_EQ(pod_field(pods, "b", kStart), "401.000000");
@@ -323,7 +321,7 @@ TEST_F(KueueCli, AJobThatFailsGivesItsQuotaBackAndItsDeadlineCountsFromAdmission
 
   // activeDeadlineSeconds: 300 counts from the admission at 601 s: b (a 2-minute run) completes, c
   // (10 minutes) fails at 901 s, where counted from its creation both would fail at 300 s unrun.
-  pods = replay("nodes.csv", "deadline-from-admission.yaml", "", "admission");
+  pods = replay("nodes.csv", "deadline-from-admission.yaml", "--config queues.yaml", "admission");
   EXPECT_EQ(pod_field(pods, "b-0", kStart), "601.000000");
   EXPECT_EQ(pod_field(pods, "b-0", kOutcome), "completed");
   EXPECT_EQ(pod_field(pods, "c-0", kStart), "601.000000");
