@@ -12,7 +12,11 @@
 //     preemptible ones, while KAI's strategies allow (plugins/proportion/reclaimable: the victim's
 //     side still above its allocatable share, or the reclaimer's side within its quota and the
 //     victim's above its own; and the reclaimer's side, saturated, not more so than the victim's);
-//   - preempt lets a job take running jobs of its own queue of a strictly lower priority.
+//   - preempt lets a job take running jobs of its own queue of a strictly lower priority;
+//   - both try every pending job of a queue until one finds victims, skipping a job no easier to
+//     schedule than one of its queue and signature whose search already failed in the action
+//     (KaiFailedJobs), and count a job that made room in its queue's allocation for the rest of the
+//     cycle (pipelined); a node scan per try is spared where no node could make room (RoomCeiling).
 // Victims are chosen node by node by gpusim's preemptor (policies/preemption/preemptor.hpp), in KAI's
 // victim order (the queue served last gives first; then the lowest priority), and restart from their
 // last checkpoint. A job's priority is its PriorityClass value (trace jobs: 0); below 100 it is
@@ -31,7 +35,9 @@
 #include "policies/builtin_parts.hpp"
 #include "policies/job_rank/job_priority.hpp"
 #include "policies/preemption/preemptor.hpp"
+#include "policies/preemption/room_ceiling.hpp"
 #include "policies/queueing/progressive_filling.hpp"
+#include "policies/quotas/kai_failed_jobs.hpp"
 #include "sim/core/check.hpp"
 #include "sim/k8s/kai_fair_share.hpp"
 #include "sim/k8s/kai_metrics.hpp"
@@ -137,6 +143,7 @@ class KaiPlugin final : public ProgressiveFilling {
     sched::Profile plain = handle.profile();
     plain.preemption = sched::Preemption::kNone;
     victim_order_.emplace(plain, handle.workload(), *inputs.ledger);
+    ceiling_ = RoomCeiling(handle.cache().node_count(), n);
     reclaim_rule_.emplace(*this);
     preempt_rule_.emplace(*this);
     reclaimer_.emplace(handle.cache(), handle.api(), handle.workload(), handle.node_setup(), handle.assumed(), handle.bound_on_nodes(),
@@ -191,12 +198,19 @@ class KaiPlugin final : public ProgressiveFilling {
   }
 
   void pod_waiting(PodId id, int sign) override { add_path(pending_, leaf(h_->spec_of(id)), amounts_of(h_->spec_of(id)), sign); }
-  void pod_bound(PodId id, const cluster::Placement&, core::Time) override {
+  void pod_bound(PodId id, const cluster::Placement& placement, core::Time) override {
     const cluster::PodSpec& spec = h_->spec_of(id);
     add_path(allocated_, leaf(spec), amounts_of(spec), 1);
     if (!preemptible(spec)) add_path(allocated_np_, leaf(spec), amounts_of(spec), 1);
+    // The preemptor takes whole-GPU pods only, and KAI preemptible ones.
+    if (spec.gpu_count > 0 && spec.gpu_milli >= cluster::kMilliPerGpu && preemptible(spec)) {
+      if (in_ceiling_.size() <= id) in_ceiling_.resize(std::size_t{id} + 1, kNotInCeiling);
+      in_ceiling_[id] = {placement.node, static_cast<std::int32_t>(placement.gpus.size())};
+      ceiling_.add_victim(placement.node, leaf(spec), in_ceiling_[id].gpus, spec, 1);
+    }
   }
   void pod_released(PodId id, const k8s::Message&) override {
+    leave_ceiling(id);
     if (id < releasing_.size() && releasing_[id]) {
       releasing_[id] = 0;  // counted out when its eviction was asked for
       return;
@@ -401,8 +415,9 @@ class KaiPlugin final : public ProgressiveFilling {
   }
 
   double share(std::size_t) const override { return 0; }  // not called: the walk compares queues
-  bool serves_before(std::size_t a, std::size_t b) const override {
-    const auto head_a = head(a), head_b = head(b);
+  bool serves_before(std::size_t a, std::size_t b) const override { return serves_before_at(a, b, head(a), head(b)); }
+  // Queue a before queue b, each with the job at the given index of pending() next (none: no job).
+  bool serves_before_at(std::size_t a, std::size_t b, std::optional<std::uint32_t> head_a, std::optional<std::uint32_t> head_b) const {
     const std::vector<PodId>& pending = h_->pending();
     const Amounts ja = head_a ? job_ask(h_->spec_of(pending[*head_a])) : Amounts{};
     const Amounts jb = head_b ? job_ask(h_->spec_of(pending[*head_b])) : Amounts{};
@@ -429,31 +444,115 @@ class KaiPlugin final : public ProgressiveFilling {
 
   void before_walk(core::Time now) override { place_nominated(now); }
 
-  bool after_walk(core::Time now) override { return reclaim(now) | preempt(now); }
+  bool after_walk(core::Time now) override {
+    // A queue whose job waits for its victims from an earlier cycle acts no more until it is placed.
+    waiting_.assign(queues_in_walk(), 0);
+    for (std::uint32_t q = 0; q < queues_in_walk(); ++q) waiting_[q] = has_nomination(q) ? 1 : 0;
+    const bool asked = reclaim(now) | preempt(now);
+    // The jobs that made room were counted in their queues' allocation for the rest of the session
+    // (KAI's pipelined tasks); from the next cycle on they count when they are bound.
+    for (const Pipelined& p : pipelined_) {
+      add_path(allocated_, p.leaf, p.ask, -1);
+      if (p.non_preemptible) add_path(allocated_np_, p.leaf, p.ask, -1);
+    }
+    pipelined_.clear();
+    return asked;
+  }
 
   enum class Tried : std::uint8_t { kSkipped, kFailed, kEvicted };
-  // The pending jobs the actions look at, queue by queue in KAI's order: ready, not placed.
+  // The pending jobs an action looks at, as KAI's JobsOrderByQueues pops them: queue by queue in
+  // KAI's order, every job of a queue in its order (ready, not placed), until one finds victims. A
+  // job is tried only if it is easier to schedule than the smallest job of its queue and signature
+  // whose search failed in this action (KaiFailedJobs). After a job found victims the other queues
+  // are ordered again (KAI orders the queues again after every job; gpusim only when an eviction
+  // changed what the order reads).
   template <typename MayAct, typename Visit>
   void each_pending_job(MayAct&& may_act, Visit&& visit) {
-    std::vector<std::uint32_t> order;
-    for (std::uint32_t q = 0; q < queues_in_walk(); ++q) {
-      if (!lists()[q].empty()) order.push_back(q);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return serves_before(a, b); });
+    failed_jobs_.clear();
+    ceiling_for_.reset();
+    ++action_serial_;
+    const std::uint32_t n = queues_in_walk();
+    cursor_.assign(n, 0);
     const std::vector<PodId>& pending = h_->pending();
-    for (const std::uint32_t q : order) {
-      if (has_nomination(q) || !may_act(q)) continue;  // it waits for its victims, or none of its jobs may act
-      for (const std::uint32_t index : lists()[q]) {
-        const PodId id = pending[index];
-        if (placed()[index] || h_->bound_by_gang(id)) continue;
-        const cluster::PodSpec& spec = h_->spec_of(id);
-        if (spec.gang != 0 && (!h_->gang_ready(spec.gang) || h_->gang_started(spec.gang))) continue;
-        // One try per queue and cycle: the first job that passes the action's checks finds victims or
-        // its queue waits (KAI tries every job; a search per job per cycle would cost a node scan each).
-        if (visit(q, id, spec) != Tried::kSkipped) break;
+    const auto head_at = [&](std::uint32_t q) {
+      return cursor_[q] < lists()[q].size() ? std::optional<std::uint32_t>(lists()[q][cursor_[q]]) : std::nullopt;
+    };
+    for (bool evicted = true; evicted;) {
+      evicted = false;
+      action_order_.clear();
+      for (std::uint32_t q = 0; q < n; ++q) {
+        if (cursor_[q] < lists()[q].size() && !waiting_[q] && may_act(q)) action_order_.push_back(q);
+      }
+      std::stable_sort(action_order_.begin(), action_order_.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return serves_before_at(a, b, head_at(a), head_at(b)); });
+      for (std::size_t k = 0; k < action_order_.size() && !evicted; ++k) {
+        const std::uint32_t q = action_order_[k];
+        const std::vector<std::uint32_t>& list = lists()[q];
+        while (!evicted && cursor_[q] < list.size()) {
+          const std::uint32_t index = list[cursor_[q]++];
+          const PodId id = pending[index];
+          if (placed()[index] || h_->bound_by_gang(id)) continue;
+          const cluster::PodSpec& spec = h_->spec_of(id);
+          if (spec.gang != 0) {
+            if (!h_->gang_ready(spec.gang) || h_->gang_started(spec.gang)) continue;
+            // A gang is one job: its other workers come later in the list.
+            if (gang_tried_.size() <= spec.gang) gang_tried_.resize(std::size_t{spec.gang} + 1, 0);
+            if (gang_tried_[spec.gang] == action_serial_) continue;
+            gang_tried_[spec.gang] = action_serial_;
+          }
+          workers_.clear();
+          if (spec.gang == 0) {
+            workers_.push_back(&spec);
+          } else {
+            for (const PodId member : h_->gang_pending(spec.gang)) workers_.push_back(&h_->spec_of(member));
+          }
+          const std::uint32_t l = leaf(spec);
+          if (!failed_jobs_.worth_trying(l, workers_)) continue;
+          const Tried tried = visit(q, id, spec);
+          if (tried == Tried::kFailed) failed_jobs_.failed(l, workers_);
+          evicted = tried == Tried::kEvicted;
+          if (evicted) {
+            ceiling_for_.reset();  // its victims are taken now
+            // The queue's later jobs wait for the next cycle. KAI goes on, and pipelines a job that
+            // fits the room still releasing without evicting more; gpusim's victim search does not
+            // count releasing room, so going on would take more victims than KAI does.
+            waiting_[q] = 1;
+          }
+        }
       }
     }
   }
+  // Whether every pending worker of the job (workers_) would fit some node with all the pods there
+  // that the action could take for a job of leaf queue l gone: if not, the victim search would fail
+  // (RoomCeiling). Reclaim takes from the other leaves whose side is above its allocatable share or
+  // its quota (what KaiReclaim::may_take asks first, with nothing taken yet, and without the
+  // reclaimer's own side); preempt from l only.
+  bool may_find_room(bool reclaiming, std::uint32_t l) {
+    const std::uint32_t key = l * 2 + (reclaiming ? 1 : 0);
+    if (ceiling_for_ != key) {
+      ceiling_takes_.assign(queues().size(), 0);
+      for (std::uint32_t v = 0; v < queues().size(); ++v) {
+        if (!reclaiming) {
+          ceiling_takes_[v] = v == l ? 1 : 0;
+          continue;
+        }
+        if (v == l) continue;
+        const std::uint32_t vl = leveled(l, v).second;
+        const double a = allocated_[vl][kGpu];
+        ceiling_takes_[v] = !at_most(a, allocatable(vl, kGpu)) || !at_most(a, deserved_[kGpu][vl]) ? 1 : 0;
+      }
+      ceiling_.measure(h_->cache(), ceiling_takes_);
+      ceiling_for_ = key;
+    }
+    return std::all_of(workers_.begin(), workers_.end(), [&](const cluster::PodSpec* w) { return ceiling_.fits_somewhere(*w); });
+  }
+  // The pod is no longer one the ceiling counts (it ended, or its eviction was asked for).
+  void leave_ceiling(PodId id) {
+    if (id >= in_ceiling_.size() || in_ceiling_[id].gpus < 0) return;
+    ceiling_.add_victim(in_ceiling_[id].node, leaf(h_->spec_of(id)), in_ceiling_[id].gpus, h_->spec_of(id), -1);
+    in_ceiling_[id] = kNotInCeiling;
+  }
+
   std::uint32_t queues_in_walk() const { return static_cast<std::uint32_t>(lists().size()); }
 
   // Evicts the victims a rule's preemptor chose for `id`; they leave the allocation at once, as KAI
@@ -466,6 +565,7 @@ class KaiPlugin final : public ProgressiveFilling {
       if (v.gang != 0) gangs_seen.push_back(v.gang);
       if (metrics_ && !counted) metrics_->evicted(now, leaf(v), action);
       h_->request_eviction(victim, 1, now);
+      leave_ceiling(victim);
       if (releasing_.size() <= victim) releasing_.resize(std::size_t{victim} + 1, 0);
       if (!releasing_[victim]) {
         release(victim);
@@ -474,6 +574,12 @@ class KaiPlugin final : public ProgressiveFilling {
     }
     counter += static_cast<std::int64_t>(victims_.size());
     nominate(id, q, victims_);
+    // KAI pipelines the job onto the room: its queue holds it for the rest of the session.
+    const cluster::PodSpec& spec = h_->spec_of(id);
+    const Pipelined p{leaf(spec), job_ask(spec), !preemptible(spec)};
+    add_path(allocated_, p.leaf, p.ask, 1);
+    if (p.non_preemptible) add_path(allocated_np_, p.leaf, p.ask, 1);
+    pipelined_.push_back(p);
   }
 
   // Whether any job of workload queue q could pass reclaim's gate: its smallest GPU ask within its
@@ -512,6 +618,7 @@ class KaiPlugin final : public ProgressiveFilling {
         if (!preemptible(spec) && !at_most(allocated_np_[l][r] + reclaimer_ask_[r], deserved_[r][l])) return Tried::kSkipped;
       }
       if (over_capacity(spec, reclaimer_ask_)) return Tried::kSkipped;
+      if (!may_find_room(true, l)) return Tried::kFailed;
       one_worker_.assign(1, id);
       const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
       if (!reclaimer_->choose(workers, now, victims_) || victims_.empty()) return Tried::kFailed;
@@ -533,6 +640,7 @@ class KaiPlugin final : public ProgressiveFilling {
         // gives up its lower-priority jobs until the job is within its limits and quota.
         if (!quota_victims(spec, ask)) return Tried::kFailed;
       } else {
+        if (!may_find_room(false, leaf(spec))) return Tried::kFailed;
         one_worker_.assign(1, id);
         const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;
         if (!preemptor_->choose(workers, now, victims_) || victims_.empty()) return Tried::kFailed;
@@ -644,6 +752,30 @@ class KaiPlugin final : public ProgressiveFilling {
   std::optional<KaiPreempt> preempt_rule_;
   std::optional<k8s::Preemptor> reclaimer_, preemptor_;
   std::vector<PodId> victims_, one_worker_;
+  // The actions' walk: per workload queue, whether it waits for an earlier cycle's victims and its
+  // next job's position in lists(); the queues in order; the smallest failed jobs.
+  std::vector<std::uint8_t> waiting_;
+  std::vector<std::size_t> cursor_;
+  std::vector<std::uint32_t> action_order_;
+  KaiFailedJobs failed_jobs_;
+  std::vector<const cluster::PodSpec*> workers_;  // the job being tried: its pending pods
+  RoomCeiling ceiling_;
+  std::optional<std::uint32_t> ceiling_for_;  // the ceiling's action and leaf (2 leaf + reclaiming), if measured since the last eviction
+  std::vector<std::uint8_t> ceiling_takes_;    // per Queue: whether the ceiling counts its victims
+  struct InCeiling {
+    cluster::NodeIndex node;
+    std::int32_t gpus;  // -1: not counted
+  };
+  static constexpr InCeiling kNotInCeiling{0, -1};
+  std::vector<InCeiling> in_ceiling_;  // per pod: where the ceiling counts it
+  std::vector<std::uint64_t> gang_tried_;  // per gang: the action (action_serial_) that last tried it
+  std::uint64_t action_serial_ = 0;
+  struct Pipelined {
+    std::uint32_t leaf;
+    Amounts ask;
+    bool non_preemptible;
+  };
+  std::vector<Pipelined> pipelined_;  // this cycle's jobs that made room
   std::int64_t reclaim_evictions_ = 0, preempt_evictions_ = 0;
   static constexpr core::Time kSeriesPeriod = core::Time::from_seconds(60);
   std::optional<kai::KaiMetrics> metrics_;  // when the run records series

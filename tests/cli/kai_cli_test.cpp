@@ -2,6 +2,7 @@
 // from one above it (the victim restarts when the reclaimer's job is done), the documented example of
 // a queue limit and priority (docs/priority/README.md: a build pod preempts the train pod its queue's
 // limit leaves no room beside), and the mistakes people make, each failing before anything is written.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -194,6 +195,45 @@ TEST_F(KaiCli, PreemptEvictsNothingWhenTheJobWouldStillNotFit) {
   EXPECT_NE(pods.find("0,j1-low,0,0,1,1000,0.000000,0.000000,3600.000000,completed"), std::string::npos) << pods;
   EXPECT_NE(pods.find("3,h-4,0,0,4,1000,100.000000,3600.000000,4200.000000,completed"), std::string::npos) << pods;
   EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_preempt_evictions\": 0.0"), std::string::npos);
+}
+
+// KAI's reclaim tries every pending job of a queue, not only its first, but skips a job no easier
+// to schedule than the smallest one of its queue and signature whose search failed in the session
+// (actions/common/minimal_job_comparison.go). Queue b fills both nodes, each with a non-preemptible
+// 1-GPU pod beside a preemptible 3-GPU job. a-4 (4 GPUs) can reclaim nowhere: at most 3 GPUs of a
+// node can be freed. a-2-more-cpu (2 GPUs, 1 CPU) is smaller in GPUs but larger in CPU than a-4: not
+// easier, so KAI skips it although it could reclaim. a-3 is smaller in every resource: it is tried
+// after a-4 fails, in the same cycle, and reclaims b-big2 at once.
+TEST_F(KaiCli, ReclaimTriesEveryJobEasierThanTheSmallestThatFailed) {
+  std::ofstream(dir_ / "cpu-nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,8000,0,4,p100-pcie-12gb\nn1,8000,0,4,p100-pcie-12gb\n";
+  const auto row = [](const char* name, int gpus, int cpu, int priority, int created_s, int duration_s, const char* queue) {
+    return fmt::format(R"({{"name":"{}","gpus":{},"cpu_milli":{},"priority":{},"phase":"Succeeded","created_us":{},"duration_us":{},"queue":"{}"}})"
+                       "\n",
+                       name, gpus, cpu, priority, created_s * 1000000LL, duration_s * 1000000LL, queue);
+  };
+  std::ofstream(dir_ / "w.jsonl") << R"({"format":"gpusim-trace","version":1,"source":"test","cluster":"philly","timed":true,"queues":["a","b"]})"
+                                     "\n"
+                                  << row("b-np1", 1, 0, 100, 0, 3600, "b") << row("b-big1", 3, 0, 0, 1, 3600, "b")
+                                  << row("b-np2", 1, 0, 100, 2, 3600, "b") << row("b-big2", 3, 0, 0, 3, 3600, "b")
+                                  << row("a-4", 4, 0, 0, 100, 600, "a") << row("a-2-more-cpu", 2, 1000, 0, 105, 600, "a")
+                                  << row("a-3", 3, 0, 0, 110, 600, "a");
+  std::string queues = kQueues;  // CPU unlimited in every queue, so that only GPUs decide
+  for (std::size_t at = 0; (at = queues.find("    gpu: {", at)) != std::string::npos;) {
+    at = queues.find('\n', at) + 1;
+    queues.insert(at, "    cpu: {quota: -1, overQuotaWeight: 1, limit: -1}\n");
+  }
+  std::ofstream(dir_ / "kai-cpu.yaml") << queues;
+  const CliResult result =
+      run_gpusim(dir_, "run --cluster cpu-nodes.csv --workload w.jsonl --mode replay --quiet --policy kai --config kai-cpu.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  EXPECT_NE(pods.find("6,a-3,0,0,3,1000,110.000000,110.000000,710.000000,completed,n1"), std::string::npos) << pods;
+  EXPECT_NE(pods.find("3,b-big2,0,0,3,1000,3.000000,1310.000000,4910.000000,completed"), std::string::npos) << pods;
+  // Skipped at 105 s and 110 s; it runs on the room a-3 leaves at 710 s.
+  EXPECT_NE(pods.find("5,a-2-more-cpu,1000,0,2,1000,105.000000,710.000000,1310.000000,completed"), std::string::npos) << pods;
+  // a-4 reclaims b-big1 once b-np1 has left n0 room for 4 GPUs.
+  EXPECT_NE(pods.find("4,a-4,0,0,4,1000,100.000000,3600.000000,4200.000000,completed,n0"), std::string::npos) << pods;
+  EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_reclaim_evictions\": 2.0"), std::string::npos);
 }
 
 // KAI's own pods (tests/cli/kai-cases/gpu-fractions/README.md): schedulerName kai-scheduler, the
