@@ -202,6 +202,14 @@ void Controller::pod_failed(const Message& message, core::Time now) {
   } else {
     const auto j = static_cast<std::size_t>(job);
     if (job_ended_[j]) return;
+    if (job_suspended_[j] != 0 && message.reason == Reason::kPreempted) {
+      // Kueue suspended the Job (its Workload was preempted). The Job controller deletes a
+      // suspended Job's pods after taking their tracking finalizer off (deleteJobPods), so they are
+      // never counted as failed: no backoffLimit, no podFailurePolicy rule, no failure backoff. It
+      // creates them again when the Job is resumed; until then the new ones wait suspended.
+      bus_.set_timer(*this, kRecreate, message.source, now, core::Phase::kArrival);
+      return;
+    }
     const traces::JobSpec& spec = workload_.jobs[j];
     if (spec.backoff_limit) limit = *spec.backoff_limit;
     switch (failure_action(spec, pod, message.reason)) {

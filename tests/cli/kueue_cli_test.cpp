@@ -265,6 +265,28 @@ TEST_F(KueueCli, AWorkloadPriorityClassLetsALaterJobPreemptWithinItsClusterQueue
   EXPECT_FALSE(fs::exists(dir_ / "m"));
 }
 
+// A Job Kueue preempts is suspended, and the Job controller deletes a suspended Job's pods after
+// taking their tracking finalizer off (deleteJobPods): they are never counted as failed. So even
+// with backoffLimit 0 the preempted Job is not failed; it runs again once readmitted (gpusim used to
+// count the preemption against backoffLimit and fail it).
+TEST_F(KueueCli, AJobKueuePreemptsIsNotCountedAgainstItsBackoffLimit) {
+  std::ofstream(dir_ / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,16000,65536,0,\n";
+  std::ofstream(dir_ / "queues.yaml") << kDocsQueues;
+  std::string first = docs_job("2", "", "0s");
+  first.replace(first.find("  suspend: true\n"), 16, "  suspend: true\n  backoffLimit: 0\n");
+  std::ofstream(dir_ / "jobs.yaml") << first + docs_job("2", "    kueue.x-k8s.io/priority-class: sample-priority\n", "60s");
+  const CliResult result =
+      run_gpusim(dir_, "run --cluster nodes.csv --workload jobs.yaml --mode replay --quiet --policy kueue --config queues.yaml --out o");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kueue_preemptions_InClusterQueue\": 1.0"), std::string::npos);
+  const std::string pods = slurp(dir_ / "o" / "pods.csv");
+  // Preempted at 60 s; readmitted when the preemptor's Job ends at 3,660 s (its requeue a second later).
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NE(pods.find(fmt::format("sample-job-00000-{},2000,200,0,0,0.000000,3661.000000,7261.000000,completed,n0,,2,", k)), std::string::npos)
+        << pods;
+  }
+}
+
 // Case files in tests/cli/kueue-cases/ (each directory's README says what they show).
 fs::path kueue_case(const std::string& name) { return fs::path(GPUSIM_SOURCE_DIR) / "tests" / "cli" / "kueue-cases" / name; }
 
