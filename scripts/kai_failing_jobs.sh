@@ -12,6 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-2000}
 gpusim=${2:-build/gpusim}
+[[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "kai_failing_jobs.sh: N must be a positive whole number of jobs, not '$n'" >&2; exit 2; }
+[ -x "$gpusim" ] || { echo "kai_failing_jobs.sh: no gpusim binary at '$gpusim' (build it: cmake --build build --target gpusim)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -46,7 +48,8 @@ for i in range(n):
     job(f"a{i}", 1, cpu, 0, 100000000 + i * 1000, 600000000, "a")
 EOF
   /usr/bin/time -f "%e" -o "$work/time-$asks" "$gpusim" run --cluster "$work/nodes.csv" --workload "$work/$asks.jsonl" \
-    --mode replay --quiet --policy kai --config "$work/kai.yaml" --out "$work/out-$asks" > /dev/null 2>&1
+    --mode replay --quiet --policy kai --config "$work/kai.yaml" --out "$work/out-$asks" > /dev/null 2> "$work/err-$asks" ||
+    { echo "kai_failing_jobs.sh: the $asks run failed:" >&2; cat "$work/err-$asks" >&2; exit 1; }
   evictions=$(grep -o '"kai_reclaim_evictions": [0-9.]*' "$work/out-$asks/summary.json" | tail -1 | cut -d' ' -f2)
   echo "$asks: $n jobs of a: $(cat "$work/time-$asks") s wall, reclaim evictions $evictions"
 done
