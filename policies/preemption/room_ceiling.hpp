@@ -1,10 +1,11 @@
 #pragma once
 // The most room each node could give a preemptor: what is free on it plus what every pod that may
 // be a victim there holds. A pod that fits no node's ceiling finds victims nowhere, so the victim
-// search (a scan of every node's pods, per pod) can be skipped for it. The ceiling never
-// underestimates the search's room: it counts more victims (whatever the rules would refuse, and a
-// pod whose eviction someone else asked for) and no node rule, so skipping by it changes no
-// outcome, only what the outcome costs. It matters where many pending jobs are tried and fail in a
+// search (a scan of every node's pods, per pod) can be skipped for it. The ceiling must never
+// underestimate the search's room: the caller counts every pod a search could free (a victim gang
+// frees all its workers, whatever they ask), and more (whatever the rules would refuse, a pod whose
+// eviction someone else asked for); the ceiling applies no node rule. Then skipping by it changes
+// no outcome, only what the outcome costs. It matters where many pending jobs are tried and fail in a
 // row (KAI's reclaim and preempt try every job; a non-preemptible pod's CPU may leave no room).
 //
 // The victims' sums are kept per node and per group (a policy's queues) as pods come and go

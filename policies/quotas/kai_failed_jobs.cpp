@@ -48,6 +48,16 @@ bool same_scheduling_constraints(const cluster::PodSpec& a, const cluster::PodSp
   return a.constraints != nullptr && b.constraints != nullptr && same_constraints(*a.constraints, *b.constraints);
 }
 
+bool same_job_signature(std::span<const cluster::PodSpec* const> a, std::span<const cluster::PodSpec* const> b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() == 1) return same_scheduling_constraints(*a.front(), *b.front());
+  // As multisets: each pod's class counts as many pods in both (gangs are small).
+  const auto count = [](std::span<const cluster::PodSpec* const> pods, const cluster::PodSpec& like) {
+    return std::count_if(pods.begin(), pods.end(), [&](const cluster::PodSpec* p) { return same_scheduling_constraints(*p, like); });
+  };
+  return std::all_of(a.begin(), a.end(), [&](const cluster::PodSpec* p) { return count(a, *p) == count(b, *p); });
+}
+
 bool kai_easier_to_schedule(std::span<const KaiPodAsk> job, std::span<const KaiPodAsk> representative) {
   if (job.empty() || representative.empty()) return false;
   if (representative.size() > job.size()) return true;
@@ -75,30 +85,24 @@ void KaiFailedJobs::sorted_asks(std::span<const cluster::PodSpec* const> workers
   std::sort(out.begin(), out.end());
 }
 
-KaiFailedJobs::Representative* KaiFailedJobs::find(std::uint32_t queue, std::span<const cluster::PodSpec* const> workers, bool& uniform) {
-  uniform = !workers.empty() && std::all_of(workers.begin() + 1, workers.end(), [&](const cluster::PodSpec* w) {
-    return same_scheduling_constraints(*w, *workers.front());
-  });
-  if (!uniform) return nullptr;
+KaiFailedJobs::Representative* KaiFailedJobs::find(std::uint32_t queue, std::span<const cluster::PodSpec* const> workers) {
   for (std::size_t i = 0; i < used_; ++i) {
     Representative& r = representatives_[i];
-    if (r.queue == queue && same_scheduling_constraints(*r.signature, *workers.front())) return &r;
+    if (r.queue == queue && same_job_signature(r.pods, workers)) return &r;
   }
   return nullptr;
 }
 
 bool KaiFailedJobs::worth_trying(std::uint32_t queue, std::span<const cluster::PodSpec* const> workers) {
-  bool uniform = false;
-  const Representative* r = find(queue, workers, uniform);
+  const Representative* r = find(queue, workers);
   if (r == nullptr) return true;
   sorted_asks(workers, asks_);
   return kai_easier_to_schedule(asks_, r->asks);
 }
 
 void KaiFailedJobs::failed(std::uint32_t queue, std::span<const cluster::PodSpec* const> workers) {
-  bool uniform = false;
-  Representative* r = find(queue, workers, uniform);
-  if (!uniform) return;
+  if (workers.empty()) return;
+  Representative* r = find(queue, workers);
   sorted_asks(workers, asks_);
   if (r != nullptr) {
     if (kai_footprint_smaller(asks_, r->asks)) r->asks.assign(asks_.begin(), asks_.end());
@@ -107,7 +111,7 @@ void KaiFailedJobs::failed(std::uint32_t queue, std::span<const cluster::PodSpec
   if (used_ == representatives_.size()) representatives_.emplace_back();
   Representative& fresh = representatives_[used_++];
   fresh.queue = queue;
-  fresh.signature = workers.front();
+  fresh.pods.assign(workers.begin(), workers.end());
   fresh.asks.assign(asks_.begin(), asks_.end());
 }
 

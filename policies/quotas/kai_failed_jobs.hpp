@@ -37,6 +37,9 @@ struct KaiPodAsk {
 // node selector, affinity, tolerations, priority class and value, anti-affinity; their resources are
 // not in it). Pods without Kubernetes detail (trace rows) have none beyond their priority.
 bool same_scheduling_constraints(const cluster::PodSpec& a, const cluster::PodSpec& b);
+// Whether two jobs have the same signature: KAI hashes the sorted signatures of a job's pending
+// pods, so the same number of pods, alike pod for pod (as multisets).
+bool same_job_signature(std::span<const cluster::PodSpec* const> a, std::span<const cluster::PodSpec* const> b);
 
 class KaiFailedJobs {
  public:
@@ -52,12 +55,11 @@ class KaiFailedJobs {
  private:
   struct Representative {
     std::uint32_t queue = 0;
-    const cluster::PodSpec* signature = nullptr;  // one of its pods: all of them share its signature
-    std::vector<KaiPodAsk> asks;                  // sorted
+    std::vector<const cluster::PodSpec*> pods;  // the pending pods of the first failure: the signature
+    std::vector<KaiPodAsk> asks;                // of the smallest failure, sorted
   };
-  // The representative of the job's queue and signature, or null; false in `uniform` when the job's
-  // own pods differ in signature (then nothing stands for it, and it is always tried).
-  Representative* find(std::uint32_t queue, std::span<const cluster::PodSpec* const> workers, bool& uniform);
+  // The representative of the job's queue and signature, or null.
+  Representative* find(std::uint32_t queue, std::span<const cluster::PodSpec* const> workers);
   void sorted_asks(std::span<const cluster::PodSpec* const> workers, std::vector<KaiPodAsk>& out) const;
 
   std::vector<Representative> representatives_;  // the first used_ are this action's (storage reused)
@@ -66,9 +68,10 @@ class KaiFailedJobs {
 };
 
 // jobEasierToScheduleComparison over two jobs' sorted asks: fewer pods than the representative is
-// easier; more is not; with as many, the first pod (in sorted order) strictly smaller than the
-// representative's decides, and one that is neither smaller nor equal is passed over. Equal jobs
-// are not easier.
+// easier; with at least as many, the first pod (in sorted order) strictly smaller than the
+// representative's at its place decides, and one that is neither smaller nor equal is passed over;
+// a job with more pods that gets past the representative's is not easier. Equal jobs are not
+// easier. (Jobs of one signature have as many pods; the other cases are KAI's code, kept whole.)
 bool kai_easier_to_schedule(std::span<const KaiPodAsk> job, std::span<const KaiPodAsk> representative);
 // isPodGroupFootprintSmaller: at most as many pods, each (sorted) at most the representative's.
 bool kai_footprint_smaller(std::span<const KaiPodAsk> job, std::span<const KaiPodAsk> representative);

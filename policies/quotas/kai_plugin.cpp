@@ -202,8 +202,10 @@ class KaiPlugin final : public ProgressiveFilling {
     const cluster::PodSpec& spec = h_->spec_of(id);
     add_path(allocated_, leaf(spec), amounts_of(spec), 1);
     if (!preemptible(spec)) add_path(allocated_np_, leaf(spec), amounts_of(spec), 1);
-    // The preemptor takes whole-GPU pods only, and KAI preemptible ones.
-    if (spec.gpu_count > 0 && spec.gpu_milli >= cluster::kMilliPerGpu && preemptible(spec)) {
+    // The room ceiling counts what a victim search could free: a pod the preemptor may take (whole
+    // GPUs, preemptible in KAI), and every worker of a gang, whatever it asks, as a gang taken goes
+    // whole.
+    if (spec.gang != 0 || (spec.gpu_count > 0 && spec.gpu_milli >= cluster::kMilliPerGpu && preemptible(spec))) {
       if (in_ceiling_.size() <= id) in_ceiling_.resize(std::size_t{id} + 1, kNotInCeiling);
       in_ceiling_[id] = {placement.node, static_cast<std::int32_t>(placement.gpus.size())};
       ceiling_.add_victim(placement.node, leaf(spec), in_ceiling_[id].gpus, spec, 1);
@@ -617,7 +619,9 @@ class KaiPlugin final : public ProgressiveFilling {
         if (allocated_[l][r] + reclaimer_ask_[r] > fair_[l][r]) return Tried::kSkipped;
         if (!preemptible(spec) && !at_most(allocated_np_[l][r] + reclaimer_ask_[r], deserved_[r][l])) return Tried::kSkipped;
       }
-      if (over_capacity(spec, reclaimer_ask_)) return Tried::kSkipped;
+      // Over its queue's capacity the job goes to the solver and fails there (KAI's allocate checks
+      // IsJobOverQueueCapacity), so it stands for the jobs no easier than it.
+      if (over_capacity(spec, reclaimer_ask_)) return Tried::kFailed;
       if (!may_find_room(true, l)) return Tried::kFailed;
       one_worker_.assign(1, id);
       const std::vector<PodId>& workers = spec.gang != 0 ? h_->gang_pending(spec.gang) : one_worker_;

@@ -197,32 +197,45 @@ TEST_F(KaiCli, PreemptEvictsNothingWhenTheJobWouldStillNotFit) {
   EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_preempt_evictions\": 0.0"), std::string::npos);
 }
 
-// KAI's reclaim tries every pending job of a queue, not only its first, but skips a job no easier
-// to schedule than the smallest one of its queue and signature whose search failed in the session
-// (actions/common/minimal_job_comparison.go). Queue b fills both nodes, each with a non-preemptible
-// 1-GPU pod beside a preemptible 3-GPU job. a-4 (4 GPUs) can reclaim nowhere: at most 3 GPUs of a
-// node can be freed. a-2-more-cpu (2 GPUs, 1 CPU) is smaller in GPUs but larger in CPU than a-4: not
-// easier, so KAI skips it although it could reclaim. a-3 is smaller in every resource: it is tried
-// after a-4 fails, in the same cycle, and reclaims b-big2 at once.
-TEST_F(KaiCli, ReclaimTriesEveryJobEasierThanTheSmallestThatFailed) {
-  std::ofstream(dir_ / "cpu-nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,8000,0,4,p100-pcie-12gb\nn1,8000,0,4,p100-pcie-12gb\n";
-  const auto row = [](const char* name, int gpus, int cpu, int priority, int created_s, int duration_s, const char* queue) {
-    return fmt::format(R"({{"name":"{}","gpus":{},"cpu_milli":{},"priority":{},"phase":"Succeeded","created_us":{},"duration_us":{},"queue":"{}"}})"
-                       "\n",
-                       name, gpus, cpu, priority, created_s * 1000000LL, duration_s * 1000000LL, queue);
-  };
-  std::ofstream(dir_ / "w.jsonl") << R"({"format":"gpusim-trace","version":1,"source":"test","cluster":"philly","timed":true,"queues":["a","b"]})"
-                                     "\n"
-                                  << row("b-np1", 1, 0, 100, 0, 3600, "b") << row("b-big1", 3, 0, 0, 1, 3600, "b")
-                                  << row("b-np2", 1, 0, 100, 2, 3600, "b") << row("b-big2", 3, 0, 0, 3, 3600, "b")
-                                  << row("a-4", 4, 0, 0, 100, 600, "a") << row("a-2-more-cpu", 2, 1000, 0, 105, 600, "a")
-                                  << row("a-3", 3, 0, 0, 110, 600, "a");
-  std::string queues = kQueues;  // CPU unlimited in every queue, so that only GPUs decide
+// A row of a gpusim-trace (jsonl) workload: a job's pod; gang 0 for a job of its own.
+std::string trace_row(const char* name, int gpus, int cpu, int priority, int created_s, int duration_s, const char* queue, int gang = 0) {
+  return fmt::format(R"({{"name":"{}","gpus":{},"cpu_milli":{},"priority":{},"phase":"Succeeded","created_us":{},"duration_us":{},)"
+                     R"("queue":"{}"{}}})"
+                     "\n",
+                     name, gpus, cpu, priority, created_s * 1000000LL, duration_s * 1000000LL, queue,
+                     gang != 0 ? fmt::format(R"(,"gang":{})", gang) : std::string());
+}
+constexpr const char* kTraceHeader =
+    R"({"format":"gpusim-trace","version":1,"source":"test","cluster":"philly","timed":true,"queues":["a","b"]})"
+    "\n";
+// kQueues with CPU unlimited in every queue, so that only GPUs decide.
+std::string queues_with_cpu() {
+  std::string queues = kQueues;
   for (std::size_t at = 0; (at = queues.find("    gpu: {", at)) != std::string::npos;) {
     at = queues.find('\n', at) + 1;
     queues.insert(at, "    cpu: {quota: -1, overQuotaWeight: 1, limit: -1}\n");
   }
-  std::ofstream(dir_ / "kai-cpu.yaml") << queues;
+  return queues;
+}
+// Queue b fills both nodes of 4 GPUs and 8 cores, each with a non-preemptible 1-GPU pod beside a
+// preemptible 3-GPU job; a-4 (4 GPUs, queue a) can then reclaim nowhere, as at most 3 GPUs of a node
+// can be freed.
+std::string b_fills_both_nodes() {
+  return std::string(kTraceHeader) + trace_row("b-np1", 1, 0, 100, 0, 3600, "b") + trace_row("b-big1", 3, 0, 0, 1, 3600, "b") +
+         trace_row("b-np2", 1, 0, 100, 2, 3600, "b") + trace_row("b-big2", 3, 0, 0, 3, 3600, "b") + trace_row("a-4", 4, 0, 0, 100, 600, "a");
+}
+
+// KAI's reclaim tries every pending job of a queue, not only its first, but skips a job no easier
+// to schedule than the smallest one of its queue and signature whose search failed in the session
+// (actions/common/minimal_job_comparison.go). After a-4 fails, a-2-more-cpu (2 GPUs, 1 CPU) is
+// smaller in GPUs but larger in CPU than a-4: not easier, so KAI skips it although it could
+// reclaim. a-3 is smaller in every resource: it is tried after a-4 fails, in the same cycle, and
+// reclaims b-big2 at once.
+TEST_F(KaiCli, ReclaimTriesEveryJobEasierThanTheSmallestThatFailed) {
+  std::ofstream(dir_ / "cpu-nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,8000,0,4,p100-pcie-12gb\nn1,8000,0,4,p100-pcie-12gb\n";
+  std::ofstream(dir_ / "w.jsonl") << b_fills_both_nodes() + trace_row("a-2-more-cpu", 2, 1000, 0, 105, 600, "a") +
+                                         trace_row("a-3", 3, 0, 0, 110, 600, "a");
+  std::ofstream(dir_ / "kai-cpu.yaml") << queues_with_cpu();
   const CliResult result =
       run_gpusim(dir_, "run --cluster cpu-nodes.csv --workload w.jsonl --mode replay --quiet --policy kai --config kai-cpu.yaml --out o");
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -234,6 +247,43 @@ TEST_F(KaiCli, ReclaimTriesEveryJobEasierThanTheSmallestThatFailed) {
   // a-4 reclaims b-big1 once b-np1 has left n0 room for 4 GPUs.
   EXPECT_NE(pods.find("4,a-4,0,0,4,1000,100.000000,3600.000000,4200.000000,completed,n0"), std::string::npos) << pods;
   EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_reclaim_evictions\": 2.0"), std::string::npos);
+}
+
+// Found by review, two cases. (1) A gang is a signature of its own (KAI hashes every pending pod's):
+// a-4's failure does not stand for gang g of two pods of 1 GPU and 1 core, which reclaims b-big2 at
+// 105 s (it was skipped as not easier than a-4, and waited until 4,200 s). (2) A victim gang goes
+// whole, its CPU-only worker too: on node y a non-preemptible pod holds every core and gang v's
+// 4-GPU worker the GPUs; on x a non-preemptible pod holds 7 GPUs and v's other worker, CPU only,
+// every core. Gang p (4 GPUs, then 1 GPU and 1 core) fits only with all of v gone; the room ceiling
+// (policies/preemption/room_ceiling.hpp) did not count v's CPU-only worker, so p never searched.
+TEST_F(KaiCli, AGangIsASignatureOfItsOwnAndAVictimGangFreesAllItsWorkers) {
+  std::ofstream(dir_ / "cpu-nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nn0,8000,0,4,p100-pcie-12gb\nn1,8000,0,4,p100-pcie-12gb\n";
+  std::ofstream(dir_ / "sig.jsonl") << b_fills_both_nodes() + trace_row("g-w1", 1, 1000, 0, 105, 600, "a", 7) +
+                                           trace_row("g-w2", 1, 1000, 0, 105, 600, "a", 7);
+  std::ofstream(dir_ / "kai-cpu.yaml") << queues_with_cpu();
+  const CliResult sig =
+      run_gpusim(dir_, "run --cluster cpu-nodes.csv --workload sig.jsonl --mode replay --quiet --policy kai --config kai-cpu.yaml --out s");
+  ASSERT_EQ(sig.exit_code, 0) << sig.err;
+  const std::string sig_pods = slurp(dir_ / "s" / "pods.csv");
+  EXPECT_NE(sig_pods.find("5,g-w1,1000,0,1,1000,105.000000,105.000000,705.000000,completed,n1"), std::string::npos) << sig_pods;
+  EXPECT_NE(sig_pods.find("6,g-w2,1000,0,1,1000,105.000000,105.000000,705.000000,completed,n1"), std::string::npos) << sig_pods;
+
+  std::ofstream(dir_ / "xy.csv") << "sn,cpu_milli,memory_mib,gpu,model\nx,8000,0,8,p100-pcie-12gb\ny,9000,0,4,p100-pcie-12gb\n";
+  std::ofstream(dir_ / "gang.jsonl") << std::string(kTraceHeader) + trace_row("npy", 0, 9000, 100, 0, 36000, "b") +
+                                            trace_row("npx", 7, 0, 100, 1, 36000, "b") + trace_row("v1", 4, 0, 0, 2, 3600, "b", 1) +
+                                            trace_row("v2", 0, 8000, 0, 2, 3600, "b", 1) + trace_row("p1", 4, 0, 0, 100, 600, "a", 2) +
+                                            trace_row("p2", 1, 1000, 0, 100, 600, "a", 2);
+  std::string queues = queues_with_cpu();
+  queues.replace(queues.find("quota: 4"), 8, "quota: 5");   // a
+  queues.replace(queues.rfind("quota: 4"), 8, "quota: 7");  // team-b
+  std::ofstream(dir_ / "kai-57.yaml") << queues;
+  const CliResult gang =
+      run_gpusim(dir_, "run --cluster xy.csv --workload gang.jsonl --mode replay --quiet --policy kai --config kai-57.yaml --out g");
+  ASSERT_EQ(gang.exit_code, 0) << gang.err;
+  const std::string gang_pods = slurp(dir_ / "g" / "pods.csv");
+  EXPECT_NE(gang_pods.find("4,p1,0,0,4,1000,100.000000,100.000000,700.000000,completed,y"), std::string::npos) << gang_pods;
+  EXPECT_NE(gang_pods.find("5,p2,1000,0,1,1000,100.000000,100.000000,700.000000,completed,x"), std::string::npos) << gang_pods;
+  EXPECT_NE(slurp(dir_ / "g" / "summary.json").find("\"kai_reclaim_evictions\": 2.0"), std::string::npos);
 }
 
 // KAI's own pods (tests/cli/kai-cases/gpu-fractions/README.md): schedulerName kai-scheduler, the

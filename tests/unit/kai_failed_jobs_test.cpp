@@ -66,6 +66,9 @@ TEST(KaiFailedJobs, AFailureStandsForItsQueueAndSignatureUntilTheNextAction) {
   EXPECT_TRUE(failed.worth_trying(0, bigger_job)) << "nothing failed yet";
   failed.failed(0, big_job);
   EXPECT_FALSE(failed.worth_trying(0, bigger_job));
+  // A gang of two pods is another signature than a job of one (KAI hashes every pending pod's).
+  const cluster::PodSpec* two_pods[] = {&bigger, &bigger};
+  EXPECT_TRUE(failed.worth_trying(0, two_pods));
   EXPECT_TRUE(failed.worth_trying(0, smaller_job));
   EXPECT_TRUE(failed.worth_trying(1, bigger_job)) << "another queue";
   // Another priority is another signature.
@@ -80,6 +83,13 @@ TEST(KaiFailedJobs, AFailureStandsForItsQueueAndSignatureUntilTheNextAction) {
   EXPECT_FALSE(failed.worth_trying(0, big_job));
   failed.clear();
   EXPECT_TRUE(failed.worth_trying(0, bigger_job));
+  // A job whose pods differ in signature stands for jobs with the same mix of pods.
+  const cluster::PodSpec* mixed[] = {&urgent, &big};
+  const cluster::PodSpec* mixed_larger[] = {&bigger, &urgent};
+  failed.failed(0, mixed);
+  EXPECT_FALSE(failed.worth_trying(0, mixed_larger));
+  const cluster::PodSpec* alike[] = {&big, &bigger};
+  EXPECT_TRUE(failed.worth_trying(0, alike)) << "another mix of signatures";
 }
 
 TEST(KaiSchedulingConstraints, TheSignatureIsWhereAPodMayRunNotWhatItAsks) {
