@@ -3,12 +3,13 @@
 // be a victim there holds. A pod that fits no node's ceiling finds victims nowhere, so the victim
 // search (a scan of every node's pods, per pod) can be skipped for it. The ceiling must never
 // underestimate the search's room: the caller counts every pod a search could free (a victim gang
-// frees all its workers, whatever they ask), and more (whatever the rules would refuse, a pod whose
+// frees all its workers, whatever they ask, in whichever group they are), and more (whatever the rules would refuse, a pod whose
 // eviction someone else asked for); the ceiling applies no node rule. Then skipping by it changes
 // no outcome, only what the outcome costs. It matters where many pending jobs are tried and fail in a
 // row (KAI's reclaim and preempt try every job; a non-preemptible pod's CPU may leave no room).
 //
-// The victims' sums are kept per node and per group (a policy's queues) as pods come and go
+// The victims' sums are kept per node and per group (a policy's queues, and any group the caller
+// always counts) as pods come and go
 // (add_victim), so that measuring the ceilings for the groups a rule may take from costs one pass
 // over the nodes, not over their pods.
 #include <cstdint>

@@ -143,7 +143,20 @@ class KaiPlugin final : public ProgressiveFilling {
     sched::Profile plain = handle.profile();
     plain.preemption = sched::Preemption::kNone;
     victim_order_.emplace(plain, handle.workload(), *inputs.ledger);
-    ceiling_ = RoomCeiling(handle.cache().node_count(), n);
+    // The room ceiling's groups: the Queues, and one counted always, for the workers of gangs whose
+    // pods are in several leaf queues (a victim gang goes whole, whichever queue its pods are in).
+    ceiling_ = RoomCeiling(handle.cache().node_count(), n + 1);
+    mixed_gang_.clear();
+    std::vector<std::uint32_t> gang_leaf;
+    for (const cluster::PodSpec& pod : handle.workload()) {
+      if (pod.gang == 0) continue;
+      if (gang_leaf.size() <= pod.gang) {
+        gang_leaf.resize(std::size_t{pod.gang} + 1, UINT32_MAX);
+        mixed_gang_.resize(std::size_t{pod.gang} + 1, 0);
+      }
+      if (gang_leaf[pod.gang] == UINT32_MAX) gang_leaf[pod.gang] = leaf(pod);
+      if (gang_leaf[pod.gang] != leaf(pod)) mixed_gang_[pod.gang] = 1;
+    }
     reclaim_rule_.emplace(*this);
     preempt_rule_.emplace(*this);
     reclaimer_.emplace(handle.cache(), handle.api(), handle.workload(), handle.node_setup(), handle.assumed(), handle.bound_on_nodes(),
@@ -208,7 +221,7 @@ class KaiPlugin final : public ProgressiveFilling {
     if (spec.gang != 0 || (spec.gpu_count > 0 && spec.gpu_milli >= cluster::kMilliPerGpu && preemptible(spec))) {
       if (in_ceiling_.size() <= id) in_ceiling_.resize(std::size_t{id} + 1, kNotInCeiling);
       in_ceiling_[id] = {placement.node, static_cast<std::int32_t>(placement.gpus.size())};
-      ceiling_.add_victim(placement.node, leaf(spec), in_ceiling_[id].gpus, spec, 1);
+      ceiling_.add_victim(placement.node, ceiling_group(spec), in_ceiling_[id].gpus, spec, 1);
     }
   }
   void pod_released(PodId id, const k8s::Message&) override {
@@ -530,9 +543,13 @@ class KaiPlugin final : public ProgressiveFilling {
   // its quota (what KaiReclaim::may_take asks first, with nothing taken yet, and without the
   // reclaimer's own side); preempt from l only.
   bool may_find_room(bool reclaiming, std::uint32_t l) {
+    // A job whose pods are in several leaf queues: each is judged by its own leaf, so one leaf's
+    // ceiling does not bound it (KAI's PodGroup has one queue; gpusim's native traces may mix them).
+    if (std::any_of(workers_.begin(), workers_.end(), [&](const cluster::PodSpec* w) { return leaf(*w) != l; })) return true;
     const std::uint32_t key = l * 2 + (reclaiming ? 1 : 0);
     if (ceiling_for_ != key) {
-      ceiling_takes_.assign(queues().size(), 0);
+      ceiling_takes_.assign(queues().size() + 1, 0);
+      ceiling_takes_.back() = 1;  // the workers of mixed gangs, always
       for (std::uint32_t v = 0; v < queues().size(); ++v) {
         if (!reclaiming) {
           ceiling_takes_[v] = v == l ? 1 : 0;
@@ -548,10 +565,15 @@ class KaiPlugin final : public ProgressiveFilling {
     }
     return std::all_of(workers_.begin(), workers_.end(), [&](const cluster::PodSpec* w) { return ceiling_.fits_somewhere(*w); });
   }
+  // The ceiling's group of a pod: its leaf queue, or for a worker of a gang of several leaves the
+  // group counted always.
+  std::size_t ceiling_group(const cluster::PodSpec& spec) const {
+    return spec.gang != 0 && spec.gang < mixed_gang_.size() && mixed_gang_[spec.gang] ? queues().size() : leaf(spec);
+  }
   // The pod is no longer one the ceiling counts (it ended, or its eviction was asked for).
   void leave_ceiling(PodId id) {
     if (id >= in_ceiling_.size() || in_ceiling_[id].gpus < 0) return;
-    ceiling_.add_victim(in_ceiling_[id].node, leaf(h_->spec_of(id)), in_ceiling_[id].gpus, h_->spec_of(id), -1);
+    ceiling_.add_victim(in_ceiling_[id].node, ceiling_group(h_->spec_of(id)), in_ceiling_[id].gpus, h_->spec_of(id), -1);
     in_ceiling_[id] = kNotInCeiling;
   }
 
@@ -772,6 +794,7 @@ class KaiPlugin final : public ProgressiveFilling {
   };
   static constexpr InCeiling kNotInCeiling{0, -1};
   std::vector<InCeiling> in_ceiling_;  // per pod: where the ceiling counts it
+  std::vector<std::uint8_t> mixed_gang_;  // per gang: its pods are in several leaf queues
   std::vector<std::uint64_t> gang_tried_;  // per gang: the action (action_serial_) that last tried it
   std::uint64_t action_serial_ = 0;
   struct Pipelined {

@@ -249,7 +249,7 @@ TEST_F(KaiCli, ReclaimTriesEveryJobEasierThanTheSmallestThatFailed) {
   EXPECT_NE(slurp(dir_ / "o" / "summary.json").find("\"kai_reclaim_evictions\": 2.0"), std::string::npos);
 }
 
-// Found by review, two cases. (1) A gang is a signature of its own (KAI hashes every pending pod's):
+// Found by review, three cases. (1) A gang is a signature of its own (KAI hashes every pending pod's):
 // a-4's failure does not stand for gang g of two pods of 1 GPU and 1 core, which reclaims b-big2 at
 // 105 s (it was skipped as not easier than a-4, and waited until 4,200 s). (2) A victim gang goes
 // whole, its CPU-only worker too: on node y a non-preemptible pod holds every core and gang v's
@@ -284,6 +284,20 @@ TEST_F(KaiCli, AGangIsASignatureOfItsOwnAndAVictimGangFreesAllItsWorkers) {
   EXPECT_NE(gang_pods.find("4,p1,0,0,4,1000,100.000000,100.000000,700.000000,completed,y"), std::string::npos) << gang_pods;
   EXPECT_NE(gang_pods.find("5,p2,1000,0,1,1000,100.000000,100.000000,700.000000,completed,x"), std::string::npos) << gang_pods;
   EXPECT_NE(slurp(dir_ / "g" / "summary.json").find("\"kai_reclaim_evictions\": 2.0"), std::string::npos);
+
+  // (3) A gang whose pods name two queues (gpusim's traces allow it; KAI's PodGroup has one queue):
+  // gang m's second worker, in queue b, frees y's cores when preempt takes m for gang p of queue a
+  // (priority 50 over 0). The ceiling counted m's workers by their own queues and left b's out.
+  std::ofstream(dir_ / "xy1.csv") << "sn,cpu_milli,memory_mib,gpu,model\nx,4000,0,1,p100-pcie-12gb\ny,16000,0,1,p100-pcie-12gb\n";
+  std::ofstream(dir_ / "mixed.jsonl") << std::string(kTraceHeader) + trace_row("m1", 1, 0, 0, 0, 3600, "a", 1) +
+                                             trace_row("m2", 1, 8000, 0, 0, 3600, "b", 1) + trace_row("p1", 1, 0, 50, 100, 600, "a", 2) +
+                                             trace_row("p2", 1, 8000, 50, 100, 600, "a", 2);
+  const CliResult mixed =
+      run_gpusim(dir_, "run --cluster xy1.csv --workload mixed.jsonl --mode replay --quiet --policy kai --config kai-cpu.yaml --out m");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  const std::string mixed_pods = slurp(dir_ / "m" / "pods.csv");
+  EXPECT_NE(mixed_pods.find("3,p2,8000,0,1,1000,100.000000,100.000000,700.000000,completed,y"), std::string::npos) << mixed_pods;
+  EXPECT_NE(slurp(dir_ / "m" / "summary.json").find("\"kai_preempt_evictions\": 2.0"), std::string::npos);
 }
 
 // KAI's own pods (tests/cli/kai-cases/gpu-fractions/README.md): schedulerName kai-scheduler, the
