@@ -6,7 +6,8 @@
 // the same workload on time-sliced and MPS replicas, against whole GPUs through the same plugin:
 // a sharing replay may cost at most 2x the whole-GPU replay. The MIG variants run it on the same
 // nodes relabelled A100 80GB (MIG-capable), against whole A100s. The HAMi variants run it through
-// HAMi's scheduler (an extender that picks node and GPUs), against whole GPUs.
+// HAMi's scheduler (an extender that picks node and GPUs), against whole GPUs. The load-aware
+// variant runs Koordinator's LoadAwareScheduling with koordlet's reports, against binpack-gpu.
 #include <benchmark/benchmark.h>
 #include <yaml-cpp/yaml.h>
 
@@ -89,6 +90,12 @@ const Variant kVariants[] = {
     {"HAMi vGPU (its scheduler as an extender)", "traces/sharing/hami-vgpu.yaml", "binpack"},
     {"HAMi vGPU, memory x2, gpumem alone", "traces/sharing/hami-vgpu-gpumem.yaml", "binpack", false,
      {"traces/sharing/hami-vgpu-memory-2x.hami-values.yaml"}},
+    // Koordinator's LoadAwareScheduling on koordlet's reports, against request-based binpack on the
+    // same time-sliced replicas (policies from files: results/utilisation-aware/).
+    {"time-slicing, 4 replicas, binpack-gpu (requests)", "traces/utilisation/time-slicing.yaml",
+     "traces/utilisation/binpack-gpu.yaml", false, {"traces/utilisation/time-slicing-4.device-plugin.yaml"}},
+    {"time-slicing, 4 replicas, load-aware (koordlet reports)", "traces/utilisation/time-slicing.yaml",
+     "traces/utilisation/load-aware.yaml", false, {"traces/utilisation/time-slicing-4.device-plugin.yaml"}},
 };
 
 void BM_ReplayRun(benchmark::State& state) {
@@ -96,7 +103,10 @@ void BM_ReplayRun(benchmark::State& state) {
   const Variant& variant = kVariants[state.range(0)];
   const Setup run = setup(data, variant);
   const experiment::RunInputs inputs{&data.catalog, &run.nodes, &data.pods, &data.registry, nullptr, {}, nullptr, &run.settings};
-  const sched::Profile profile = config::builtin_profile(variant.policy);
+  const std::string policy = variant.policy;
+  const sched::Profile profile = policy.ends_with(".yaml")
+                                     ? config::resolve_profiles((data.root / policy).string(), data.registry).at(0)
+                                     : config::builtin_profile(policy);
   experiment::RunConfig config;
   config.mode = experiment::Mode::kReplay;
   config.record_series = false;
@@ -106,6 +116,6 @@ void BM_ReplayRun(benchmark::State& state) {
   }
   state.SetLabel(variant.label);
 }
-BENCHMARK(BM_ReplayRun)->DenseRange(0, 13)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_ReplayRun)->DenseRange(0, 15)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace

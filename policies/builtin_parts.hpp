@@ -17,6 +17,7 @@ void register_gpu_clustering(sched::Registry& registry);
 void register_gpu_packing(sched::Registry& registry);
 void register_best_fit(sched::Registry& registry);
 void register_fgd(sched::Registry& registry);
+void register_load_aware(sched::Registry& registry);
 void register_topology_aware(sched::Registry& registry);
 void register_rounds(sched::Registry& registry);
 void register_coscheduling(sched::Registry& registry);

@@ -17,6 +17,7 @@ void register_builtin(sched::Registry& registry) {
   register_gpu_packing(registry);
   register_best_fit(registry);
   register_fgd(registry);
+  register_load_aware(registry);
   register_topology_aware(registry);
   register_default_preemption(registry);
   register_rounds(registry);

@@ -738,6 +738,16 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
       profile.preemption = sched::Preemption::kNone;
       profile.job_rank_plugin.clear();
     }
+    const auto load_aware = [&](const std::string& name) { return registry.canonical(name) == "load-aware"; };
+    if (o.mode == "fill" && (std::any_of(profile.filter.begin(), profile.filter.end(), load_aware) ||
+                             std::any_of(profile.score.begin(), profile.score.end(),
+                                         [&](const sched::WeightedPlugin& p) { return load_aware(p.name); }))) {
+      // No time, so no node agent reports: Koordinator's plugin without NodeMetrics.
+      fmt::print(stderr,
+                 "gpusim: note: policy '{}': fill mode has no node usage reports; LoadAwareScheduling passes every "
+                 "node and scores each 0 (replay runs koordlet)\n",
+                 profile.name);
+    }
     // Fill mode has no queue over time: of the queueing plugins, only a queue order it ignores
     // (strict, backfill) may be named.
     const bool queueing = !profile.job_rank_plugin.empty() || !profile.round_plugin.empty() ||
@@ -831,6 +841,16 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
   }
   experiment::write_outputs(out, result, context);
   for (const std::string& line : experiment::never_ran_note(result)) fmt::print(stderr, "gpusim: note: {}\n", line);
+  for (const auto& policy : result.policies) {
+    for (const auto& metric : policy.metrics) {
+      if (metric.name != "node_metric_reports" || metric.mean != 0) continue;
+      // Koordinator's plugin without NodeMetrics passes every node and scores it 0.
+      fmt::print(stderr,
+                 "gpusim: note: policy '{}': koordlet reported no usage (no node runs the shared-GPU speed model: "
+                 "time-slicing, MPS, gpushare or HAMi), so LoadAwareScheduling passed every node and scored each 0\n",
+                 policy.policy);
+    }
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // Traces of jobs: the job-level JCT (a gang counted once).
   const bool jobs = loaded.workload.has_gangs || !loaded.workload.queues.empty();

@@ -83,6 +83,7 @@ constexpr BuiltinPoints kBuiltin[] = {
     {"topology-aware", kScoreAndGpus},     {"best", bit(Point::kGpuSelection)},
     {"worst", bit(Point::kGpuSelection)},  {"first-fit", bit(Point::kGpuSelection)},
     {"default-binder", bit(Point::kBind)},
+    {"load-aware", bit(Point::kFilter) | bit(Point::kScore) | bit(Point::kReserve)},
 };
 
 }  // namespace

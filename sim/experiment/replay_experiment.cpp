@@ -15,6 +15,7 @@
 #include "sim/k8s/bus.hpp"
 #include "sim/k8s/controller.hpp"
 #include "sim/k8s/descheduler.hpp"
+#include "sim/k8s/koordlet.hpp"
 #include "sim/k8s/device_plugin.hpp"
 #include "sim/k8s/failure_injector.hpp"
 #include "sim/k8s/gpushare_scheduler.hpp"
@@ -159,7 +160,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
         pod.device_class = static_cast<std::uint8_t>(1 + mig_request(pod.gpu_demand()));
       }
       if (!pod.shares_gpu()) continue;
-      pod.gpu_demand_milli = pod.gpu_milli;
+      if (pod.gpu_demand_milli == 0) pod.gpu_demand_milli = pod.gpu_milli;  // a demand the trace gives stays
+      pod.asked_fraction_milli = pod.gpu_milli;
       pod.gpu_milli = cluster::kMilliPerGpu;
     }
     workload = &one_device;
@@ -281,6 +283,17 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     extenders.push_back(&*gpushare);
   }
   context.extenders = extenders;
+  // Koordinator's node agents and their NodeMetric reports, where a plugin reads usage.
+  const auto reads_usage = [&] {
+    const auto is_load_aware = [&](const std::string& name) { return inputs.registry->canonical(name) == "load-aware"; };
+    return std::any_of(profile.filter.begin(), profile.filter.end(), is_load_aware) ||
+           std::any_of(profile.score.begin(), profile.score.end(), [&](const sched::WeightedPlugin& p) { return is_load_aware(p.name); });
+  }();
+  std::optional<cluster::NodeMetrics> node_metrics;
+  if (reads_usage) {
+    node_metrics.emplace(nodes.size(), [&bus] { return bus.now(); });
+    context.node_metrics = &*node_metrics;
+  }
   // The job ledger records what each job ran: the queueing plugins that evict (job rankings, rounds,
   // quotas' reclaim) rank and plan from it. It listens only when one of them runs (below).
   k8s::JobLedger ledger(pods.size());
@@ -310,6 +323,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
   std::optional<k8s::Descheduler> descheduler;
   if (settings.descheduler) descheduler.emplace(bus, api, kubelets.truth(), setup, pods, settings);
+  std::optional<k8s::Koordlet> koordlet;
+  if (node_metrics) koordlet.emplace(bus, api, kubelets, settings, *node_metrics, present);
   std::optional<k8s::MigPartitioner> partitioner;
   if (std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) { return s.mig_dynamic; })) {
     partitioner.emplace(bus, api, kubelets.truth(), setup, pods, settings, present);
@@ -353,6 +368,12 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted, Topic::kContainerRestarted,
                             Topic::kJobSuspended, Topic::kJobResumed}) {
     bus.subscribe(topic, owners);
+  }
+  if (koordlet) {
+    bus.subscribe(Topic::kNodeMetrics, scheduler);
+    for (const Topic topic : {Topic::kPodBound, Topic::kNodeJoined, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) {
+      bus.subscribe(topic, *koordlet);
+    }
   }
   for (const Topic topic : {Topic::kPodTerminated, Topic::kJobFailed}) bus.subscribe(topic, driver);
   bus.subscribe(Topic::kPodKill, kubelets);
@@ -403,6 +424,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   scheduler.add_metrics([&](std::string_view name, double value) { result.set(std::string(name), value); },
                         workload->has_gangs);
   result.queue_series = std::move(queue_series);
+  if (koordlet) result.set("node_metric_reports", static_cast<double>(koordlet->reports()));
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

@@ -129,6 +129,8 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   }
   first_arrival_ = times.arrival.empty() ? core::Time::zero() : *std::min_element(times.arrival.begin(), times.arrival.end());
   gpu_memory_.assign(physical_offset_.back(), 0);
+  memory_seconds_.assign(physical_offset_.back(), 0);
+  memory_since_.assign(physical_offset_.back(), core::Time::zero());
   always_overruns_.assign(pods.size(), 0);
   remaining_work_.reserve(pods.size());
   for (const cluster::PodSpec& pod : pods) remaining_work_.push_back(pod.duration ? pod.duration->micros() : 0);
@@ -636,20 +638,29 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   progress_.add(id, scratch_gpus_, demand, static_cast<double>(duration.micros()), fixed_end, now, core_cap, pair_class);
   if (fixed_end) r.finish_timer = bus_.set_timer(*this, kFinish, id, now + duration);
   retime();
+  Resident& started = residents_[id];
+  started.overruns = settings_.memory_model && draws_overrun(id);
+  started.memory = memory_request(id) * (started.overruns ? settings_.memory_overrun_factor : 1.0);
+  charge_memory(id, +1, now);
   if (settings_.memory_model) check_memory(id, now);
 }
 
-void KubeletFleet::charge_memory(PodId id, int sign) {
+void KubeletFleet::charge_memory(PodId id, int sign, core::Time now) {
   physical_gpus(residents_[id], scratch_memory_gpus_);
-  for (const std::uint32_t g : scratch_memory_gpus_) gpu_memory_[g] += sign * residents_[id].memory;
+  for (const std::uint32_t g : scratch_memory_gpus_) {
+    if (now > memory_since_[g]) {
+      memory_seconds_[g] += gpu_memory_[g] * static_cast<double>((now - memory_since_[g]).micros()) / 1e6;
+      memory_since_[g] = now;
+    }
+    gpu_memory_[g] += sign * residents_[id].memory;
+  }
 }
 
-// The pod has just started on a shared GPU: it uses its request, or more if it overruns (a seeded
-// draw per pod object, so the same pods overrun whatever the order of events).
-void KubeletFleet::check_memory(PodId id, core::Time now) {
-  Resident& r = residents_[id];
-  const auto n = static_cast<std::uint32_t>(r.node);
-  const NodeSetup& setup = setup_[n];
+// What a pod on a shared GPU uses of its memory when it does not overrun: gpushare and HAMi, its
+// ask; time-slicing and MPS, its fraction, or 1/replicas for a whole device.
+double KubeletFleet::memory_request(PodId id) const {
+  const Resident& r = residents_[id];
+  const NodeSetup& setup = setup_[static_cast<std::uint32_t>(r.node)];
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   const bool asks_memory = setup.model == DevicePluginModel::kGpushare || setup.model == DevicePluginModel::kHamiVgpu;
   // HAMi with gpumem alone asks fraction / deviceMemoryScaling of the registered memory, which is
@@ -659,13 +670,21 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   const double registered = setup.model == DevicePluginModel::kHamiVgpu && (!setup.hami.fraction_asks_cores || manifest_hami)
                                 ? setup.hami.device_memory_scaling
                                 : 1.0;
-  const double request = asks_memory ? std::min(1.0, pod.gpu_milli * registered / double{cluster::kMilliPerGpu})
-                         : pod.gpu_demand() < 1 ? pod.gpu_demand()
-                                                : 1.0 / setup.replicas();
-  r.overruns = draws_overrun(id);
-  r.memory = request * (r.overruns ? settings_.memory_overrun_factor : 1.0);
+  if (asks_memory) return std::min(1.0, pod.gpu_milli * registered / double{cluster::kMilliPerGpu});
+  // A fraction asked as one device uses that fraction of the memory, whatever its compute demand.
+  const double fraction = pod.asked_fraction_milli > 0 ? pod.asked_fraction_milli / double{cluster::kMilliPerGpu} : pod.gpu_demand();
+  return fraction < 1 ? fraction : 1.0 / setup.replicas();
+}
+
+// The pod has just started on a shared GPU and been charged its use (start_shared): with
+// gpuMemory, it may overrun (a seeded draw per pod object, so the same pods overrun whatever the
+// order of events), and pods fail as the mode fails them when the memory runs out.
+void KubeletFleet::check_memory(PodId id, core::Time now) {
+  Resident& r = residents_[id];
+  const auto n = static_cast<std::uint32_t>(r.node);
+  const NodeSetup& setup = setup_[n];
+  const double request = memory_request(id);
   if (r.restarts == 0) sharing_.overrunning_pods += r.overruns;  // a pod, not each start of its container
-  charge_memory(id, +1);
   constexpr double kSlack = 1e-9;  // sums of shares are not exact
   if (setup.model == DevicePluginModel::kMps) {
     // Each MPS client is limited to its replica's share: only a pod past it fails.
@@ -766,9 +785,40 @@ void KubeletFleet::set_gpus_present(std::uint32_t n, bool present, core::Time no
                         static_cast<std::uint32_t>(physical_offset_[n + 1] - physical_offset_[n]), present, now);
 }
 
+KubeletFleet::UsageCounters KubeletFleet::node_usage(std::uint32_t node, core::Time now) const {
+  UsageCounters usage;
+  for (std::size_t g = physical_offset_[node]; g < physical_offset_[node + 1]; ++g) {
+    const auto gpu = static_cast<std::uint32_t>(g);
+    usage.busy_gpu_s += progress_.busy_seconds(gpu, now);
+    usage.memory_gpu_s += memory_seconds_[g];
+    if (now > memory_since_[g]) usage.memory_gpu_s += gpu_memory_[g] * static_cast<double>((now - memory_since_[g]).micros()) / 1e6;
+  }
+  return usage;
+}
+
+KubeletFleet::UsageCounters KubeletFleet::pod_usage(PodId id, core::Time now) const {
+  UsageCounters usage;
+  if (!progress_.holds(id)) return usage;
+  const Resident& r = residents_[id];
+  const cluster::PodSpec& pod = pods_[api_.pod(id).source];
+  // One process per physical GPU it holds (replicas of one GPU are one process), each busy at its
+  // demand times the pod's rate, which is what its work advances by; its memory on every device.
+  const int replicas = setup_[static_cast<std::uint32_t>(r.node)].replicas();
+  int processes = 0;
+  int last = -1;
+  r.gpus.for_each([&](int d) {
+    processes += d / replicas != last;
+    last = d / replicas;
+  });
+  const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
+  usage.busy_gpu_s = demand * processes * progress_.work_done_us(id, now) / 1e6;
+  if (now > r.started) usage.memory_gpu_s = r.memory * r.gpus.size() * static_cast<double>((now - r.started).micros()) / 1e6;
+  return usage;
+}
+
 void KubeletFleet::stop_shared(PodId id, core::Time now) {
   if (!progress_.holds(id)) return;
-  if (settings_.memory_model) charge_memory(id, -1);
+  charge_memory(id, -1, now);
   progress_.remove(id, now);
   retime();
 }

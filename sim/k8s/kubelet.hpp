@@ -52,6 +52,27 @@ class KubeletFleet final : public Component {
   EvictionReport eviction_report() const { return evictions_; }
   // Shared GPUs (time-slicing, MPS): what the speed model saw, for the metrics.
   SharingReport sharing_report(core::Time end);
+  // Usage as a node agent measures it (Koordinator's koordlet, through NVML), on the nodes where
+  // the shared-GPU speed model runs (measures_usage): GPU-seconds busy (the speed model's busy
+  // share) and GPU memory in use (a share of one GPU's memory: the memory model's use, or the
+  // pods' requests without gpuMemory), each integrated from the start to `now` over the node's
+  // physical GPUs, or over pod object `pod`'s current run.
+  struct UsageCounters {
+    double busy_gpu_s = 0;
+    double memory_gpu_s = 0;
+  };
+  bool measures_usage(std::uint32_t node) const { return shared_node(node); }
+  bool node_up(std::uint32_t node) const { return state_[node] == NodeState::kUp; }
+  std::uint32_t physical_gpu_count(std::uint32_t node) const {
+    return static_cast<std::uint32_t>(physical_offset_[node + 1] - physical_offset_[node]);
+  }
+  UsageCounters node_usage(std::uint32_t node, core::Time now) const;
+  // The pod objects holding devices on a node, whether one's containers run on the speed model
+  // (its usage is measured), and when its current run started.
+  const std::vector<PodId>& pods_on(std::uint32_t node) const { return on_node_[node]; }
+  bool usage_measured(PodId pod) const { return progress_.holds(pod); }
+  core::Time run_started(PodId pod) const { return residents_[pod].started; }
+  UsageCounters pod_usage(PodId pod, core::Time now) const;
   // The devices each container of pod object `pod` got (empty: no container detail or never
   // admitted).
   std::vector<cluster::GpuSet> container_devices(PodId pod) const {
@@ -122,8 +143,11 @@ class KubeletFleet final : public Component {
   void stop_shared(PodId pod, core::Time now);
   void retime();
   void count_replica_spread(cluster::GpuSet devices, int replicas);
-  // Shared GPUs' memory: charges the pod's use and fails pods as the mode does when it runs out.
-  void charge_memory(PodId pod, int sign);
+  // Shared GPUs' memory: the pod's use (its request, times the overrun factor when it overruns),
+  // charged whether or not gpuMemory is set (node_usage reads it); with gpuMemory, pods fail as
+  // the mode does when it runs out.
+  double memory_request(PodId pod) const;
+  void charge_memory(PodId pod, int sign, core::Time now);
   void check_memory(PodId pod, core::Time now);
   void check_mig_memory(PodId pod, core::Time now);
   // MIG: the instance shape of node n's device d (kNoInstance: a slot without one), the devices
@@ -173,6 +197,9 @@ class KubeletFleet final : public Component {
   std::vector<std::uint32_t> scratch_victims_;
   std::vector<std::uint32_t> scratch_memory_gpus_;
   std::vector<double> gpu_memory_;  // per physical GPU: memory in use, as a share
+  // Per physical GPU: gpu_memory_ integrated up to memory_since_ (GPU-seconds), for node_usage.
+  std::vector<double> memory_seconds_;
+  std::vector<core::Time> memory_since_;
   core::Rng oom_rng_;
   std::vector<std::uint8_t> always_overruns_;  // per trace row: named in gpuMemory.overrunPods
   // Per trace row: its work still to do (evictions), in microseconds of its trace run time.

@@ -53,6 +53,9 @@ enum class Topic : std::uint8_t {
                         // its work (0: it failed as it started, on a GPU still lost)
   kContainerRestarted,  // the kubelet restarted `pod`'s failed container in place (restartPolicy
                         // OnFailure): `value` is the pod's restart count now
+  kNodeMetrics,         // koordlet's agents wrote their NodeMetric reports (cluster/node_metrics.hpp):
+                        // pods the load-aware plugin turned away are tried again, as Koordinator's
+                        // plugin registers NodeMetric updates as its cluster events
   kCount,
 };
 

@@ -133,6 +133,9 @@ void Scheduler::on_message(const Message& message, core::Time now) {
       bus_.set_timer(*this, kLapsed, message.node, until);
       return;
     }
+    case Topic::kNodeMetrics:
+      ++released_;
+      break;
     case Topic::kNodeJoined:
       ++released_;
       cache_.set_present(message.node, true);

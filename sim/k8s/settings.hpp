@@ -215,6 +215,10 @@ struct KubeSettings {
   // that do not tolerate node.kubernetes.io/unreachable for longer are then evicted after the
   // toleration the DefaultTolerationSeconds admission plugin gives every pod.
   core::Time node_monitor_grace_period = core::Time::from_seconds(50);
+  // Node agents' usage reports (Koordinator's koordlet, read by the load-aware plugin): one every
+  // reportInterval, each the average over the last aggregateDuration (koordlet's defaults).
+  core::Time node_metric_report_interval = core::Time::from_seconds(60);
+  core::Time node_metric_aggregate_duration = core::Time::from_seconds(300);
   core::Time default_unreachable_toleration = core::Time::from_seconds(300);
   // GPU Operator on a node that joins (time 0 included): its GPUs are advertised only after the
   // driver, the container toolkit, the device plugin and GPU feature discovery are in place.

@@ -332,7 +332,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     const YAML::Node doc = YAML::Load(text);
     if (!doc || doc.IsNull()) return s;  // an empty file: every default
     r.only(doc, "", {"kubelet", "owners", "nodeLifecycle", "gpuOperator", "devicePlugin", "pools", "health", "failures",
-                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests", "gpuMemory", "descheduler"});
+                     "nodeEvents", "randomFailures", "linkSlowdown", "fractionalGpuRequests", "gpuMemory", "descheduler", "nodeMetrics"});
     if (const YAML::Node d = doc["descheduler"]) {
       r.only(d, "descheduler", {"interval", "evictionsPerCycle", "checkpointInterval", "minRunTime"});
       s.descheduler = true;
@@ -367,6 +367,19 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       for (std::size_t c = 0; c < s.link_slowdown.size(); ++c) {
         const char* name = topology::to_string(static_cast<topology::LinkClass>(c));
         if (l[name]) s.link_slowdown[c] = r.number(l[name], std::string("linkSlowdown.") + name, 0.01, 100);
+      }
+    }
+    if (const YAML::Node m = doc["nodeMetrics"]) {
+      // Koordinator's NodeMetric spec.metricCollectPolicy (the slo-controller's colocation-config
+      // metricReportIntervalSeconds and metricAggregateDurationSeconds), with its minimums.
+      r.only(m, "nodeMetrics", {"reportInterval", "aggregateDuration"});
+      if (m["reportInterval"]) s.node_metric_report_interval = r.duration(m["reportInterval"], "nodeMetrics.reportInterval");
+      if (s.node_metric_report_interval < core::Time::from_seconds(30)) {
+        r.fail(m["reportInterval"], "nodeMetrics.reportInterval", "must be at least 30s (koordlet's minimum)");
+      }
+      if (m["aggregateDuration"]) s.node_metric_aggregate_duration = r.duration(m["aggregateDuration"], "nodeMetrics.aggregateDuration");
+      if (s.node_metric_aggregate_duration < core::Time::from_seconds(60)) {
+        r.fail(m["aggregateDuration"], "nodeMetrics.aggregateDuration", "must be at least 60s (koordlet's minimum)");
       }
     }
     if (const YAML::Node l = doc["nodeLifecycle"]) {

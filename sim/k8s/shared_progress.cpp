@@ -46,6 +46,7 @@ void SharedProgress::integrate(Gpu& gpu, core::Time now) {
   const auto dt = static_cast<double>((now - gpu.since).micros()) / 1e6;
   gpu.since = now;
   if (!gpu.present) return;
+  gpu.busy_seconds += gpu.busy * dt;
   totals_.busy_gpu_s += gpu.busy * dt;
   totals_.switch_gpu_s += gpu.switching * dt;
   if (gpu.measured_pair) totals_.measured_pair_gpu_s += dt;
@@ -216,6 +217,21 @@ void SharedProgress::pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out)
   for (const Process& p : gpus_[gpu].processes) out.push_back(p.pod);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+double SharedProgress::busy_seconds(std::uint32_t gpu, core::Time now) const {
+  const Gpu& g = gpus_[gpu];
+  if (!g.present || now <= g.since) return g.busy_seconds;
+  return g.busy_seconds + g.busy * static_cast<double>((now - g.since).micros()) / 1e6;
+}
+
+double SharedProgress::work_done_us(std::uint32_t pod, core::Time now) const {
+  if (pod >= pods_.size()) return 0;
+  const PodState& state = pods_[pod];
+  if (state.fixed_end || !(state.work_us > 0)) return 0;
+  double remaining = state.remaining_us;
+  if (state.active && now > state.updated) remaining -= state.rate * static_cast<double>((now - state.updated).micros());
+  return std::clamp(state.work_us - remaining, 0.0, state.work_us);
 }
 
 double SharedProgress::slowdown(std::uint32_t pod, core::Time now) const {

@@ -80,6 +80,12 @@ class SharedProgress {
   double slowdown(std::uint32_t pod, core::Time now) const;
   // The pods with processes on `gpu`, ascending, each once (into `out`).
   void pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out) const;
+  // What a node agent measures (Koordinator's koordlet, through NVML): GPU `gpu`'s busy share
+  // integrated from the start to `now` (GPU-seconds, counted while the GPU is present), and the
+  // work pod `pod` has done in its current run (microseconds of solo run time; a pod with a fixed
+  // end is not tracked: 0).
+  double busy_seconds(std::uint32_t gpu, core::Time now) const;
+  double work_done_us(std::uint32_t pod, core::Time now) const;
   // Whether it ever ran beside another pod on one of its GPUs.
   bool had_corunner(std::uint32_t pod) const { return pods_[pod].had_corunner; }
   // Whether it ever ran at a measured pair speed.
@@ -111,6 +117,7 @@ class SharedProgress {
     bool present = true;
     bool measured_pair = false;  // its two pods run at measured pair speeds
     double busy = 0;
+    double busy_seconds = 0;  // busy integrated up to `since`
     double switching = 0;
     core::Time since = core::Time::zero();
   };

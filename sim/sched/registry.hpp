@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/cluster/gpu_catalog.hpp"
+#include "sim/cluster/node_metrics.hpp"
 #include "sim/cluster/pod.hpp"
 #include "sim/sched/plugin.hpp"
 #include "sim/sched/plugin_args.hpp"
@@ -36,6 +37,8 @@ struct PluginContext {
   // Replay: the scheduler extenders the cluster runs (HAMi's scheduler, gpushare's), called in
   // this order as kube-scheduler calls its extenders. Not owned.
   std::span<Extender* const> extenders = {};
+  // Replay with a plugin that reads usage (load-aware): the node agents' last reports; else null.
+  const cluster::NodeMetrics* node_metrics = nullptr;
   // The args of the plugin being built (its pluginConfig, or its reader's defaults); null for a
   // plugin that takes none. Set by the framework for each plugin.
   const PluginArgs* args = nullptr;
