@@ -3,12 +3,13 @@
 # openb GPU node: 152 nodes, 770 GPUs) time-sliced into 4 replicas per GPU, a fraction asked as one
 # replica, GPU memory modelled; the sharing workload with requests that overstate use
 # (scripts/make_utilisation_workload.py: each GPU pod busies round(gpu_milli x u) of its GPU's time,
-# u uniform in [0.2, 1)). Four policies, 3 seeds each, in two halves (below: without and with the
+# u uniform in [0.2, 1)). Six policies, 3 seeds each, in two halves (below: without and with the
 # GPU memory model):
 #   binpack-gpu  request-based binpack: NodeResourcesFit MostAllocated over nvidia.com/gpu (replicas)
 #   spread-gpu   request-based spread: NodeResourcesFit LeastAllocated over nvidia.com/gpu
 #   load-aware   Koordinator's LoadAwareScheduling on koordlet's GPU reports (60 s, 300 s averages)
 #   load-aware-score   the same with every usage threshold 0 (its filter off: the score alone)
+#   load-aware-core, load-aware-memory   the same with one threshold: gpu-core 65 % or memory 95 %
 # Files: traces/utilisation/ (the policies, NVIDIA's device-plugin config, the --kube settings).
 # `bash scripts/utilisation_experiments.sh plots [DIR]` redraws the plots from DIR/table.txt.
 set -euo pipefail
@@ -22,7 +23,7 @@ draw_plots() {
 set terminal svg size 820,440 font "sans,12" background "#ffffff"
 load "scripts/bar_chart.gp"
 set key top left
-set xrange [-0.6:3.6]
+set xrange [-0.6:5.6]
 set output "$dir/utilisation.svg"
 set title "GPU allocation and measured use (compute half, mean of 3 seeds)"
 set ylabel "%"
@@ -59,7 +60,7 @@ python3 scripts/make_utilisation_workload.py build/utilisation/openb-sharing-job
 dir=results/utilisation-aware
 mkdir -p "$dir"
 u=traces/utilisation
-policies=(binpack-gpu spread-gpu load-aware load-aware-score)
+policies=(binpack-gpu spread-gpu load-aware load-aware-score load-aware-core load-aware-memory)
 # Two halves: compute (no memory model: the policies differ in how they share the GPUs' time) and
 # memory (GPU memory modelled: pods on one GPU whose asks pass its memory are OOM-killed).
 for half in compute memory; do

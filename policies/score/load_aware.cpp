@@ -19,7 +19,10 @@
 //   koordinator.sh/gpu-core and gpu-memory-ratio requests); a pod asking no GPU: 0.
 #include <array>
 #include <cmath>
+#include <functional>
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "policies/builtin_parts.hpp"
 #include "policies/score/load_aware_args.hpp"
@@ -58,8 +61,9 @@ class LoadAware final : public sched::FilterPlugin, public sched::ScorePlugin, p
     if (capacity <= 0) return Status::ok();
     for (std::size_t r = 0; r < kUsageResources; ++r) {
       if (args_.usage_thresholds[r] == 0) continue;
-      // math.Round(used / capacity x 100), half away from zero, in integers (used >= 0).
-      const std::int64_t percent = (used[r] * 200 + capacity) / (2 * capacity);
+      // As Koordinator: int64(math.Round(used / capacity * 100)) in doubles (std::round rounds
+      // halves away from zero, as Go's math.Round; the division's rounding decides exact halves).
+      const auto percent = static_cast<std::int64_t>(std::round(static_cast<double>(used[r]) / static_cast<double>(capacity) * 100));
       if (percent > args_.usage_thresholds[r]) return Status::unschedulable(kExceeds[r], "load-aware");
     }
     return Status::ok();
@@ -84,7 +88,9 @@ class LoadAware final : public sched::FilterPlugin, public sched::ScorePlugin, p
 
   Status reserve(const sched::PodSpec& pod, const cluster::Placement& placement) override {
     if (!pod.wants_gpu()) return Status::ok();
-    assigned_[placement.node].push_back({row_of(pod), metrics_ != nullptr ? metrics_->now() : core::Time::zero(), estimate(pod)});
+    const std::uint32_t row = row_of(pod);
+    if (row == kNoRow) return Status::ok();  // not a pod of the workload: nothing to match its release with
+    assigned_[placement.node].push_back({row, metrics_ != nullptr ? metrics_->now() : core::Time::zero(), estimate(pod)});
     unreported_[placement.node].valid = false;
     return Status::ok();
   }
@@ -92,6 +98,7 @@ class LoadAware final : public sched::FilterPlugin, public sched::ScorePlugin, p
     if (!pod.wants_gpu()) return;
     auto& list = assigned_[placement.node];
     const std::uint32_t row = row_of(pod);
+    if (row == kNoRow) return;
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (list[i].row == row) {
         list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
@@ -104,14 +111,23 @@ class LoadAware final : public sched::FilterPlugin, public sched::ScorePlugin, p
  private:
   static constexpr std::uint32_t kNoRow = UINT32_MAX;
   struct Assigned {
-    std::uint32_t row;  // its trace row (kNoRow: not the workload's own spec: never in a report)
+    std::uint32_t row;  // its trace row
     core::Time at;      // when it was assigned (its PodScheduled time)
     Usage estimate;
   };
 
+  // The pod's trace row: Koordinator keys its cache by pod UID. The scheduler hands Reserve the
+  // row's own spec, or a copy it narrowed (Gavel's rounds, Kueue's flavors), which keeps its name.
   std::uint32_t row_of(const sched::PodSpec& pod) const {
-    if (workload_.empty() || &pod < workload_.data() || &pod >= workload_.data() + workload_.size()) return kNoRow;
-    return static_cast<std::uint32_t>(&pod - workload_.data());
+    const std::less<const sched::PodSpec*> before;
+    if (!workload_.empty() && !before(&pod, workload_.data()) && before(&pod, workload_.data() + workload_.size())) {
+      return static_cast<std::uint32_t>(&pod - workload_.data());
+    }
+    if (rows_by_name_.empty()) {
+      for (std::uint32_t row = 0; row < workload_.size(); ++row) rows_by_name_.emplace(workload_[row].name, row);
+    }
+    const auto it = rows_by_name_.find(pod.name);
+    return it == rows_by_name_.end() ? kNoRow : it->second;
   }
 
   bool expired(sched::NodeIndex n) const {
@@ -147,7 +163,7 @@ class LoadAware final : public sched::FilterPlugin, public sched::ScorePlugin, p
     if (cached.valid && cached.updated == updated) return cached.usage;
     cached = {true, updated, {}};
     for (const Assigned& a : assigned_[n]) {
-      const cluster::PodUsage* usage = a.row == kNoRow ? nullptr : metric.pod(a.row);
+      const cluster::PodUsage* usage = metric.pod(a.row);
       const bool in_window = updated - metric.report_interval < a.at;
       const bool before_deadline = args_.estimated_seconds_after_pod_scheduled &&
                                    a.at + core::Time::from_seconds(*args_.estimated_seconds_after_pod_scheduled) > updated;
@@ -161,6 +177,8 @@ class LoadAware final : public sched::FilterPlugin, public sched::ScorePlugin, p
   LoadAwareArgs args_;
   const cluster::NodeMetrics* metrics_;
   std::span<const cluster::PodSpec> workload_;
+  // Trace rows by pod name, built on the first copy Reserve sees (names are unique in a workload).
+  mutable std::unordered_map<std::string, std::uint32_t> rows_by_name_;
   std::vector<std::vector<Assigned>> assigned_;  // per node, in assignment order
   struct Unreported {
     bool valid = false;

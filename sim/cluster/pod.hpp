@@ -1,6 +1,7 @@
 #pragma once
 // A pod as the scheduler sees it: Kubernetes-style requests plus the gpu-milli sharing model
 // (each GPU is 1000 milli; a pod asks for `gpu_count` GPUs with `gpu_milli` of each).
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,9 +32,10 @@ struct PodSpec {
   // The share of each GPU it keeps busy when it runs alone (the speed model of shared GPUs);
   // 0: its gpu_milli. Differs when a fraction was turned into a request for a whole device.
   std::int32_t gpu_demand_milli = 0;
-  // The fraction of a GPU it asked, kept where fractionalGpuRequests: one-device turned it into a
-  // request for a whole device (0: none; its gpu_milli is what it asked). On time-slicing and MPS
-  // its memory use; the load-aware plugin's estimate of its use.
+  // The fraction of a GPU it asked, kept where replay rewrote its gpu_milli (fractionalGpuRequests:
+  // one-device turned it into a request for a whole device, HAMi's deviceMemoryScaling into a share
+  // of the registered memory); 0: none, its gpu_milli is what it asked. Its memory use on
+  // time-slicing, MPS and MIG mixed; the load-aware plugin's estimate of its use.
   std::int32_t asked_fraction_milli = 0;
   GpuModelSet allowed_models;   // empty = any model
   // The device resource it asks when nodes advertise several (MIG mixed: 1 + the instance shape
@@ -73,6 +75,11 @@ struct PodSpec {
   std::int64_t total_gpu_milli() const { return std::int64_t{gpu_count} * gpu_milli; }
   // The share of GPUs it asked (thousandths of a GPU), as the trace gave it.
   std::int64_t asked_gpu_milli() const { return asked_fraction_milli > 0 ? asked_fraction_milli : total_gpu_milli(); }
+  // The share of each of its GPUs it asked, as the trace gave it (1 for whole GPUs), whatever its
+  // compute demand.
+  double asked_share() const {
+    return (asked_fraction_milli > 0 ? asked_fraction_milli : std::min(gpu_milli, kMilliPerGpu)) / double{kMilliPerGpu};
+  }
   bool wants_gpu() const { return gpu_count > 0; }
   double gpu_demand() const { return (gpu_demand_milli > 0 ? gpu_demand_milli : gpu_milli) / double{kMilliPerGpu}; }
   // A fraction of one GPU (gpushare-style); such a pod lands on exactly one GPU.

@@ -157,7 +157,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       // A pod that names its profile gets it (device_shares.cpp).
       if (mixed_mig != nullptr && pod.wants_gpu() &&
           (pod.constraints == nullptr || pod.constraints->gpu_resource != cluster::GpuResource::kMigProfile)) {
-        pod.device_class = static_cast<std::uint8_t>(1 + mig_request(pod.gpu_demand()));
+        // Its compute demand and the memory it asked must both fit the profile.
+        pod.device_class = static_cast<std::uint8_t>(1 + mig_request(std::max(pod.gpu_demand(), pod.asked_share())));
       }
       if (!pod.shares_gpu()) continue;
       if (pod.gpu_demand_milli == 0) pod.gpu_demand_milli = pod.gpu_milli;  // a demand the trace gives stays
@@ -208,6 +209,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     for (cluster::PodSpec& pod : one_device.pods) {
       if (!pod.shares_gpu()) continue;
       if (pod.gpu_demand_milli == 0) pod.gpu_demand_milli = pod.gpu_milli;
+      pod.asked_fraction_milli = pod.gpu_milli;
       pod.gpu_milli = std::max<std::int32_t>(
           1, static_cast<std::int32_t>(std::ceil(pod.gpu_milli / scaled->device_memory_scaling - 1e-9)));
     }

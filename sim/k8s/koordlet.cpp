@@ -50,6 +50,9 @@ void Koordlet::on_message(const Message& message, core::Time now) {
     if (kubelets_.measures_usage(message.node)) node_windows_[message.node].samples.push_back({now, kubelets_.node_usage(message.node, now)});
   }
   wake(now);
+  // A pod bound now may run and end before the next report: the agent must not go idle while a
+  // window may still hold its use.
+  if (message.topic == Topic::kPodBound) last_busy_ = std::max(last_busy_, now);
 }
 
 KubeletFleet::UsageCounters Koordlet::average(Window& window, const Sample& now_sample) const {
@@ -71,6 +74,7 @@ KubeletFleet::UsageCounters Koordlet::average(Window& window, const Sample& now_
 
 void Koordlet::report(core::Time now) {
   bool busy = false;
+  all_zero_ = true;
   const std::int64_t reports_before = reports_;
   for (const std::uint32_t n : measured_nodes_) {
     if (!joined_[n] || !kubelets_.node_up(n)) continue;  // a lost or removed node's agent is silent
@@ -82,6 +86,7 @@ void Koordlet::report(core::Time now) {
     metric.capacity_milli = std::int64_t{1000} * kubelets_.physical_gpu_count(n);
     metric.gpu_core_milli = milli(mean.busy_gpu_s);
     metric.gpu_memory_milli = milli(mean.memory_gpu_s);
+    all_zero_ = all_zero_ && metric.gpu_core_milli == 0 && metric.gpu_memory_milli == 0;
     metric.pods.clear();
     for (const PodId id : kubelets_.pods_on(n)) {
       busy = true;
@@ -118,9 +123,9 @@ void Koordlet::report(core::Time now) {
 
 void Koordlet::on_timer(std::uint32_t, std::uint64_t, core::Time now) {
   report(now);
-  if (now - last_busy_ >= window_ + interval_) {
-    // No pod since a report more than a window ago (one may have left just before the next
-    // report): every window is empty, and every report from here on would be the same.
+  if (now - last_busy_ >= window_ + interval_ && all_zero_) {
+    // No pod bound or seen since more than a window and an interval ago, and this report shows
+    // none: every window is empty, and every report from here on would be the same.
     ticking_ = false;
     for (const std::uint32_t n : measured_nodes_) {
       cluster::NodeMetric& metric = out_.write(n);

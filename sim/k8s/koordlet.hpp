@@ -61,6 +61,7 @@ class Koordlet final : public Component {
   std::vector<Window> pod_windows_;   // per pod object
   std::vector<std::uint8_t> joined_;  // per node: it has been part of the cluster
   bool ticking_ = false;
+  bool all_zero_ = true;  // the last report showed no use on any node
   core::Time last_busy_ = core::Time::zero();  // the last report that saw a pod on a measured node
   std::int64_t reports_ = 0;
   std::vector<PodId> active_pods_;  // the pods the last report measured, ascending

@@ -543,7 +543,7 @@ void KubeletFleet::check_mig_memory(PodId id, core::Time now) {
   // its whole instance (a whole GPU, or a device under strategy single).
   // A pod that named its profile asked that instance's memory.
   const bool named = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kMigProfile;
-  const double request = setup.mig_strategy == MigStrategy::kMixed && pod.gpu_demand() < 1 && !named ? pod.gpu_demand() : limit;
+  const double request = setup.mig_strategy == MigStrategy::kMixed && pod.asked_share() < 1 && !named ? pod.asked_share() : limit;
   constexpr double kSlack = 1e-9;
   if (request * (r.overruns ? settings_.memory_overrun_factor : 1.0) > limit + kSlack) oom_kill(id, false, now);
 }
@@ -672,7 +672,7 @@ double KubeletFleet::memory_request(PodId id) const {
                                 : 1.0;
   if (asks_memory) return std::min(1.0, pod.gpu_milli * registered / double{cluster::kMilliPerGpu});
   // A fraction asked as one device uses that fraction of the memory, whatever its compute demand.
-  const double fraction = pod.asked_fraction_milli > 0 ? pod.asked_fraction_milli / double{cluster::kMilliPerGpu} : pod.gpu_demand();
+  const double fraction = pod.asked_share();
   return fraction < 1 ? fraction : 1.0 / setup.replicas();
 }
 

@@ -228,7 +228,9 @@ double SharedProgress::busy_seconds(std::uint32_t gpu, core::Time now) const {
 double SharedProgress::work_done_us(std::uint32_t pod, core::Time now) const {
   if (pod >= pods_.size()) return 0;
   const PodState& state = pods_[pod];
-  if (state.fixed_end || !(state.work_us > 0)) return 0;
+  // A pod with a fixed end keeps no work account (it runs until its deletion): its time so far.
+  if (state.fixed_end) return state.active && now > state.started ? static_cast<double>((now - state.started).micros()) : 0;
+  if (!(state.work_us > 0)) return 0;
   double remaining = state.remaining_us;
   if (state.active && now > state.updated) remaining -= state.rate * static_cast<double>((now - state.updated).micros());
   return std::clamp(state.work_us - remaining, 0.0, state.work_us);

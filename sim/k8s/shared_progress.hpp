@@ -83,7 +83,7 @@ class SharedProgress {
   // What a node agent measures (Koordinator's koordlet, through NVML): GPU `gpu`'s busy share
   // integrated from the start to `now` (GPU-seconds, counted while the GPU is present), and the
   // work pod `pod` has done in its current run (microseconds of solo run time; a pod with a fixed
-  // end is not tracked: 0).
+  // end keeps no work account: its run time so far, as if it ran at full speed).
   double busy_seconds(std::uint32_t gpu, core::Time now) const;
   double work_done_us(std::uint32_t pod, core::Time now) const;
   // Whether it ever ran beside another pod on one of its GPUs.

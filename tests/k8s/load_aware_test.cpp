@@ -21,6 +21,9 @@
 // last reported, not on what runs.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "policies/score/load_aware_args.hpp"
 #include "sim/config/profiles.hpp"
 #include "tests/k8s/k8s_harness.hpp"
@@ -29,6 +32,13 @@ namespace gpusim::testing {
 namespace {
 
 using k8s::DevicePluginModel;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 sched::Profile policy_file(const std::string& name, const sched::Registry& registry) {
   return config::resolve_profiles(std::string(GPUSIM_SOURCE_DIR) + "/traces/utilisation/" + name + ".yaml", registry).at(0);
@@ -124,6 +134,48 @@ TEST(LoadAware, AnExpiredReportTurnsTheNodeAwayUntilTheNextReport) {
     // Reports every 60 s while a pod runs (to 500 s) and until a window (300 s) after it: 60 .. 840 s.
     EXPECT_EQ(metric(result, "node_metric_reports"), 14);
   }
+}
+
+// Review finding: a pod that ran between two reports while the agent was ticking must keep it
+// ticking until its use has left every window. One GPU; a (0-10 s) and b (301-359 s) run, c (a
+// whole GPU, estimated at 50 %) arrives at 1000 s. Had the agent gone idle with b still in its last
+// window (the report at 360 s: b's 58 s over 300 s of window, 193), it would keep re-dating that
+// figure, and c would read 193 + 500 = 69 % > 65 % for ever. The report at 900 s and later show 0:
+// c starts at once.
+TEST(LoadAware, APodBetweenTwoReportsKeepsTheAgentReportingUntilItsUseIsGone) {
+  K8sScenario s;
+  time_sliced(s, {{"a", 1}}, "load-aware");
+  auto args = std::make_shared<policy::LoadAwareArgs>(
+      *std::dynamic_pointer_cast<const policy::LoadAwareArgs>(s.profile->plugin_args.at("load-aware")));
+  args->estimated_scaling_factors[0] = 50;
+  s.plugin_args["load-aware"] = args;
+  s.pod("a", 1, 0, 10);
+  s.pod("b", 1, 301, 58);
+  s.pod("c", 1, 1000, 100);
+  const auto result = s.run();
+  EXPECT_EQ(seconds(record(result, 2).start_us), 1000);
+}
+
+// Review finding: under Gavel's rounds the scheduler places a copy of the pod's spec; its release
+// must still clear the pod-assign cache's entry (Koordinator keys it by pod UID). One 8-GPU node,
+// ten whole-GPU pods 400 s apart, 100 s each: each finds the node empty but for its own estimate
+// (850 of 8000, 11 %), and all ten run at their arrival. Before the fix every copy stayed in the
+// cache at its full estimate, and the seventh read 6 x 850 + 850 = 74 % > 65 %.
+TEST(LoadAware, ACopyOfThePodsSpecIsReleasedFromTheAssignCache) {
+  // load-aware.yaml with Gavel's round, as a user would write it.
+  std::string text = slurp(std::string(GPUSIM_SOURCE_DIR) + "/traces/utilisation/load-aware.yaml");
+  text.replace(text.find("    filter:"), 0, "    round: {enabled: [{name: Gavel}]}\n");
+  text += "  - name: Gavel\n    args: {objective: FinishTimeFairness, heterogeneityAware: true, roundLengthSeconds: 360}\n";
+  const std::string file = ::testing::TempDir() + "/load-aware-gavel.yaml";
+  std::ofstream(file) << text;
+  K8sScenario s;
+  time_sliced(s, {{"n0", 8}}, "load-aware");
+  s.profile = config::resolve_profiles(file, s.registry).at(0);
+  s.profile->tie_break = sched::TieBreak::kNodeIndex;
+  ASSERT_EQ(s.profile->round_plugin, "gavel");
+  for (int i = 0; i < 10; ++i) s.pod("p" + std::to_string(i), 1, 400 * i, 100).gpu_demand_milli = 500;
+  const auto result = s.run();
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(seconds(record(result, i).start_us), 400.0 * static_cast<double>(i)) << i;
 }
 
 }  // namespace

@@ -2,7 +2,7 @@ set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'
 set rmargin 5
 set output 'allocation-time.svg'
 set title 'GPUs allocated over time (first seed)'
-set xlabel 'simulated time (hours)'
+set xlabel 'simulated time (days)'
 set ylabel 'GPUs allocated'
 set key right top
 set grid
