@@ -53,6 +53,7 @@ const char* to_string(GpuResource resource) {
     case GpuResource::kHamiVgpu: return "nvidia.com/gpu with nvidia.com/gpumem or gpucores";
     case GpuResource::kAliyunGpuMem: return "aliyun.com/gpu-mem";
     case GpuResource::kMigProfile: return "nvidia.com/mig-<profile>";
+    case GpuResource::kVgpuType: return "nvidia.com/NVIDIA_<vGPU type>";
   }
   return "?";
 }

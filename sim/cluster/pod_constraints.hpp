@@ -22,6 +22,7 @@ enum class GpuResource : std::uint8_t {
   kHamiVgpu,        // nvidia.com/gpu with nvidia.com/gpumem, -percentage or gpucores (HAMi's vGPUs)
   kAliyunGpuMem,    // aliyun.com/gpu-mem, GiB of one GPU (gpushare)
   kMigProfile,      // nvidia.com/mig-<profile> (NVIDIA's plugin, MIG strategy mixed)
+  kVgpuType,        // nvidia.com/NVIDIA_<type> (KubeVirt's GPU device plugin: one resource per vGPU type)
 };
 const char* to_string(GpuResource resource);
 // Whether a node advertising `node` serves a pod asking `pod`. HAMi nodes advertise nvidia.com/gpu
@@ -80,6 +81,7 @@ struct PodConstraints {
   HamiAsk hami;                                // kHamiVgpu: the same for each of its vGPUs
   std::int64_t gpu_memory_gib = 0;             // kAliyunGpuMem: the pod's sum, on one GPU
   std::string mig_profile;                     // kMigProfile: e.g. "1g.10gb"
+  std::string vgpu_resource;                   // kVgpuType: the name after nvidia.com/, e.g. "NVIDIA_A10-12Q"
   std::string scheduler_name = "default-scheduler";
   std::string priority_class;                  // "" when none
   std::int32_t job = -1;                       // index into Workload::jobs, -1: no Job

@@ -117,6 +117,8 @@ constexpr ConfigKind kKinds[] = {
      read_plugin_config<k8s::PluginConfigKind::kNvidiaDevicePlugin>},
     {"NVIDIA mig-parted config", is_plugin_config<k8s::PluginConfigKind::kMigParted>,
      read_plugin_config<k8s::PluginConfigKind::kMigParted>},
+    {"NVIDIA vGPU Device Manager config", is_plugin_config<k8s::PluginConfigKind::kVgpuDeviceManager>,
+     read_plugin_config<k8s::PluginConfigKind::kVgpuDeviceManager>},
     {"HAMi Helm values", is_plugin_config<k8s::PluginConfigKind::kHamiValues>, read_plugin_config<k8s::PluginConfigKind::kHamiValues>},
     {"HAMi device config", is_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>,
      read_plugin_config<k8s::PluginConfigKind::kHamiDeviceConfig>},
@@ -134,6 +136,7 @@ struct KeyedFormat {
 constexpr KeyedFormat kKeyedFormats[] = {
     {"NVIDIA's device-plugin config", {"version", "flags", "resources", "sharing", "imex"}},
     {"NVIDIA's mig-parted config", {"version", "mig-configs"}},
+    {"NVIDIA's vGPU Device Manager config", {"version", "vgpu-configs"}},
 };
 
 // Levenshtein distance, for telling which format a misspelt key was meant for.

@@ -9,6 +9,8 @@
 
 #include "sim/core/status.hpp"
 #include "sim/experiment/device_shares.hpp"
+#include "sim/experiment/vgpu_requests.hpp"
+#include "sim/k8s/vgpu_layout.hpp"
 #include "sim/experiment/job_metrics.hpp"
 #include "sim/experiment/never_ran.hpp"
 #include "sim/k8s/api_server.hpp"
@@ -43,6 +45,7 @@ cluster::GpuResource advertised_resource(const k8s::NodeSetup& setup) {
     case k8s::DevicePluginModel::kAlpha13: return cluster::GpuResource::kAlphaNvidiaGpu;
     case k8s::DevicePluginModel::kGpushare: return cluster::GpuResource::kAliyunGpuMem;
     case k8s::DevicePluginModel::kHamiVgpu: return cluster::GpuResource::kHamiVgpu;
+    case k8s::DevicePluginModel::kKubevirtVgpu: return cluster::GpuResource::kVgpuType;
     case k8s::DevicePluginModel::kMig:
       return setup.mig_strategy == k8s::MigStrategy::kMixed ? cluster::GpuResource::kMigProfile
                                                             : cluster::GpuResource::kNvidiaGpu;
@@ -151,9 +154,13 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     }
     return needed;
   };
-  if (settings.fraction_as_one_device || mixed_mig != nullptr) {
+  const std::vector<std::string> vgpu_types = k8s::vgpu_types_by_class(setup);
+  const bool vgpu = vgpu_types.size() > 1;
+  if (vgpu) check_vgpu_cluster(setup, physical_nodes);
+  if (settings.fraction_as_one_device || mixed_mig != nullptr || vgpu) {
     one_device = *inputs.workload;
     for (cluster::PodSpec& pod : one_device.pods) {
+      if (vgpu && pod.wants_gpu()) pod.device_class = vgpu_class(pod, setup, vgpu_types, inputs.workload->source);
       // A pod that names its profile gets it (device_shares.cpp).
       if (mixed_mig != nullptr && pod.wants_gpu() &&
           (pod.constraints == nullptr || pod.constraints->gpu_resource != cluster::GpuResource::kMigProfile)) {
@@ -243,6 +250,13 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
       for (int d = 0; d < nodes[n].gpu_count; ++d) {
         const auto i = static_cast<std::size_t>(d % slots);
         scheduler_nodes[n].device_class.push_back(i < layout.size() ? static_cast<std::uint8_t>(1 + layout[i]) : 0);
+      }
+    }
+    if (setup[n].model == k8s::DevicePluginModel::kKubevirtVgpu) {
+      // nvidia.com/NVIDIA_<type>: a resource per vGPU type.
+      const int slots = setup[n].replicas();
+      for (int d = 0; d < nodes[n].gpu_count; ++d) {
+        scheduler_nodes[n].device_class.push_back(setup[n].vgpu_devices[static_cast<std::size_t>(d % slots)].device_class);
       }
     }
     if (nodes[n].gpu_count > 0) scheduler_nodes[n].gpu_resource = advertised_resource(setup[n]);

@@ -16,6 +16,16 @@ const char* to_string(DevicePluginModel model) {
     case DevicePluginModel::kGpushare: return "gpushare";
     case DevicePluginModel::kHamiVgpu: return "hami-vgpu";
     case DevicePluginModel::kMig: return "mig";
+    case DevicePluginModel::kKubevirtVgpu: return "kubevirt-vgpu";
+  }
+  return "?";
+}
+
+const char* to_string(VgpuScheduler scheduler) {
+  switch (scheduler) {
+    case VgpuScheduler::kBestEffort: return "best-effort";
+    case VgpuScheduler::kEqualShare: return "equal-share";
+    case VgpuScheduler::kFixedShare: return "fixed-share";
   }
   return "?";
 }

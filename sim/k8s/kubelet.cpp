@@ -39,6 +39,15 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
     const int replicas = setup[n].replicas();
     SharedGpuModel model;
     model.mps = setup[n].model == DevicePluginModel::kMps;  // gpushare's pods time-slice
+    if (setup[n].model == DevicePluginModel::kKubevirtVgpu && !setup[n].vgpu_devices.empty()) {
+      // Best effort divides the time as CUDA's time-slicing does; fixed share by the type's maximum
+      // (one size per GPU: the maxima of its types agree).
+      const VgpuScheduler scheduler = setup[n].vgpu.scheduler;
+      model.time_share = scheduler == VgpuScheduler::kEqualShare   ? TimeShare::kEqualShare
+                         : scheduler == VgpuScheduler::kFixedShare ? TimeShare::kFixedShare
+                                                                   : TimeShare::kCuda;
+      model.fixed_share = 1.0 / setup[n].vgpu_devices.front().max_instances;
+    }
     if (performance != nullptr && nodes[n].gpu_count > 0) {
       const perf::GpuSpeed& speed = performance->speed(nodes[n].gpu_model);
       model.time_slice_overhead = speed.time_slice_overhead.value;
@@ -419,6 +428,11 @@ void KubeletFleet::admit(PodId id, core::Time now) {
       for (int g = 0; g < node.gpu_count; ++g) {
         // MIG mixed: the pod's resource is one instance profile.
         if (by_profile && 1 + slot_shape_[gpu_offset_[n] + static_cast<std::size_t>(g)] != pod.device_class) continue;
+        // vGPU: the pod's resource is one vGPU type.
+        if (setup.model == DevicePluginModel::kKubevirtVgpu &&
+            setup.vgpu_devices[static_cast<std::size_t>(g % setup.replicas())].device_class != pod.device_class) {
+          continue;
+        }
         if (!ad.unadvertised.contains(g) && unallocated[static_cast<std::size_t>(g)] == cluster::kMilliPerGpu) available.add(g);
       }
       if (shared_node(n) && setup.sharing.fail_requests_greater_than_one && asks_several(pod)) {
@@ -433,7 +447,7 @@ void KubeletFleet::admit(PodId id, core::Time now) {
         if (ok) {
           placement.gpus = chosen->all;
           containers = std::move(chosen->containers);
-          if (shared_node(n)) count_replica_spread(placement.gpus, setup.sharing.replicas);
+          if (shared_node(n)) count_replica_spread(placement.gpus, setup.replicas());
         }
       }
     }
@@ -465,8 +479,12 @@ void KubeletFleet::admit(PodId id, core::Time now) {
   message.topic = Topic::kPodAdmitted;
   message.gpus = placement.gpus;
   bus_.publish(message, now);
-  if (settings_.container_start_latency > core::Time::zero()) {
-    bus_.set_timer(*this, kStart, id, now + settings_.container_start_latency);
+  // A VM powers its vGPUs on as it boots; its workload starts once the guest is up.
+  const bool vm = setup.model == DevicePluginModel::kKubevirtVgpu && pod.wants_gpu();
+  if (vm) power_vgpus(id, +1, now);
+  const core::Time start_after = settings_.container_start_latency + (vm ? setup.vgpu.boot_time : core::Time::zero());
+  if (start_after > core::Time::zero()) {
+    bus_.set_timer(*this, kStart, id, now + start_after);
   } else {
     start(id, now);
   }
@@ -615,9 +633,12 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   Resident& r = residents_[id];
   physical_gpus(r, scratch_gpus_);
   // Several replicas of one GPU are still one container on one device: one process in the time
-  // share, not one per replica (the list is in GPU order, so repeats are adjacent).
-  scratch_gpus_.erase(std::unique(scratch_gpus_.begin(), scratch_gpus_.end()), scratch_gpus_.end());
+  // share, not one per replica (the list is in GPU order, so repeats are adjacent). A VM's vGPUs
+  // are GPUs of their own to it: each is a process, and the vGPU scheduler gives each its share.
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
+  if (setup_[static_cast<std::size_t>(r.node)].model != DevicePluginModel::kKubevirtVgpu) {
+    scratch_gpus_.erase(std::unique(scratch_gpus_.begin(), scratch_gpus_.end()), scratch_gpus_.end());
+  }
   const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
   // A trace-Pending pod runs until its owner deletes it, whatever its speed.
   const bool fixed_end = pod.phase == cluster::TracePhase::kPending;
@@ -673,7 +694,23 @@ double KubeletFleet::memory_request(PodId id) const {
   if (asks_memory) return std::min(1.0, pod.gpu_milli * registered / double{cluster::kMilliPerGpu});
   // A fraction asked as one device uses that fraction of the memory, whatever its compute demand.
   const double fraction = pod.asked_share();
-  return fraction < 1 ? fraction : 1.0 / setup.replicas();
+  if (fraction < 1) return fraction;
+  return setup.model == DevicePluginModel::kKubevirtVgpu ? vgpu_framebuffer(r) : 1.0 / setup.replicas();
+}
+
+double KubeletFleet::vgpu_framebuffer(const Resident& r) const {
+  const NodeSetup& setup = setup_[static_cast<std::uint32_t>(r.node)];
+  const int first = r.gpus.lowest();
+  return first < 0 ? 0 : setup.vgpu_devices[static_cast<std::size_t>(first % setup.replicas())].framebuffer_share;
+}
+
+void KubeletFleet::power_vgpus(PodId id, int delta, core::Time now) {
+  physical_gpus(residents_[id], scratch_power_gpus_);
+  // One per vGPU: a VM with two vGPUs of one GPU powers two on.
+  for (const std::uint32_t g : scratch_power_gpus_) {
+    progress_.power(g, delta, now);
+    retime();
+  }
 }
 
 // The pod has just started on a shared GPU and been charged its use (start_shared): with
@@ -689,6 +726,11 @@ void KubeletFleet::check_memory(PodId id, core::Time now) {
   if (setup.model == DevicePluginModel::kMps) {
     // Each MPS client is limited to its replica's share: only a pod past it fails.
     if (r.memory > 1.0 / setup.replicas() + kSlack) oom_kill(id, false, now);
+    return;
+  }
+  if (setup.model == DevicePluginModel::kKubevirtVgpu) {
+    // A vGPU's framebuffer is its own: only the VM past it fails.
+    if (r.memory > vgpu_framebuffer(r) + kSlack) oom_kill(id, false, now);
     return;
   }
   if (setup.model == DevicePluginModel::kHamiVgpu) {
@@ -874,6 +916,7 @@ void KubeletFleet::release(PodId id, core::Time now) {
   mig_account(n, r.gpus, -1, now);
   r.holds = false;
   stop_shared(id, now);
+  if (setup_[n].model == DevicePluginModel::kKubevirtVgpu && pod.wants_gpu()) power_vgpus(id, -1, now);
   auto& list = on_node_[n];
   list.erase(std::find(list.begin(), list.end(), id));
   count_pods(n, r.gpus, -1);

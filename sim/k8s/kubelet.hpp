@@ -147,6 +147,10 @@ class KubeletFleet final : public Component {
   // charged whether or not gpuMemory is set (node_usage reads it); with gpuMemory, pods fail as
   // the mode does when it runs out.
   double memory_request(PodId pod) const;
+  // kubevirt-vgpu: the share of its GPU's memory the resident's vGPUs each have.
+  double vgpu_framebuffer(const Resident& r) const;
+  // Its VM's vGPUs power on (+1, at admission) or off (-1, at release) for the vGPU scheduler.
+  void power_vgpus(PodId pod, int delta, core::Time now);
   void charge_memory(PodId pod, int sign, core::Time now);
   void check_memory(PodId pod, core::Time now);
   void check_mig_memory(PodId pod, core::Time now);
@@ -196,6 +200,7 @@ class KubeletFleet final : public Component {
   std::vector<std::uint32_t> scratch_gpus_;
   std::vector<std::uint32_t> scratch_victims_;
   std::vector<std::uint32_t> scratch_memory_gpus_;
+  std::vector<std::uint32_t> scratch_power_gpus_;
   std::vector<double> gpu_memory_;  // per physical GPU: memory in use, as a share
   // Per physical GPU: gpu_memory_ integrated up to memory_since_ (GPU-seconds), for node_usage.
   std::vector<double> memory_seconds_;

@@ -7,6 +7,7 @@
 #include "sim/k8s/mig_parted_config.hpp"
 #include "sim/k8s/plugin_config_apply.hpp"
 #include "sim/k8s/settings_reader.hpp"
+#include "sim/k8s/vgpu_layout.hpp"
 
 namespace gpusim::k8s {
 namespace {
@@ -96,6 +97,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
   fallback.topology = topology_id(settings.default_topology, "defaults", topologies);
   fallback.sharing = settings.default_sharing;
   fallback.hami = settings.default_hami;
+  fallback.vgpu = settings.default_vgpu;
   std::vector<NodeSetup> setup;
   setup.reserve(nodes.size());
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -113,6 +115,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
         chosen.topology = pool.topology;
         chosen.sharing = pool.pool->sharing;
         chosen.hami = pool.pool->hami;
+        chosen.vgpu = pool.pool->vgpu;
         mig = pool.pool->mig;
         from = "pool " + pool.pool->name;
         break;
@@ -180,6 +183,18 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     if (settings.hami_settings && chosen.model == DevicePluginModel::kHamiVgpu) {
       apply_hami_settings(*settings.hami_settings, node, source, chosen);
     }
+    if (chosen.model == DevicePluginModel::kKubevirtVgpu) {
+      if (!settings.vgpu_dm_configs) {
+        throw core::InputError(fmt::format("node {}: devicePlugin kubevirt-vgpu (from {}), but no vGPU Device Manager config says "
+                                           "its vGPUs: give one with --config (traces/vgpu/vgpu-configs.yaml is one)",
+                                           node.name, from));
+      }
+      if (chosen.topology >= 0) {
+        throw core::InputError(fmt::format("node {}: {} gives it kubevirt-vgpu with topology '{}'; topologies apply to whole GPUs only",
+                                           node.name, from, topologies.at(chosen.topology).name()));
+      }
+      resolve_vgpu(chosen, *settings.vgpu_dm_configs, node, from, catalog);
+    }
     if (chosen.topology >= 0 && topologies.at(chosen.topology).gpu_count() != node.gpu_count) {
       throw core::InputError(fmt::format("node {}: {} gives it topology '{}' of {} GPUs, but the node has {}", node.name,
                                          from, topologies.at(chosen.topology).name(),
@@ -217,6 +232,7 @@ std::vector<NodeSetup> resolve_node_setup(const KubeSettings& settings, const tr
     }
     setup.push_back(chosen);
   }
+  number_vgpu_types(setup);
   return setup;
 }
 

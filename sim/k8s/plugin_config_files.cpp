@@ -9,6 +9,7 @@
 #include "sim/k8s/device_plugin_config.hpp"
 #include "sim/k8s/hami_settings.hpp"
 #include "sim/k8s/mig_parted_config.hpp"
+#include "sim/k8s/vgpu_dm_config.hpp"
 
 namespace gpusim::k8s {
 
@@ -17,6 +18,7 @@ PluginConfigKind plugin_config_kind(const YAML::Node& doc) {
   if (is_hami_device_config(doc)) return PluginConfigKind::kHamiDeviceConfig;
   if (is_hami_values(doc)) return PluginConfigKind::kHamiValues;
   if (is_mig_parted_config(doc)) return PluginConfigKind::kMigParted;
+  if (is_vgpu_dm_config(doc)) return PluginConfigKind::kVgpuDeviceManager;
   return PluginConfigKind::kNone;
 }
 
@@ -27,6 +29,7 @@ const char* to_string(PluginConfigKind kind) {
     case PluginConfigKind::kHamiValues: return "HAMi Helm values";
     case PluginConfigKind::kHamiDeviceConfig: return "HAMi device config";
     case PluginConfigKind::kMigParted: return "NVIDIA mig-parted config";
+    case PluginConfigKind::kVgpuDeviceManager: return "NVIDIA vGPU Device Manager config";
   }
   return "none";
 }
@@ -69,6 +72,16 @@ std::vector<std::string> read_plugin_config(PluginConfigKind kind, const std::st
     auto configs = std::make_shared<MigPartedConfigs>(parse_mig_parted_config(text, source));
     std::vector<std::string> notes = configs->notes;
     settings.mig_parted_configs = std::move(configs);
+    return notes;
+  }
+  if (kind == PluginConfigKind::kVgpuDeviceManager) {
+    if (settings.vgpu_dm_configs) {
+      throw core::InputError(fmt::format("{}: a second vGPU Device Manager config ({} came first): the manager reads one",
+                                         source, settings.vgpu_dm_configs->file));
+    }
+    auto configs = std::make_shared<VgpuDmConfigs>(parse_vgpu_dm_config(text, source));
+    std::vector<std::string> notes = configs->notes;
+    settings.vgpu_dm_configs = std::move(configs);
     return notes;
   }
   throw core::InputError(fmt::format("{}: not a device-plugin configuration gpusim reads", source));

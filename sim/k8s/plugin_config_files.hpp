@@ -22,6 +22,7 @@ enum class PluginConfigKind : std::uint8_t {
   kHamiValues,        // hami_settings.hpp: parse_hami_values
   kHamiDeviceConfig,  // hami_settings.hpp: parse_hami_device_config
   kMigParted,         // mig_parted_config.hpp
+  kVgpuDeviceManager, // vgpu_dm_config.hpp
 };
 
 PluginConfigKind plugin_config_kind(const YAML::Node& doc);

@@ -2,6 +2,7 @@
 // How the simulated Kubernetes behaves: the kubelets' timings, the owners' backoff, which device
 // plugin serves each node pool, and which GPU failures happen. Defaults are Kubernetes' own
 // where it has one (sources in sim/k8s/README.md); every field can be set in a --kube YAML file.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,7 @@ struct Setup;
 struct DevicePluginConfigs;  // sim/k8s/device_plugin_config.hpp
 struct HamiSettings;         // sim/k8s/hami_settings.hpp
 struct MigPartedConfigs;     // sim/k8s/mig_parted_config.hpp
+struct VgpuDmConfigs;        // sim/k8s/vgpu_dm_config.hpp
 
 // How a node's GPUs are advertised to the scheduler and handed to containers (sim/k8s/README.md).
 enum class DevicePluginModel : std::uint8_t {
@@ -59,6 +61,12 @@ enum class DevicePluginModel : std::uint8_t {
   // instance's SMs alone. Strategy `single` advertises them as nvidia.com/gpu; `mixed` as one
   // resource per profile (nvidia.com/mig-3g.40gb, ...).
   kMig,
+  // NVIDIA vGPU for virtual machines, as the GPU Operator's sandbox workloads run it: the vGPU
+  // Device Manager divides each GPU into the vGPUs (mdevs) its config names, and KubeVirt's GPU
+  // device plugin advertises each type as nvidia.com/NVIDIA_<TYPE>; a VM (its virt-launcher pod)
+  // holds whole vGPUs, each with its own framebuffer, and the vGPU scheduler shares the GPU's time
+  // (sim/k8s/README.md, "NVIDIA vGPU").
+  kKubevirtVgpu,
 };
 
 // HAMi's GPU scheduler policy: which GPU of the chosen node a pod gets (sim/k8s/README.md).
@@ -91,13 +99,15 @@ struct HamiConfig {
   friend bool operator==(const HamiConfig&, const HamiConfig&) = default;
 };
 
-// Whether a model's devices are replicas of shared GPUs.
+// Whether a model's devices are replicas of shared GPUs (NVIDIA's plugin's sharing).
 inline bool is_shared(DevicePluginModel model) {
   return model == DevicePluginModel::kTimeSlicing || model == DevicePluginModel::kMps;
 }
+// Whether a model's devices are slices of physical GPUs, several devices per GPU, that time-share it.
+inline bool is_sliced(DevicePluginModel model) { return is_shared(model) || model == DevicePluginModel::kKubevirtVgpu; }
 // Whether pods on one GPU slow each other down (the shared-GPU speed model applies).
 inline bool shares_speed(DevicePluginModel model) {
-  return is_shared(model) || model == DevicePluginModel::kGpushare || model == DevicePluginModel::kHamiVgpu;
+  return is_sliced(model) || model == DevicePluginModel::kGpushare || model == DevicePluginModel::kHamiVgpu;
 }
 // Whether the scheduler (or its extender) names the GPUs and the plugin honours them.
 inline bool scheduler_picks_gpus(DevicePluginModel model) {
@@ -156,6 +166,27 @@ const char* to_string(DeviceChoice choice);
 const char* to_string(ReplicaPolicy policy);
 const char* to_string(MigStrategy strategy);
 
+// The vGPU scheduler of the host's vGPU Manager (NVIDIA AI Enterprise 5.0 §7; RmPVMRL).
+enum class VgpuScheduler : std::uint8_t {
+  kBestEffort,  // the default: the GPU's time goes to the vGPUs that are busy
+  kEqualShare,  // 1/n of the GPU to each of the n running (powered-on) vGPUs, busy or idle
+  kFixedShare,  // 1 / the type's maximum vGPUs per GPU, whatever runs
+};
+const char* to_string(VgpuScheduler scheduler);
+
+// What a vGPU node's host runs beside the vGPU Device Manager's config: its vGPU scheduler (the
+// nvidia module's RmPVMRL registry key, which no Kubernetes object holds), whether its GPUs were
+// put into mixed-size mode (`nvidia-smi vgpu -shm 1`), and how long a VM boots before its workload
+// starts (gpusim's assumption: no source gives a figure).
+struct VgpuConfig {
+  VgpuScheduler scheduler = VgpuScheduler::kBestEffort;
+  // RmPVMRL's time slice TT in ms (1-30); 0: the default (2 ms up to 8 vGPUs per GPU, else 1 ms).
+  int time_slice_ms = 0;
+  bool mixed_size = false;
+  core::Time boot_time = core::Time::from_seconds(60);
+  friend bool operator==(const VgpuConfig&, const VgpuConfig&) = default;
+};
+
 // Nodes a pool applies to: every condition given must hold (an empty one always does).
 struct NodeSelector {
   std::string name_prefix;
@@ -171,6 +202,7 @@ struct NodePool {
   SharingConfig sharing;  // time-slicing and mps
   HamiConfig hami{};   // hami-vgpu
   MigConfig mig{};                                          // mig
+  VgpuConfig vgpu{};                                        // kubevirt-vgpu
   // Node labels the pool's nodes get, as `kubectl label` sets them (a device-plugin ConfigMap's
   // config is chosen by nvidia.com/device-plugin.config).
   std::vector<std::pair<std::string, std::string>> labels{};
@@ -241,6 +273,7 @@ struct KubeSettings {
   SharingConfig default_sharing;
   HamiConfig default_hami;
   MigConfig default_mig;
+  VgpuConfig default_vgpu;
   std::vector<NodePool> pools;  // the first pool that matches a node wins
   // The real projects' configuration files (gpusim run --config): NVIDIA's device-plugin config
   // and HAMi's settings give the sharing, MIG and HAMi parameters of the nodes those plugins serve
@@ -252,6 +285,8 @@ struct KubeSettings {
   std::shared_ptr<const HamiSettings> hami_settings;
   // NVIDIA's MIG manager (mig-parted) config: the MIG layout of each node it serves, by label.
   std::shared_ptr<const MigPartedConfigs> mig_parted_configs;
+  // The vGPU Device Manager's config (--config), which kubevirt-vgpu nodes need.
+  std::shared_ptr<const VgpuDmConfigs> vgpu_dm_configs;
 
   // XIDs the device plugin ignores (NVIDIA's default list), and those that also kill the pods
   // on the GPU (it fell off the bus).
@@ -322,6 +357,16 @@ struct NodeSetup {
   std::vector<int> mig_shapes{};  // dynamic: the layout at the start
   bool mig_dynamic = false;
   core::Time mig_reconfigure_time = core::Time::zero();
+  // kubevirt-vgpu: the vGPUs of each GPU, in device order (device d is vGPU d % count of GPU
+  // d / count; every GPU of a node has the same), and the host's vGPU settings.
+  struct VgpuDevice {
+    std::string type;               // NVIDIA's type name, e.g. "A10-12Q"
+    double framebuffer_share = 0;   // of the GPU's memory
+    int max_instances = 0;          // the type's most per GPU (Fixed Share's 1/n)
+    std::uint8_t device_class = 0;  // its resource nvidia.com/NVIDIA_<type>, numbered over the run
+  };
+  std::vector<VgpuDevice> vgpu_devices{};
+  VgpuConfig vgpu{};
   // A GPU's layout as node status reports it for dynamic MIG: a HAMi template's index, or this.
   static constexpr int kInitialLayout = 15;
   // Dynamic MIG: GPUs per node at most (each one's layout is 4 bits of NodeStatus::mig_layouts,
@@ -334,6 +379,7 @@ struct NodeSetup {
       if (mig_dynamic) return 7;
       return mig_shapes.empty() ? 1 : static_cast<int>(mig_shapes.size());
     }
+    if (model == DevicePluginModel::kKubevirtVgpu) return std::max<int>(1, static_cast<int>(vgpu_devices.size()));
     return is_shared(model) ? sharing.replicas : 1;
   }
   // The instance shapes of a layout id, in device order.

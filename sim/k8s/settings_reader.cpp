@@ -128,6 +128,49 @@ class Reader : public io::YamlFields {
   // The device plugin's migStrategy and the instances of each GPU. Profile names are checked
   // against every MIG-capable model here, against the node's own model when pools are resolved.
   // HAMi's dynamic MIG only: a static layout is NVIDIA's files' (refused with their lines).
+  // A vGPU host's settings: `scheduler` (best-effort, equal-share, fixed-share) or the nvidia
+  // module's `RmPVMRL` value as NVIDIA's guide writes it (0x01 equal share, 0x11 fixed share, the
+  // time slice in ms in bits 16-23; 0x00 best effort), `mixedSizeMode`, `bootTime`.
+  VgpuConfig vgpu(const YAML::Node& map, const std::string& field) const {
+    if (!map.IsMap()) fail(map, field, "expected a mapping");
+    only(map, field, {"scheduler", "RmPVMRL", "mixedSizeMode", "bootTime"});
+    VgpuConfig c;
+    if (map["scheduler"] && map["RmPVMRL"]) fail(map["RmPVMRL"], field + ".RmPVMRL", "give scheduler or RmPVMRL, not both");
+    if (map["scheduler"]) {
+      const std::string name = text(map["scheduler"], field + ".scheduler");
+      if (name == "best-effort") c.scheduler = VgpuScheduler::kBestEffort;
+      else if (name == "equal-share") c.scheduler = VgpuScheduler::kEqualShare;
+      else if (name == "fixed-share") c.scheduler = VgpuScheduler::kFixedShare;
+      else fail(map["scheduler"], field + ".scheduler", fmt::format("'{}': expected best-effort, equal-share or fixed-share", name));
+    }
+    if (map["RmPVMRL"]) {
+      const std::string value = text(map["RmPVMRL"], field + ".RmPVMRL");
+      std::uint64_t v = 0;
+      const bool hex = value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
+      const char* first = value.data() + (hex ? 2 : 0);
+      const auto [end, ec] = std::from_chars(first, value.data() + value.size(), v, hex ? 16 : 10);
+      if (ec != std::errc() || end != value.data() + value.size() || v > 0xFFFFFFFFULL) {
+        fail(map["RmPVMRL"], field + ".RmPVMRL", fmt::format("'{}' is not a 32-bit registry Dword (such as 0x11)", value));
+      }
+      const std::uint64_t policy = v & 0xFF;
+      if (policy == 0x00) c.scheduler = VgpuScheduler::kBestEffort;
+      else if (policy == 0x01 || policy == 0x03) c.scheduler = VgpuScheduler::kEqualShare;
+      else if (policy == 0x11 || policy == 0x13) c.scheduler = VgpuScheduler::kFixedShare;
+      else fail(map["RmPVMRL"], field + ".RmPVMRL", fmt::format("scheduler bits 0x{:02X}: expected 0x00 (best effort), 0x01 "
+                                                                "(equal share) or 0x11 (fixed share)", policy));
+      c.time_slice_ms = static_cast<int>((v >> 16) & 0xFF);
+      if (c.time_slice_ms > 30) {
+        fail(map["RmPVMRL"], field + ".RmPVMRL", fmt::format("a time slice of {} ms: NVIDIA's range is 1 to 30 ms", c.time_slice_ms));
+      }
+      if (c.scheduler == VgpuScheduler::kBestEffort && c.time_slice_ms != 0) {
+        fail(map["RmPVMRL"], field + ".RmPVMRL", "a time slice applies to equal or fixed share only");
+      }
+    }
+    if (map["mixedSizeMode"]) c.mixed_size = boolean(map["mixedSizeMode"], field + ".mixedSizeMode");
+    if (map["bootTime"]) c.boot_time = duration(map["bootTime"], field + ".bootTime");
+    return c;
+  }
+
   MigConfig mig(const YAML::Node& map, const std::string& field) const {
     if (!map.IsMap()) fail(map, field, "expected a mapping");
     only(map, field, {"strategy", "layout", "dynamic", "reconfigureTime"});
@@ -223,7 +266,7 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node item = list[i];
     const std::string field = fmt::format("pools[{}]", i);
-    r.only(item, field, {"name", "match", "labels", "devicePlugin", "deviceChoice", "topology", "sharing", "hami", "mig"});
+    r.only(item, field, {"name", "match", "labels", "devicePlugin", "deviceChoice", "topology", "sharing", "hami", "mig", "vgpu"});
     NodePool pool;
     pool.name = item["name"] ? r.text(item["name"], field + ".name") : fmt::format("pool-{}", i);
     if (const YAML::Node match = item["match"]) {
@@ -246,6 +289,10 @@ void read_pools(const Reader& r, const YAML::Node& list, KubeSettings& s) {
     if (item["mig"]) {
       if (pool.model != DevicePluginModel::kMig) r.fail(item["mig"], field + ".mig", "applies to devicePlugin mig only");
       pool.mig = r.mig(item["mig"], field + ".mig");
+    }
+    if (item["vgpu"]) {
+      if (pool.model != DevicePluginModel::kKubevirtVgpu) r.fail(item["vgpu"], field + ".vgpu", "applies to devicePlugin kubevirt-vgpu only");
+      pool.vgpu = r.vgpu(item["vgpu"], field + ".vgpu");
     }
     s.pools.push_back(pool);
   }
@@ -307,7 +354,7 @@ std::optional<DevicePluginModel> device_plugin_model(std::string_view name) {
   for (const auto model : {DevicePluginModel::kSchedulerAssigned, DevicePluginModel::kDevicePlugin,
                            DevicePluginModel::kAccelerators16, DevicePluginModel::kAlpha13,
                            DevicePluginModel::kTimeSlicing, DevicePluginModel::kMps, DevicePluginModel::kGpushare,
-                           DevicePluginModel::kHamiVgpu, DevicePluginModel::kMig}) {
+                           DevicePluginModel::kHamiVgpu, DevicePluginModel::kMig, DevicePluginModel::kKubevirtVgpu}) {
     if (name == to_string(model)) return model;
   }
   return std::nullopt;
@@ -400,7 +447,7 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
     if (doc["kubelet"]) read_kubelet(r, doc["kubelet"], s);
     if (doc["owners"]) read_owners(r, doc["owners"], s);
     if (const YAML::Node d = doc["devicePlugin"]) {
-      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing", "hami", "mig"});
+      r.only(d, "devicePlugin", {"model", "deviceChoice", "topology", "sharing", "hami", "mig", "vgpu"});
       if (d["model"]) s.default_model = r.model(d["model"], "devicePlugin.model");
       if (d["deviceChoice"]) s.default_choice = r.choice(d["deviceChoice"], "devicePlugin.deviceChoice");
       if (d["topology"]) s.default_topology = r.text(d["topology"], "devicePlugin.topology");
@@ -415,6 +462,10 @@ KubeSettings parse_kube_settings(const std::string& text, const std::string& sou
       if (d["mig"]) {
         if (s.default_model != DevicePluginModel::kMig) r.fail(d["mig"], "devicePlugin.mig", "applies to model mig only");
         s.default_mig = r.mig(d["mig"], "devicePlugin.mig");
+      }
+      if (d["vgpu"]) {
+        if (s.default_model != DevicePluginModel::kKubevirtVgpu) r.fail(d["vgpu"], "devicePlugin.vgpu", "applies to model kubevirt-vgpu only");
+        s.default_vgpu = r.vgpu(d["vgpu"], "devicePlugin.vgpu");
       }
     }
     if (doc["pools"]) read_pools(r, doc["pools"], s);

@@ -61,7 +61,8 @@ void SharedProgress::recompute(Gpu& gpu) {
   gpu.switching = 0;
   gpu.measured_pair = false;
   if (n == 0) return;
-  if (n == 2 && gpu.pods == 2 && pair_rate_ && recompute_measured_pair(gpu)) return;
+  // A measured pair ran under CUDA's time-slicing; a vGPU scheduler's fixed slices do not share so.
+  if (n == 2 && gpu.pods == 2 && pair_rate_ && gpu.model.time_share == TimeShare::kCuda && recompute_measured_pair(gpu)) return;
   double demand = 0;
   for (const Process& p : gpu.processes) demand += std::min(p.demand, p.core_cap);
   const SharedGpuModel& m = gpu.model;
@@ -74,6 +75,14 @@ void SharedProgress::recompute(Gpu& gpu) {
   const double nd = static_cast<double>(n);
   const double capacity = n > 1 ? 1.0 / (1.0 + m.time_slice_overhead * (nd - 1.0) / nd) : 1.0;
   gpu.switching = 1.0 - capacity;
+  if (m.time_share != TimeShare::kCuda) {
+    // The vGPU scheduler's strict round robin: each vGPU gets its slice whether it uses it or not,
+    // so a process runs at its share over its demand, at most 1; what it leaves idles the GPU.
+    const double on = static_cast<double>(std::max<std::size_t>(n, static_cast<std::size_t>(gpu.powered_on)));
+    const double share = m.time_share == TimeShare::kEqualShare ? capacity / on : capacity * m.fixed_share;
+    for (Process& p : gpu.processes) p.rate = std::min(1.0, share / p.demand);
+    return;
+  }
   scratch_.clear();
   for (const Process& p : gpu.processes) scratch_.push_back(std::min(p.demand, p.core_cap));
   std::sort(scratch_.begin(), scratch_.end());
@@ -210,6 +219,12 @@ void SharedProgress::remove(std::uint32_t pod, core::Time now) {
     }
     pods_[pod].active = false;
   });
+}
+
+void SharedProgress::power(std::uint32_t gpu, int delta, core::Time now) {
+  moved_.clear();
+  touched_gpu_.assign(1, gpu);
+  update(touched_gpu_, now, [&] { gpus_[gpu].powered_on = std::max(0, gpus_[gpu].powered_on + delta); });
 }
 
 void SharedProgress::pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out) const {

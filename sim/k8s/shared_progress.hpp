@@ -30,11 +30,21 @@
 
 namespace gpusim::k8s {
 
+// How a GPU's time is divided among its processes: CUDA's time-slicing (max-min fair over the
+// demands, as above), or an NVIDIA vGPU scheduler over the GPU's vGPUs (each pod one process).
+enum class TimeShare : std::uint8_t {
+  kCuda,        // time-slicing, gpushare, HAMi; vGPU's best effort is the same division
+  kEqualShare,  // vGPU equal share: capacity / n each, n the powered-on vGPUs (busy or idle)
+  kFixedShare,  // vGPU fixed share: capacity x `fixed_share` each, whatever runs
+};
+
 struct SharedGpuModel {
   bool mps = false;
   double time_slice_overhead = 0;  // d_inf
   double stream_capacity = 1;      // c
   double thread_fraction = 1;      // a (MPS)
+  TimeShare time_share = TimeShare::kCuda;
+  double fixed_share = 1;  // kFixedShare: 1 / the vGPU type's maximum per GPU
 };
 
 class SharedProgress {
@@ -65,6 +75,9 @@ class SharedProgress {
            core::Time now, double core_cap = 1, std::int32_t pair_class = -1);
   // The pod stops (ended, or its node went down); its co-runners speed up.
   void remove(std::uint32_t pod, core::Time now);
+  // vGPUs on `gpu` that are powered on (their VM holds them, booting or running) change by
+  // `delta`: equal share divides the GPU among max(powered on, processes).
+  void power(std::uint32_t gpu, int delta, core::Time now);
   bool holds(std::uint32_t pod) const { return pod < pods_.size() && pods_[pod].active; }
   const SharedGpuModel& model(std::uint32_t gpu) const { return gpus_[gpu].model; }
 
@@ -114,6 +127,7 @@ class SharedProgress {
     SharedGpuModel model;
     std::vector<Process> processes;
     int pods = 0;  // distinct pods
+    int powered_on = 0;  // vGPUs held by VMs (equal share)
     bool present = true;
     bool measured_pair = false;  // its two pods run at measured pair speeds
     double busy = 0;
@@ -158,6 +172,7 @@ class SharedProgress {
   // after the run's end must not count the empty time past the end.
   std::vector<std::pair<core::Time, core::Time>> removals_;
   std::vector<std::uint32_t> touched_pods_;  // scratch
+  std::vector<std::uint32_t> touched_gpu_;   // scratch
   std::vector<double> scratch_;
 };
 

@@ -77,15 +77,22 @@ constexpr std::string_view kMigPrefix = "nvidia.com/mig-";
 constexpr std::int64_t kMaxGpuMemoryMib = 2147483647;
 
 bool is_mig_name(std::string_view name) { return name.starts_with(kMigPrefix); }
+// KubeVirt's GPU device plugin: nvidia.com/ and the driver's mdev type name, whitespace as '_'
+// ("NVIDIA A10-12Q" on current drivers, "GRID T4-1Q" on older ones).
+bool is_vgpu_name(std::string_view name) {
+  return name.starts_with("nvidia.com/NVIDIA_") || name.starts_with("nvidia.com/GRID_");
+}
 
 bool is_gpu_name(std::string_view name) {
-  return std::find(kPodGpuNames.begin(), kPodGpuNames.end(), name) != kPodGpuNames.end() || is_mig_name(name);
+  return std::find(kPodGpuNames.begin(), kPodGpuNames.end(), name) != kPodGpuNames.end() || is_mig_name(name) ||
+         is_vgpu_name(name);
 }
 
 GpuResource gpu_resource_named(std::string_view name) {
   if (name == kNvidiaGpu) return GpuResource::kNvidiaGpu;
   if (name == kNvidiaGpuShared) return GpuResource::kNvidiaGpuShared;
   if (is_mig_name(name)) return GpuResource::kMigProfile;
+  if (is_vgpu_name(name)) return GpuResource::kVgpuType;
   return GpuResource::kAlphaNvidiaGpu;
 }
 
@@ -203,11 +210,19 @@ cluster::Container read_container(const Where& where, const Node& node, const st
                                            facts.mig_profile, facts.gpu.path));
           }
         }
+        if (is_vgpu_name(name)) {
+          const std::string resource = name.substr(std::string_view("nvidia.com/").size());
+          if (!facts.vgpu_resource.empty() && facts.vgpu_resource != resource) {
+            (*map)->fail(name, fmt::format("the pod also asks nvidia.com/{} ({}); a pod may ask one GPU resource",
+                                           facts.vgpu_resource, facts.gpu.path));
+          }
+        }
         const std::int64_t gpus = extended_ask(requests, limits, name);
         out.gpus = static_cast<std::int32_t>(gpus);
         if (gpus > 0) {
           note_gpu_name(**map, name, facts);
           if (is_mig_name(name)) facts.mig_profile = name.substr(kMigPrefix.size());
+          if (is_vgpu_name(name)) facts.vgpu_resource = name.substr(std::string_view("nvidia.com/").size());
         }
         continue;
       }

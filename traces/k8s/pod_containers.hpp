@@ -50,6 +50,7 @@ struct PodFacts {
   std::unordered_map<std::string, int> container_names;
   std::vector<ShareFacts> shares;  // per container, init containers first
   std::string mig_profile;         // nvidia.com/mig-<profile>, once asked
+  std::string vgpu_resource;       // nvidia.com/NVIDIA_<type> without nvidia.com/, once asked
 };
 
 // The container at `node` (its path, e.g. spec.containers[1]); `init` for spec.initContainers.

@@ -32,6 +32,7 @@ std::int64_t checked_total(const Fields& spec, std::int64_t total, std::int64_t 
 // share of a GPU once it knows the nodes (sim/experiment/replay_experiment.cpp).
 void read_pod_share(const Fields& spec, const PodFacts& facts, cluster::PodSpec& pod, cluster::PodConstraints& c) {
   c.mig_profile = facts.mig_profile;
+  c.vgpu_resource = facts.vgpu_resource;
   if (c.gpu_resource == GpuResource::kAliyunGpuMem) {
     // gpushare puts the whole pod on one GPU and its extender sums the app containers' asks only.
     std::int64_t gib = 0;

@@ -1,0 +1,116 @@
+#include "sim/cluster/vgpu_types.hpp"
+
+#include <array>
+
+namespace gpusim::cluster {
+namespace {
+
+// NVIDIA AI Enterprise 5.0 user guide, appendix A (C-series: framebuffer, equal / mixed maxima):
+// A.5 A100 HGX 40GB; A.7 A100 HGX 80GB; A.14 H100 PCIe; A.15 H100 SXM5; A.11 A10; A.23 L4;
+// A.21 L40S (C-series capped at 12 per GPU); A.31 T4 (no mixed-size mode). Q-series and H200:
+// counts of the vGPU Device Manager v0.5.0's examples/config-example.yaml (one config per type,
+// its count the maximum), no mixed-size figures.
+constexpr std::array kA100_40{
+    VgpuType{"40C", 40, 1, 1, ""},    VgpuType{"20C", 20, 2, 2, ""},      VgpuType{"10C", 10, 4, 4, ""},
+    VgpuType{"8C", 8, 5, 4, ""},      VgpuType{"5C", 5, 8, 8, ""},        VgpuType{"4C", 4, 10, 8, ""},
+    VgpuType{"7-40C", 40, 1, 0, "7g.40gb"}, VgpuType{"4-20C", 20, 1, 0, "4g.20gb"}, VgpuType{"3-20C", 20, 2, 0, "3g.20gb"},
+    VgpuType{"2-10C", 10, 3, 0, "2g.10gb"}, VgpuType{"1-10C", 10, 4, 0, "1g.10gb"}, VgpuType{"1-5C", 5, 7, 0, "1g.5gb"},
+    VgpuType{"1-5CME", 5, 1, 0, "1g.5gb+me"},
+};
+constexpr std::array kA100_80{
+    VgpuType{"80C", 80, 1, 1, ""},   VgpuType{"40C", 40, 2, 2, ""},   VgpuType{"20C", 20, 4, 4, ""},
+    VgpuType{"16C", 16, 5, 4, ""},   VgpuType{"10C", 10, 8, 8, ""},   VgpuType{"8C", 8, 10, 8, ""},
+    VgpuType{"4C", 4, 20, 16, ""},
+    VgpuType{"7-80C", 80, 1, 0, "7g.80gb"}, VgpuType{"4-40C", 40, 1, 0, "4g.40gb"}, VgpuType{"3-40C", 40, 2, 0, "3g.40gb"},
+    VgpuType{"2-20C", 20, 3, 0, "2g.20gb"}, VgpuType{"1-20C", 20, 4, 0, "1g.20gb"}, VgpuType{"1-10C", 10, 7, 0, "1g.10gb"},
+    VgpuType{"1-10CME", 10, 1, 0, "1g.10gb+me"},
+};
+constexpr std::array kH100_80{
+    VgpuType{"80C", 80, 1, 1, ""},   VgpuType{"40C", 40, 2, 2, ""},   VgpuType{"20C", 20, 4, 4, ""},
+    VgpuType{"16C", 16, 5, 4, ""},   VgpuType{"10C", 10, 8, 8, ""},   VgpuType{"8C", 8, 10, 8, ""},
+    VgpuType{"5C", 5, 16, 16, ""},   VgpuType{"4C", 4, 20, 16, ""},
+    VgpuType{"7-80C", 80, 1, 0, "7g.80gb"}, VgpuType{"4-40C", 40, 1, 0, "4g.40gb"}, VgpuType{"3-40C", 40, 2, 0, "3g.40gb"},
+    VgpuType{"2-20C", 20, 3, 0, "2g.20gb"}, VgpuType{"1-20C", 20, 4, 0, "1g.20gb"}, VgpuType{"1-10C", 10, 7, 0, "1g.10gb"},
+    VgpuType{"1-10CME", 10, 1, 0, "1g.10gb+me"},
+};
+constexpr std::array kH200{
+    VgpuType{"141C", 141, 1, 0, ""}, VgpuType{"70C", 70, 2, 0, ""},  VgpuType{"35C", 35, 4, 0, ""},
+    VgpuType{"28C", 28, 5, 0, ""},   VgpuType{"17C", 17, 8, 0, ""},  VgpuType{"14C", 14, 10, 0, ""},
+    VgpuType{"8C", 8, 16, 0, ""},    VgpuType{"7C", 7, 20, 0, ""},   VgpuType{"4C", 4, 32, 0, ""},
+    VgpuType{"7-141C", 141, 1, 0, "7g.141gb"}, VgpuType{"4-71C", 71, 1, 0, "4g.71gb"}, VgpuType{"3-71C", 71, 2, 0, "3g.71gb"},
+    VgpuType{"2-35C", 35, 3, 0, "2g.35gb"},    VgpuType{"1-35C", 35, 4, 0, "1g.35gb"}, VgpuType{"1-18C", 18, 7, 0, "1g.18gb"},
+    VgpuType{"1-18CME", 18, 1, 0, "1g.18gb+me"},
+};
+// A10 and L4 share one table (A.11, A.23); their Q-series from the VDM's counts.
+constexpr std::array k24GiB{
+    VgpuType{"24C", 24, 1, 1, ""}, VgpuType{"12C", 12, 2, 2, ""}, VgpuType{"8C", 8, 3, 2, ""},
+    VgpuType{"6C", 6, 4, 4, ""},   VgpuType{"4C", 4, 6, 4, ""},
+    VgpuType{"1Q", 1, 24, 0, ""},  VgpuType{"2Q", 2, 12, 0, ""},  VgpuType{"3Q", 3, 8, 0, ""},
+    VgpuType{"4Q", 4, 6, 0, ""},   VgpuType{"6Q", 6, 4, 0, ""},   VgpuType{"8Q", 8, 3, 0, ""},
+    VgpuType{"12Q", 12, 2, 0, ""}, VgpuType{"24Q", 24, 1, 0, ""},
+};
+constexpr std::array kL40S{
+    VgpuType{"48C", 48, 1, 1, ""},  VgpuType{"24C", 24, 2, 2, ""},  VgpuType{"16C", 16, 3, 2, ""},
+    VgpuType{"12C", 12, 4, 4, ""},  VgpuType{"8C", 8, 6, 4, ""},    VgpuType{"6C", 6, 8, 8, ""},
+    VgpuType{"4C", 4, 12, 8, ""},
+    VgpuType{"1Q", 1, 32, 0, ""},   VgpuType{"2Q", 2, 24, 0, ""},   VgpuType{"3Q", 3, 16, 0, ""},
+    VgpuType{"4Q", 4, 12, 0, ""},   VgpuType{"6Q", 6, 8, 0, ""},    VgpuType{"8Q", 8, 6, 0, ""},
+    VgpuType{"12Q", 12, 4, 0, ""},  VgpuType{"16Q", 16, 3, 0, ""},  VgpuType{"24Q", 24, 2, 0, ""},
+    VgpuType{"48Q", 48, 1, 0, ""},
+};
+constexpr std::array kT4{
+    VgpuType{"16C", 16, 1, 0, ""}, VgpuType{"8C", 8, 2, 0, ""},  VgpuType{"4C", 4, 4, 0, ""},
+    VgpuType{"1Q", 1, 16, 0, ""},  VgpuType{"2Q", 2, 8, 0, ""},  VgpuType{"4Q", 4, 4, 0, ""},
+    VgpuType{"8Q", 8, 2, 0, ""},   VgpuType{"16Q", 16, 1, 0, ""},
+};
+
+// Device ids: the VDM's `default` config's device-filters (0xDDDD10DE).
+constexpr std::array kBoards{
+    VgpuGpu{"a100-sxm4-40gb", "A100X", 0x20B010DE, true, kA100_40},
+    VgpuGpu{"a100-sxm4-80gb", "A100DX", 0x20B210DE, true, kA100_80},
+    VgpuGpu{"h100-sxm5-80gb", "H100XM", 0x233010DE, true, kH100_80},
+    VgpuGpu{"h100-pcie-80gb", "H100", 0x233110DE, true, kH100_80},
+    VgpuGpu{"h200-sxm-141gb", "H200X", 0x233510DE, false, kH200},
+    VgpuGpu{"a10", "A10", 0x223610DE, true, k24GiB},
+    VgpuGpu{"l4", "L4", 0x27B810DE, true, k24GiB},
+    VgpuGpu{"l40s", "L40S", 0x26B910DE, true, kL40S},
+    VgpuGpu{"t4", "T4", 0x1EB810DE, false, kT4},
+};
+
+}  // namespace
+
+const VgpuGpu* vgpu_gpu(std::string_view gpu_id) {
+  for (const VgpuGpu& board : kBoards) {
+    if (board.gpu == gpu_id) return &board;
+  }
+  return nullptr;
+}
+
+const VgpuType* vgpu_type(const VgpuGpu& gpu, std::string_view name) {
+  if (!name.starts_with(gpu.prefix) || name.size() <= gpu.prefix.size() + 1 || name[gpu.prefix.size()] != '-') return nullptr;
+  const std::string_view suffix = name.substr(gpu.prefix.size() + 1);
+  for (const VgpuType& type : gpu.types) {
+    if (type.suffix == suffix) return &type;
+  }
+  return nullptr;
+}
+
+std::string vgpu_gpu_names() {
+  std::string out;
+  for (const VgpuGpu& board : kBoards) {
+    if (!out.empty()) out += ", ";
+    out += std::string(board.gpu) + " (" + std::string(board.prefix) + "-)";
+  }
+  return out;
+}
+
+std::string vgpu_type_names(const VgpuGpu& gpu) {
+  std::string out;
+  for (const VgpuType& type : gpu.types) {
+    if (!out.empty()) out += ", ";
+    out += std::string(gpu.prefix) + "-" + std::string(type.suffix);
+  }
+  return out;
+}
+
+}  // namespace gpusim::cluster

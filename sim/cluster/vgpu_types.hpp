@@ -1,0 +1,40 @@
+#pragma once
+// NVIDIA vGPU types: the virtual GPUs a physical GPU of the catalog can be divided into, each
+// with a fixed framebuffer and a maximum number per GPU (sim/k8s/notes/vgpu-sources.md, §4).
+// Time-sliced C-series figures are NVIDIA AI Enterprise 5.0's (vGPU 17.x) type tables, Q-series
+// and H200 figures the vGPU Device Manager v0.5.0's bundled config counts (equal-size maxima
+// only). MIG-backed types are listed so that a config naming one is told it is not modelled yet.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gpusim::cluster {
+
+struct VgpuType {
+  std::string_view suffix;  // after "<prefix>-": "4C", "12Q", "1-5C"
+  int framebuffer_gib = 0;  // NVIDIA's figure in MB / 1024 for these GPUs
+  int max_equal = 0;        // most per GPU in equal-size mode (every vGPU of one size)
+  int max_mixed = 0;        // most per GPU in mixed-size mode; 0: not known or not supported
+  std::string_view mig_profile;  // MIG-backed: its GPU instance ("1g.5gb"); "" for time-sliced
+};
+
+struct VgpuGpu {
+  std::string_view gpu;     // catalog id
+  std::string_view prefix;  // NVIDIA's type prefix for this board: "A100X", "H100XM", "L4"
+  std::uint32_t pci_device_id = 0;  // device-filter form 0xDDDD10DE (NVIDIA's vendor id 10DE)
+  bool mixed_size = false;  // the GPU supports mixed-size (heterogeneous) time-sliced vGPU
+  std::span<const VgpuType> types;
+};
+
+// The vGPU table of a catalog id, or null where gpusim has none.
+const VgpuGpu* vgpu_gpu(std::string_view gpu_id);
+// The type of that board with this full name ("A100X-4C"), or null.
+const VgpuType* vgpu_type(const VgpuGpu& gpu, std::string_view name);
+// Every board gpusim knows, for messages: "t4 (T4-), a10 (A10-), ...".
+std::string vgpu_gpu_names();
+// The board's type names, comma-separated, for messages.
+std::string vgpu_type_names(const VgpuGpu& gpu);
+
+}  // namespace gpusim::cluster

@@ -1,0 +1,203 @@
+#include "sim/k8s/vgpu_dm_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "sim/core/status.hpp"
+#include "sim/io/yaml_fields.hpp"
+#include "traces/k8s/config_map.hpp"
+
+namespace gpusim::k8s {
+namespace {
+
+bool given(const YAML::Node& node) { return node && !node.IsNull(); }
+
+std::string join_field(const std::string& prefix, const std::string& field) {
+  return prefix.empty() ? field : prefix + "." + field;
+}
+
+// The manager's two type-name patterns (pkg/types/vgpu_type.go).
+bool time_sliced_name(const std::string& name) {
+  static const std::regex pattern("^[A-Z0-9]+(-[a-zA-Z]+)*-(0|[1-9][0-9]*)(A|B|C|Q)$");
+  return std::regex_match(name, pattern);
+}
+bool mig_backed_name(const std::string& name) {
+  static const std::regex pattern("^[A-Z0-9]+-[1-9]-(0|[1-9][0-9]*)(A|B|C|Q)(ME|NOME|MEALL|GFX)?$");
+  return std::regex_match(name, pattern);
+}
+
+// A device-filter id: 0x and 8 hex digits, optionally :0x and 8 more (pkg/types/device.go).
+bool pci_id(const std::string& id) {
+  static const std::regex pattern("^0[xX][0-9a-fA-F]{8}(:0[xX][0-9a-fA-F]{8})?$");
+  return std::regex_match(id, pattern);
+}
+
+VgpuDmConfig read_config(const io::YamlFields& r, const std::string& name, const YAML::Node& list, const std::string& at) {
+  VgpuDmConfig c;
+  c.name = name;
+  c.line = list.Mark().line + 1;
+  if (!list.IsSequence() || list.size() == 0) r.fail(list, at, "expected a list of at least one entry (devices, vgpu-devices)");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node item = list[i];
+    const std::string where = fmt::format("{}[{}]", at, i);
+    if (!item.IsMap()) r.fail(item, where, "expected a mapping (devices, vgpu-devices, device-filter)");
+    VgpuDmEntry e;
+    e.line = item.Mark().line + 1;
+    r.only(item, where, {"device-filter", "devices", "vgpu-devices"});
+    for (const char* required : {"devices", "vgpu-devices"}) {
+      if (!given(item[required])) r.fail(item, join_field(where, required), "missing (the vGPU Device Manager requires it)");
+    }
+    const YAML::Node devices = item["devices"];
+    if (devices.IsScalar()) {
+      if (devices.Scalar() != "all") {
+        r.fail(devices, where + ".devices", fmt::format("'{}': expected all or a list of GPU indices", devices.Scalar()));
+      }
+    } else if (devices.IsSequence()) {
+      e.all_devices = false;
+      for (std::size_t d = 0; d < devices.size(); ++d) {
+        e.devices.push_back(static_cast<int>(r.integer(devices[d], fmt::format("{}.devices[{}]", where, d), 0, 1'000'000)));
+      }
+    } else {
+      r.fail(devices, where + ".devices", "expected all or a list of GPU indices");
+    }
+    if (const YAML::Node filter = item["device-filter"]; given(filter)) {
+      const auto add = [&](const YAML::Node& node, const std::string& field) {
+        const std::string id = r.text(node, field);
+        if (!pci_id(id)) r.fail(node, field, fmt::format("'{}' is not a PCI id (0xDDDDVVVV, optionally :0xSSSSssss)", id));
+        e.device_filter.push_back(id);
+      };
+      if (filter.IsSequence()) {
+        for (std::size_t d = 0; d < filter.size(); ++d) add(filter[d], fmt::format("{}.device-filter[{}]", where, d));
+      } else {
+        add(filter, where + ".device-filter");
+      }
+    }
+    const YAML::Node types = item["vgpu-devices"];
+    if (!types.IsMap()) r.fail(types, where + ".vgpu-devices", "expected a mapping of vGPU types to counts");
+    bool time_sliced = false;
+    for (const auto& entry : types) {
+      const std::string type = r.key(entry.first, where + ".vgpu-devices");
+      const std::string field = fmt::format("{}.vgpu-devices.{}", where, type);
+      const bool mig = mig_backed_name(type);
+      if (!mig && !time_sliced_name(type)) {
+        r.fail(entry.first, field, fmt::format("'{}' is not a vGPU type name (time-sliced <GPU>-<GB><A|B|C|Q>, such as "
+                                               "A100-4C; MIG-backed <GPU>-<g>-<GB><A|B|C|Q>, such as A100-1-5C)", type));
+      }
+      const auto count = r.integer(entry.second, field, 1, 1'000);
+      if (std::any_of(e.vgpu_devices.begin(), e.vgpu_devices.end(), [&](const auto& t) { return t.first == type; })) {
+        r.fail(entry.first, field, "given twice");
+      }
+      if ((mig && time_sliced) || (!mig && e.mig_backed)) {
+        r.fail(entry.first, field, "cannot mix time-sliced and MIG-backed vGPU devices on the same GPU");
+      }
+      (mig ? e.mig_backed : time_sliced) = true;
+      e.vgpu_devices.emplace_back(type, static_cast<int>(count));
+    }
+    c.entries.push_back(std::move(e));
+  }
+  return c;
+}
+
+void read_spec(const io::YamlFields& r, const YAML::Node& doc, const std::string& prefix, VgpuDmConfigs& out) {
+  const std::string top = prefix.empty() ? "config" : prefix;
+  if (!doc.IsMap()) r.fail(doc, top, "expected a mapping (version, vgpu-configs)");
+  r.only(doc, prefix, {"version", "vgpu-configs"});
+  if (!given(doc["version"])) r.fail(doc, join_field(prefix, "version"), "missing (the vGPU Device Manager requires version: v1)");
+  const std::string version = r.text(doc["version"], join_field(prefix, "version"));
+  if (version != "v1") {
+    r.fail(doc["version"], join_field(prefix, "version"), fmt::format("unknown version '{}' (the vGPU Device Manager reads v1)", version));
+  }
+  const YAML::Node configs = doc["vgpu-configs"];
+  if (!given(configs) || !configs.IsMap() || configs.size() == 0) {
+    r.fail(given(configs) ? configs : doc, join_field(prefix, "vgpu-configs"), "expected at least one named config");
+  }
+  for (const auto& entry : configs) {
+    const std::string name = r.key(entry.first, join_field(prefix, "vgpu-configs"));
+    if (std::any_of(out.configs.begin(), out.configs.end(), [&](const VgpuDmConfig& c) { return c.name == name; })) {
+      r.fail(entry.first, join_field(prefix, "vgpu-configs." + name), "given twice");
+    }
+    out.configs.push_back(read_config(r, name, entry.second, join_field(prefix, "vgpu-configs." + name)));
+  }
+}
+
+bool bare(const YAML::Node& doc) {
+  return doc.IsMap() && given(doc["vgpu-configs"]) && std::all_of(doc.begin(), doc.end(), [](const auto& e) {
+           return e.first.IsScalar() && (e.first.Scalar() == "version" || e.first.Scalar() == "vgpu-configs");
+         });
+}
+
+std::string upper(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  return text;
+}
+
+}  // namespace
+
+bool vgpu_filter_matches(const std::string& id, std::uint32_t device_id) {
+  // The catalog's GPUs carry no subsystem id, so an id with one never matches them.
+  return id.size() == 10 && upper(id.substr(2)) == fmt::format("{:08X}", device_id);
+}
+
+bool is_vgpu_dm_config(const YAML::Node& doc) {
+  try {
+    if (bare(doc)) return true;
+    if (!traces::k8s::is_config_map(doc) || !given(doc["data"]) || !doc["data"].IsMap()) return false;
+    const YAML::Node config = doc["data"]["config.yaml"];
+    return config && config.IsScalar() && bare(YAML::Load(config.Scalar()));
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+const VgpuDmConfig& VgpuDmConfigs::for_node(const cluster::NodeSpec& node) const {
+  std::string wanted = kVgpuDefaultConfig;
+  for (const auto& [key, value] : node.labels) {
+    if (key == kVgpuConfigLabel && !value.empty()) wanted = value;
+  }
+  for (const VgpuDmConfig& c : configs) {
+    if (c.name == wanted) return c;
+  }
+  const bool labelled = wanted != kVgpuDefaultConfig;
+  throw core::InputError(fmt::format("node {}: {} names config '{}', which {} does not have; the vGPU Device Manager fails "
+                                     "there (its configs: {})", node.name,
+                                     labelled ? fmt::format("its label {}", kVgpuConfigLabel)
+                                              : fmt::format("without a label {} the GPU Operator's default", kVgpuConfigLabel),
+                                     wanted, file, [&] {
+                                       std::string names;
+                                       for (const VgpuDmConfig& c : configs) names += (names.empty() ? "" : ", ") + c.name;
+                                       return names;
+                                     }()));
+}
+
+VgpuDmConfigs parse_vgpu_dm_config(const std::string& text, const std::string& source) {
+  VgpuDmConfigs out;
+  out.file = source;
+  const io::YamlFields r(source);
+  try {
+    const YAML::Node doc = YAML::Load(text);
+    if (!given(doc)) throw core::InputError(fmt::format("{}:1: empty: expected version: v1 and vgpu-configs", source));
+    if (!traces::k8s::is_config_map(doc)) {
+      read_spec(r, doc, "", out);
+      return out;
+    }
+    const traces::k8s::ConfigMap map = traces::k8s::read_config_map(doc, r, text);
+    bool found = false;
+    for (const traces::k8s::ConfigMapEntry& entry : map.data) {
+      if (entry.key != "config.yaml") {
+        out.notes.push_back(fmt::format("data.{}: not read (the vGPU Device Manager reads config.yaml)", entry.key));
+        continue;
+      }
+      read_spec(r, traces::k8s::load_entry(entry), "data.config.yaml", out);
+      found = true;
+    }
+    if (!found) r.fail(doc, "data.config.yaml", "missing: the vGPU Device Manager's ConfigMap holds its vgpu-configs there");
+  } catch (const YAML::Exception& e) {
+    throw core::InputError(io::yaml_syntax_error(source, text, e));
+  }
+  return out;
+}
+
+}  // namespace gpusim::k8s

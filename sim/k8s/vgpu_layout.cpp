@@ -1,0 +1,163 @@
+#include "sim/k8s/vgpu_layout.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+
+#include "sim/cluster/cluster_state.hpp"
+#include "sim/cluster/vgpu_types.hpp"
+#include "sim/core/status.hpp"
+
+namespace gpusim::k8s {
+
+std::string vgpu_resource(const std::string& type) { return "NVIDIA_" + type; }
+
+namespace {
+
+// The entry of `config` that applies to GPU `index` of a board with PCI id `device_id`, or null.
+const VgpuDmEntry* entry_for(const VgpuDmConfig& config, int index, std::uint32_t device_id, const std::string& where) {
+  const VgpuDmEntry* applies = nullptr;
+  for (const VgpuDmEntry& e : config.entries) {
+    const bool filtered = e.device_filter.empty() ||
+                          std::any_of(e.device_filter.begin(), e.device_filter.end(),
+                                      [&](const std::string& id) { return vgpu_filter_matches(id, device_id); });
+    const bool listed = e.all_devices || std::find(e.devices.begin(), e.devices.end(), index) != e.devices.end();
+    if (!filtered || !listed) continue;
+    if (applies != nullptr) {
+      throw core::InputError(fmt::format("{}: entries at lines {} and {} both apply to GPU {}; gpusim takes one entry per GPU",
+                                         where, applies->line, e.line, index));
+    }
+    applies = &e;
+  }
+  return applies;
+}
+
+}  // namespace
+
+void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster::NodeSpec& node, const std::string& from,
+                  const cluster::GpuCatalog& catalog) {
+  chosen.vgpu_devices.clear();
+  if (node.gpu_count == 0) return;
+  const VgpuDmConfig& config = configs.for_node(node);
+  const std::string where = fmt::format("node {} ({} gives it devicePlugin kubevirt-vgpu): vGPU config '{}' ({}:{})", node.name,
+                                        from, config.name, configs.file, config.line);
+  const auto entry_field = [&](const VgpuDmEntry& e) {
+    const auto index = static_cast<std::size_t>(&e - config.entries.data());
+    return fmt::format("node {} ({} gives it devicePlugin kubevirt-vgpu): {}:{}: vgpu-configs.{}[{}]", node.name, from,
+                       configs.file, e.line, config.name, index);
+  };
+  const cluster::GpuModel& model = catalog.at(node.gpu_model);
+  const cluster::VgpuGpu* board = cluster::vgpu_gpu(model.id);
+  if (board == nullptr) {
+    throw core::InputError(fmt::format("{}: its GPUs ({}) have no vGPU type table in gpusim (GPUs with one: {})", where,
+                                       model.id, cluster::vgpu_gpu_names()));
+  }
+  const VgpuDmEntry* first = nullptr;
+  for (int g = 0; g < node.gpu_count; ++g) {
+    const VgpuDmEntry* e = entry_for(config, g, board->pci_device_id, where);
+    if (g > 0 && e != first && (e == nullptr || first == nullptr || e->vgpu_devices != first->vgpu_devices)) {
+      throw core::InputError(fmt::format("{}: GPU {} gets other vGPUs than GPU 0; gpusim gives every GPU of a node the same",
+                                         where, g));
+    }
+    if (g == 0) first = e;
+  }
+  if (first == nullptr || first->vgpu_devices.empty()) {
+    throw core::InputError(fmt::format("{}: no entry gives its GPUs (PCI id 0x{:08X}) vGPUs, so the node would serve none; give it "
+                                       "an entry (device-filter and devices select GPUs) or another devicePlugin",
+                                       where, board->pci_device_id));
+  }
+  const std::string at = entry_field(*first);
+  if (first->mig_backed) {
+    throw core::InputError(fmt::format("{}: MIG-backed vGPU ({}) is not modelled yet; gpusim models time-sliced vGPU",
+                                       at, first->vgpu_devices.front().first));
+  }
+  // Per framebuffer size, the vGPUs asked and the most the GPU allows of it.
+  std::map<int, std::pair<int, int>> by_size;
+  int framebuffer = 0;
+  for (const auto& [name, count] : first->vgpu_devices) {
+    const cluster::VgpuType* type = cluster::vgpu_type(*board, name);
+    if (type == nullptr) {
+      throw core::InputError(fmt::format("{}: vGPU type {} is not supported on GPU (index=0): the node's GPUs are {} (its types: {})",
+                                         at, name, model.id, cluster::vgpu_type_names(*board)));
+    }
+    auto& [asked, most] = by_size[type->framebuffer_gib];
+    asked += count;
+    most = type->max_equal;
+    framebuffer += count * type->framebuffer_gib;
+  }
+  const bool mixed = by_size.size() > 1;
+  if (mixed && !chosen.vgpu.mixed_size) {
+    throw core::InputError(fmt::format("{}: vGPUs of {} framebuffer sizes on one GPU need mixed-size mode, and the GPU starts "
+                                       "in equal-size mode (neither the vGPU Device Manager nor the GPU Operator changes it): "
+                                       "the driver would create no vGPU of the second size; set vgpu.mixedSizeMode: true "
+                                       "for a host where `nvidia-smi vgpu -shm 1` was run", at, by_size.size()));
+  }
+  if (mixed && !board->mixed_size) {
+    throw core::InputError(fmt::format("{}: {} has no mixed-size vGPU mode in gpusim's tables (NVIDIA AI Enterprise 5.0 lists none "
+                                       "for it)", at, model.id));
+  }
+  if (mixed && chosen.vgpu.scheduler == VgpuScheduler::kFixedShare) {
+    throw core::InputError(fmt::format("{}: the fixed share scheduler is not supported with vGPUs of different framebuffer sizes "
+                                       "on one GPU (NVIDIA AI Enterprise 5.0 §7.1): use best-effort or equal-share", at));
+  }
+  const int memory_gib = static_cast<int>(model.memory_mib / 1024);
+  if (mixed && framebuffer > memory_gib) {
+    throw core::InputError(fmt::format("{}: the vGPUs' framebuffers add up to {} GiB, more than the GPU's {} GiB", at, framebuffer,
+                                       memory_gib));
+  }
+  for (const auto& [name, count] : first->vgpu_devices) {
+    const cluster::VgpuType* type = cluster::vgpu_type(*board, name);
+    const int most = mixed ? type->max_mixed : by_size[type->framebuffer_gib].second;
+    const int asked = mixed ? count : by_size[type->framebuffer_gib].first;
+    if (most == 0) {
+      throw core::InputError(fmt::format("{}: {} has no mixed-size figure in gpusim's tables (NVIDIA AI Enterprise 5.0 gives "
+                                         "C-series ones only)", at, name));
+    }
+    if (asked > most) {
+      throw core::InputError(fmt::format("{}: failed to create {} {} vGPU devices on GPU (index=0): ensure '{}' does not exceed the "
+                                         "maximum supported instances for '{}' ({} per GPU in {}-size mode{})", at, asked, name,
+                                         asked, name, most, mixed ? "mixed" : "equal",
+                                         mixed || count == asked ? "" : ", counting the other types of its size"));
+    }
+  }
+  for (const auto& [name, count] : first->vgpu_devices) {
+    const cluster::VgpuType* type = cluster::vgpu_type(*board, name);
+    for (int k = 0; k < count; ++k) {
+      chosen.vgpu_devices.push_back({name, std::min(1.0, type->framebuffer_gib * 1024.0 / static_cast<double>(model.memory_mib)),
+                                     mixed ? type->max_mixed : type->max_equal, 0});
+    }
+  }
+  if (node.gpu_count * chosen.replicas() > cluster::kMaxGpusPerNode) {
+    throw core::InputError(fmt::format("{}: {} GPUs x {} vGPUs is more than the {} devices a node may have", where, node.gpu_count,
+                                       chosen.replicas(), cluster::kMaxGpusPerNode));
+  }
+}
+
+std::vector<std::string> vgpu_types_by_class(const std::vector<NodeSetup>& setup) {
+  std::vector<std::string> names;
+  for (const NodeSetup& node : setup) {
+    for (const NodeSetup::VgpuDevice& d : node.vgpu_devices) names.push_back(d.type);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  names.insert(names.begin(), "");
+  return names;
+}
+
+void number_vgpu_types(std::vector<NodeSetup>& setup) {
+  const std::vector<std::string> names = vgpu_types_by_class(setup);
+  if (names.size() > cluster::ClusterState::kDeviceClasses) {
+    throw core::InputError(fmt::format("the vGPU configs create {} vGPU types over the nodes ({}); gpusim tells at most {} apart in "
+                                       "one run", names.size() - 1, fmt::join(names.begin() + 1, names.end(), ", "),
+                                       cluster::ClusterState::kDeviceClasses - 1));
+  }
+  for (NodeSetup& node : setup) {
+    for (NodeSetup::VgpuDevice& d : node.vgpu_devices) {
+      d.device_class = static_cast<std::uint8_t>(std::find(names.begin(), names.end(), d.type) - names.begin());
+    }
+  }
+}
+
+}  // namespace gpusim::k8s
