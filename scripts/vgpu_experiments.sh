@@ -5,6 +5,7 @@
 # [0.2, 1): scripts/make_utilisation_workload.py), binpack, 3 seeds, under:
 #   vgpu-best-effort, vgpu-equal-share, vgpu-fixed-share   time-sliced vGPU, four A100DX-20C per GPU
 #       (the vGPU Device Manager's config, traces/vgpu/), each vGPU scheduler, VMs booting 60 s
+#   vgpu-mig-backed  MIG-backed vGPU, seven A100DX-1-10C per GPU (1g.10gb instances), VMs booting 60 s
 #   time-slicing-4   NVIDIA's device plugin time-slicing each GPU into 4 replicas
 #   hami-vgpu        HAMi (its chart's defaults)
 #   mig-mixed        MIG strategy mixed (4g-2g-1g on 99 GPUs, 7g.80gb on the others)
@@ -26,10 +27,10 @@ dir=results/vgpu
 mkdir -p "$dir"
 cluster=traces/sharing/openb-eighth-cluster-a100.csv
 s=traces/sharing
-variants=(vgpu-best-effort vgpu-equal-share vgpu-fixed-share time-slicing-4 hami-vgpu mig-mixed)
+variants=(vgpu-best-effort vgpu-equal-share vgpu-fixed-share vgpu-mig-backed time-slicing-4 hami-vgpu mig-mixed)
 for v in "${variants[@]}"; do
   case $v in
-    vgpu-*) opts=(--kube "traces/vgpu/${v#vgpu-}.yaml" --config traces/vgpu/vgpu-configs.yaml) ;;
+    vgpu-*) opts=(--kube "traces/vgpu/${v#vgpu-}.yaml" --config traces/vgpu/vgpu-configs.yaml) ;;  # vgpu-mig-backed too
     time-slicing-4) opts=(--kube $s/whole-gpu.yaml --config traces/utilisation/time-slicing-4.device-plugin.yaml) ;;
     hami-vgpu) opts=(--kube $s/hami-vgpu.yaml --config $s/hami-vgpu.hami-values.yaml) ;;
     mig-mixed) opts=(--kube $s/mig-mixed-labels.yaml --config $s/mig-mixed.device-plugin.yaml --config $s/mig.mig-parted.yaml) ;;
@@ -66,7 +67,7 @@ gnuplot <<GP
 set terminal svg size 820,440 font "sans,12" background "#ffffff"
 load "scripts/bar_chart.gp"
 set key top left
-set xrange [-0.6:5.6]
+set xrange [-0.6:6.6]
 set output "$dir/slowdown.svg"
 set title "Slowdown against running alone (binpack, mean of 3 seeds)"
 set ylabel "run time / solo run time"

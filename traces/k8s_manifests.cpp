@@ -14,6 +14,7 @@
 #include "traces/k8s/node_reader.hpp"
 #include "traces/k8s/object_meta.hpp"
 #include "traces/k8s/pod_reader.hpp"
+#include "traces/k8s/vmi_reader.hpp"
 #include "traces/k8s/priority_class_reader.hpp"
 #include "traces/k8s/workload_builder.hpp"
 
@@ -51,7 +52,7 @@ Workload parse_k8s_workload(const std::string& text, const std::string& source, 
   // PriorityClasses may come after the pods that name them.
   k8s::PriorityClasses classes;
   for (const Object& object : objects) {
-    k8s::check_kind(object, {"Pod", "Job", "PriorityClass"});
+    k8s::check_kind(object, {"Pod", "Job", "PriorityClass", "VirtualMachineInstance"});
     if (object.kind == "PriorityClass") k8s::read_priority_class(object, classes);
   }
   k8s::WorkloadBuilder b;
@@ -63,14 +64,16 @@ Workload parse_k8s_workload(const std::string& text, const std::string& source, 
       k8s::read_pod(object, classes, b);
     } else if (object.kind == "Job") {
       k8s::read_job(object, classes, b);
+    } else if (object.kind == "VirtualMachineInstance") {
+      k8s::read_vmi(object, classes, b);
     } else if (object.kind != "PriorityClass") {
       skipped.push_back(&object);
     }
   }
-  if (b.workload.pods.empty()) k8s::nothing_read(source, "Pod or Job object");
+  if (b.workload.pods.empty()) k8s::nothing_read(source, "Pod, Job or VirtualMachineInstance object");
   b.assign_queues();
   k8s::workload_notes(b.tally, b.workload);
-  if (!skipped.empty()) b.workload.notes.push_back(k8s::skipped_note(skipped, "Pod, Job and PriorityClass"));
+  if (!skipped.empty()) b.workload.notes.push_back(k8s::skipped_note(skipped, "Pod, Job, VirtualMachineInstance and PriorityClass"));
   return std::move(b.workload);
 }
 

@@ -31,18 +31,27 @@ std::uint8_t vgpu_class(const cluster::PodSpec& pod, std::span<const k8s::NodeSe
     throw core::InputError(fmt::format("{}: pod {}: asks nvidia.com/{}, which no node's vGPU config creates (the nodes "
                                        "advertise {})", source, pod.name, pod.constraints->vgpu_resource, fmt::join(offered, ", ")));
   }
-  // The framebuffer share of each type (the same type on every node: nodes of one GPU model).
-  std::vector<double> share(types.size(), 0);
+  // The framebuffer and compute share of each type (the same type on every node: nodes of one GPU
+  // model). A time-sliced vGPU may use the whole GPU's compute; a MIG-backed one its instance's.
+  std::vector<double> memory(types.size(), 0);
+  std::vector<double> compute(types.size(), 0);
   for (const k8s::NodeSetup& node : setup) {
-    for (const k8s::NodeSetup::VgpuDevice& d : node.vgpu_devices) share[d.device_class] = std::max(share[d.device_class], d.framebuffer_share);
+    for (const k8s::NodeSetup::VgpuDevice& d : node.vgpu_devices) {
+      memory[d.device_class] = std::max(memory[d.device_class], d.framebuffer_share);
+      compute[d.device_class] = std::max(compute[d.device_class], d.compute_share);
+    }
   }
   const double asked = pod.asked_share();
+  const double demand = pod.gpu_demand();
+  const auto smaller = [&](std::size_t a, std::size_t b) {
+    return memory[a] != memory[b] ? memory[a] < memory[b] : compute[a] < compute[b];
+  };
   std::size_t best = 0;
   std::size_t largest = 1;
   constexpr double kSlack = 1e-9;
   for (std::size_t c = 1; c < types.size(); ++c) {
-    if (share[c] + kSlack >= asked && (best == 0 || share[c] < share[best])) best = c;
-    if (share[c] > share[largest]) largest = c;
+    if (memory[c] + kSlack >= asked && compute[c] + kSlack >= demand && (best == 0 || smaller(c, best))) best = c;
+    if (smaller(largest, c)) largest = c;
   }
   return static_cast<std::uint8_t>(best != 0 ? best : largest);
 }

@@ -2,7 +2,8 @@
 // Which vGPU type each GPU pod asks where nodes run NVIDIA vGPU (kubevirt-vgpu): a pod or VM that
 // names nvidia.com/NVIDIA_<type> asks that type; a trace pod, which names none, asks the type a
 // user who knows the cluster would pick: the smallest framebuffer that holds the share of GPU
-// memory it asked (ties by name), else the largest.
+// memory it asked and, MIG-backed, whose instance's compute covers its demand (ties by name),
+// else the largest.
 #include <span>
 #include <string>
 #include <vector>

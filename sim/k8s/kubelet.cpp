@@ -37,6 +37,7 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (!shares_speed(setup[n].model)) continue;
     const int replicas = setup[n].replicas();
+    const int per_unit = setup[n].devices_per_speed_unit();
     SharedGpuModel model;
     model.mps = setup[n].model == DevicePluginModel::kMps;  // gpushare's pods time-slice
     if (setup[n].model == DevicePluginModel::kKubevirtVgpu && !setup[n].vgpu_devices.empty()) {
@@ -55,7 +56,11 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
     }
     const double percentage = setup[n].sharing.mps_active_thread_percentage;
     model.thread_fraction = percentage > 0 ? percentage / 100.0 : 1.0 / replicas;
-    models.insert(models.end(), static_cast<std::size_t>(nodes[n].gpu_count / replicas), model);
+    if (setup[n].vgpu_mig_backed()) {
+      model.time_share = TimeShare::kCuda;  // the schedulers time-slice only time-sliced vGPUs
+      model.gpu_weight = 1.0 / replicas;    // each instance a unit of its own
+    }
+    models.insert(models.end(), static_cast<std::size_t>(nodes[n].gpu_count / per_unit), model);
   }
   return models;
 }
@@ -106,7 +111,8 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   physical_offset_.push_back(0);
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const bool shared = shared_node(static_cast<std::uint32_t>(n));
-    physical_offset_.push_back(physical_offset_.back() + (shared ? static_cast<std::size_t>(nodes[n].gpu_count / setup[n].replicas()) : 0));
+    physical_offset_.push_back(physical_offset_.back() +
+                               (shared ? static_cast<std::size_t>(nodes[n].gpu_count / setup[n].devices_per_speed_unit()) : 0));
     if (shared && !present[n]) set_gpus_present(static_cast<std::uint32_t>(n), false, core::Time::zero());
     if (shared) {
       sharing_.any = true;
@@ -577,10 +583,10 @@ bool KubeletFleet::draws_overrun(PodId id) const {
 
 void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const {
   const auto n = static_cast<std::uint32_t>(r.node);
-  const int replicas = setup_[n].replicas();
+  const int per_unit = setup_[n].devices_per_speed_unit();
   out.clear();
   r.gpus.for_each([&](int d) {
-    out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / replicas)));
+    out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / per_unit)));
   });
 }
 
@@ -645,7 +651,10 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   // HAMi caps a pod's compute at its gpucores (the share it asked), if it asked any.
   const NodeSetup& node = setup_[static_cast<std::size_t>(r.node)];
   const bool manifest_hami = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kHamiVgpu;
-  const double core_cap = node.model != DevicePluginModel::kHamiVgpu ? 1.0
+  // A MIG-backed vGPU runs on its GPU instance's SMs alone.
+  const double instance = node.vgpu_mig_backed() ? node.vgpu_devices[static_cast<std::size_t>(r.gpus.lowest() % node.replicas())].compute_share : 1.0;
+  const double core_cap = node.vgpu_mig_backed() ? instance
+                          : node.model != DevicePluginModel::kHamiVgpu ? 1.0
                           : manifest_hami ? (pod.constraints->hami.cores_percent > 0 ? pod.constraints->hami.cores_percent / 100.0 : 1.0)
                           : node.hami.fraction_asks_cores ? std::clamp(pod.gpu_milli / double{cluster::kMilliPerGpu}, 1e-3, 1.0)
                                                           : 1.0;
@@ -845,13 +854,16 @@ KubeletFleet::UsageCounters KubeletFleet::pod_usage(PodId id, core::Time now) co
   const cluster::PodSpec& pod = pods_[api_.pod(id).source];
   // One process per physical GPU it holds (replicas of one GPU are one process), each busy at its
   // demand times the pod's rate, which is what its work advances by; its memory on every device.
-  const int replicas = setup_[static_cast<std::uint32_t>(r.node)].replicas();
+  const NodeSetup& setup = setup_[static_cast<std::uint32_t>(r.node)];
+  const int replicas = setup.replicas();
   int processes = 0;
   int last = -1;
   r.gpus.for_each([&](int d) {
     processes += d / replicas != last;
     last = d / replicas;
   });
+  // A VM's vGPUs are a process each.
+  if (setup.model == DevicePluginModel::kKubevirtVgpu) processes = r.gpus.size();
   const double demand = std::clamp(pod.gpu_demand(), 1e-3, 1.0);
   usage.busy_gpu_s = demand * processes * progress_.work_done_us(id, now) / 1e6;
   if (now > r.started) usage.memory_gpu_s = r.memory * r.gpus.size() * static_cast<double>((now - r.started).micros()) / 1e6;

@@ -364,9 +364,15 @@ struct NodeSetup {
     double framebuffer_share = 0;   // of the GPU's memory
     int max_instances = 0;          // the type's most per GPU (Fixed Share's 1/n)
     std::uint8_t device_class = 0;  // its resource nvidia.com/NVIDIA_<type>, numbered over the run
+    int mig_shape = -1;             // MIG-backed: its GPU instance's shape (mig_geometry); -1: time-sliced
+    double compute_share = 1;       // MIG-backed: its instance's share of the GPU's SMs
   };
   std::vector<VgpuDevice> vgpu_devices{};
   VgpuConfig vgpu{};
+  // Devices that share one unit of the shared-GPU speed model: a GPU's replicas or time-sliced
+  // vGPUs share it; a MIG-backed vGPU is a GPU instance of its own.
+  bool vgpu_mig_backed() const { return !vgpu_devices.empty() && vgpu_devices.front().mig_shape >= 0; }
+  int devices_per_speed_unit() const { return vgpu_mig_backed() ? 1 : replicas(); }
   // A GPU's layout as node status reports it for dynamic MIG: a HAMi template's index, or this.
   static constexpr int kInitialLayout = 15;
   // Dynamic MIG: GPUs per node at most (each one's layout is 4 bits of NodeStatus::mig_layouts,

@@ -29,7 +29,7 @@ SharedProgress::SharedProgress(std::vector<SharedGpuModel> gpus, core::Time star
 
 void SharedProgress::set_present(std::uint32_t first, std::uint32_t count, bool present, core::Time now) {
   for (std::uint32_t g = first; g < first + count; ++g) {
-    if (!present && gpus_[g].present) removals_.emplace_back(gpus_[g].since, now);
+    if (!present && gpus_[g].present) removals_.push_back({gpus_[g].since, now, gpus_[g].model.gpu_weight});
     integrate(gpus_[g], now);
     gpus_[g].present = present;
   }
@@ -48,9 +48,9 @@ void SharedProgress::integrate(Gpu& gpu, core::Time now) {
   if (!gpu.present) return;
   gpu.busy_seconds += gpu.busy * dt;
   totals_.busy_gpu_s += gpu.busy * dt;
-  totals_.switch_gpu_s += gpu.switching * dt;
+  totals_.switch_gpu_s += gpu.switching * dt * gpu.model.gpu_weight;
   if (gpu.measured_pair) totals_.measured_pair_gpu_s += dt;
-  totals_.gpu_s_by_pods[static_cast<std::size_t>(std::min(gpu.pods, kCorunnerBuckets - 1))] += dt;
+  totals_.gpu_s_by_pods[static_cast<std::size_t>(std::min(gpu.pods, kCorunnerBuckets - 1))] += dt * gpu.model.gpu_weight;
 }
 
 void SharedProgress::recompute(Gpu& gpu) {
@@ -260,9 +260,9 @@ double SharedProgress::slowdown(std::uint32_t pod, core::Time now) const {
 SharedProgress::Totals SharedProgress::totals(core::Time now) {
   for (Gpu& gpu : gpus_) integrate(gpu, now);
   // A GPU removed after `now` was integrated past it: that time had no pods (the run had ended).
-  for (const auto& [since, removed] : removals_) {
-    const core::Time from = std::max(since, now);
-    if (removed > from) totals_.gpu_s_by_pods[0] -= static_cast<double>((removed - from).micros()) / 1e6;
+  for (const Removal& r : removals_) {
+    const core::Time from = std::max(r.since, now);
+    if (r.removed > from) totals_.gpu_s_by_pods[0] -= r.weight * static_cast<double>((r.removed - from).micros()) / 1e6;
   }
   removals_.clear();
   return totals_;

@@ -45,6 +45,9 @@ struct SharedGpuModel {
   double thread_fraction = 1;      // a (MPS)
   TimeShare time_share = TimeShare::kCuda;
   double fixed_share = 1;  // kFixedShare: 1 / the vGPU type's maximum per GPU
+  // The share of a physical GPU this unit is, for the time integrals: 1, or 1 / the instances of a
+  // GPU cut into MIG-backed vGPUs (each its own unit), so that a GPU's units add up to one GPU.
+  double gpu_weight = 1;
 };
 
 class SharedProgress {
@@ -170,7 +173,12 @@ class SharedProgress {
   std::vector<std::uint32_t> busy_gpus_;     // scratch
   // Removals: when the GPU's time was integrated to before, and when it was removed. A removal
   // after the run's end must not count the empty time past the end.
-  std::vector<std::pair<core::Time, core::Time>> removals_;
+  struct Removal {
+    core::Time since;
+    core::Time removed;
+    double weight;
+  };
+  std::vector<Removal> removals_;
   std::vector<std::uint32_t> touched_pods_;  // scratch
   std::vector<std::uint32_t> touched_gpu_;   // scratch
   std::vector<double> scratch_;

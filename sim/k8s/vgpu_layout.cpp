@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/cluster/cluster_state.hpp"
+#include "sim/cluster/mig.hpp"
 #include "sim/cluster/vgpu_types.hpp"
 #include "sim/core/status.hpp"
 
@@ -34,6 +35,13 @@ const VgpuDmEntry* entry_for(const VgpuDmConfig& config, int index, std::uint32_
   return applies;
 }
 
+}  // namespace
+
+namespace {
+void resolve_mig_backed(NodeSetup& chosen, const VgpuDmEntry& entry, const cluster::VgpuGpu& board,
+                        const cluster::GpuModel& model, const std::string& at);
+void resolve_time_sliced(NodeSetup& chosen, const VgpuDmEntry& entry, const cluster::VgpuGpu& board,
+                         const cluster::GpuModel& model, const std::string& at);
 }  // namespace
 
 void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster::NodeSpec& node, const std::string& from,
@@ -70,18 +78,86 @@ void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster
   }
   const std::string at = entry_field(*first);
   if (first->mig_backed) {
-    throw core::InputError(fmt::format("{}: MIG-backed vGPU ({}) is not modelled yet; gpusim models time-sliced vGPU",
-                                       at, first->vgpu_devices.front().first));
+    resolve_mig_backed(chosen, *first, *board, model, at);
+  } else {
+    resolve_time_sliced(chosen, *first, *board, model, at);
   }
+  if (node.gpu_count * chosen.replicas() > cluster::kMaxGpusPerNode) {
+    throw core::InputError(fmt::format("{}: {} GPUs x {} vGPUs is more than the {} devices a node may have", where, node.gpu_count,
+                                       chosen.replicas(), cluster::kMaxGpusPerNode));
+  }
+}
+
+namespace {
+
+// The type `name` of the board, or the manager's refusal.
+const cluster::VgpuType& supported(const cluster::VgpuGpu& board, const cluster::GpuModel& model, const std::string& name,
+                                   const std::string& at) {
+  const cluster::VgpuType* type = cluster::vgpu_type(board, name);
+  if (type == nullptr) {
+    throw core::InputError(fmt::format("{}: vGPU type {} is not supported on GPU (index=0): the node's GPUs are {} (its types: {})",
+                                       at, name, model.id, cluster::vgpu_type_names(board)));
+  }
+  return *type;
+}
+
+double framebuffer_share(const cluster::VgpuType& type, const cluster::GpuModel& model) {
+  return std::min(1.0, type.framebuffer_gib * 1024.0 / static_cast<double>(model.memory_mib));
+}
+
+// MIG-backed vGPU: the manager has mig-parted create one GPU instance per vGPU (A100DX-1-10C on a
+// 1g.10gb instance), so the instances must fit the GPU as the driver places them; each vGPU then
+// runs on its instance's SMs alone (the vGPU schedulers time-slice only time-sliced vGPUs).
+void resolve_mig_backed(NodeSetup& chosen, const VgpuDmEntry& entry, const cluster::VgpuGpu& board,
+                        const cluster::GpuModel& model, const std::string& at) {
+  const cluster::MigGeometry* geometry = cluster::mig_geometry(model.id);
+  if (geometry == nullptr) {
+    throw core::InputError(fmt::format("{}: MIG-backed vGPU on {}, which gpusim has no MIG geometry for", at, model.id));
+  }
+  std::vector<int> shapes;
+  std::vector<const cluster::VgpuType*> types;
+  for (const auto& [name, count] : entry.vgpu_devices) {
+    const cluster::VgpuType& type = supported(board, model, name, at);
+    const auto shape = geometry->shape(type.mig_profile);
+    if (!shape) {
+      throw core::InputError(fmt::format("{}: {} runs on MIG profile {}, which gpusim does not model (its profiles: {})", at, name,
+                                         type.mig_profile, geometry->profile_names()));
+    }
+    if (count > type.max_equal) {
+      throw core::InputError(fmt::format("{}: failed to create {} {} vGPU devices on GPU (index=0): ensure '{}' does not exceed the "
+                                         "maximum supported instances for '{}' ({} per GPU)", at, count, name, count, name,
+                                         type.max_equal));
+    }
+    for (int k = 0; k < count; ++k) {
+      shapes.push_back(*shape);
+      types.push_back(&type);
+    }
+  }
+  if (!cluster::mig_placement(*geometry, shapes)) {
+    throw core::InputError(fmt::format("{}: the GPU instances these vGPUs need do not fit one {} (at most 7 compute slices, each "
+                                       "instance at a memory slice where its profile may start); the MIG manager would fail",
+                                       at, model.id));
+  }
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    NodeSetup::VgpuDevice device;
+    device.type = std::string(board.prefix) + "-" + std::string(types[i]->suffix);
+    device.framebuffer_share = framebuffer_share(*types[i], model);
+    device.max_instances = types[i]->max_equal;
+    device.mig_shape = shapes[i];
+    device.compute_share = geometry->compute_share(shapes[i]);
+    chosen.vgpu_devices.push_back(device);
+  }
+}
+
+// Time-sliced vGPU: one framebuffer size per GPU unless the host is in mixed-size mode.
+void resolve_time_sliced(NodeSetup& chosen, const VgpuDmEntry& entry, const cluster::VgpuGpu& board,
+                         const cluster::GpuModel& model, const std::string& at) {
+  const VgpuDmEntry* first = &entry;
   // Per framebuffer size, the vGPUs asked and the most the GPU allows of it.
   std::map<int, std::pair<int, int>> by_size;
   int framebuffer = 0;
   for (const auto& [name, count] : first->vgpu_devices) {
-    const cluster::VgpuType* type = cluster::vgpu_type(*board, name);
-    if (type == nullptr) {
-      throw core::InputError(fmt::format("{}: vGPU type {} is not supported on GPU (index=0): the node's GPUs are {} (its types: {})",
-                                         at, name, model.id, cluster::vgpu_type_names(*board)));
-    }
+    const cluster::VgpuType* type = &supported(board, model, name, at);
     auto& [asked, most] = by_size[type->framebuffer_gib];
     asked += count;
     most = type->max_equal;
@@ -94,7 +170,7 @@ void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster
                                        "the driver would create no vGPU of the second size; set vgpu.mixedSizeMode: true "
                                        "for a host where `nvidia-smi vgpu -shm 1` was run", at, by_size.size()));
   }
-  if (mixed && !board->mixed_size) {
+  if (mixed && !board.mixed_size) {
     throw core::InputError(fmt::format("{}: {} has no mixed-size vGPU mode in gpusim's tables (NVIDIA AI Enterprise 5.0 lists none "
                                        "for it)", at, model.id));
   }
@@ -108,7 +184,7 @@ void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster
                                        memory_gib));
   }
   for (const auto& [name, count] : first->vgpu_devices) {
-    const cluster::VgpuType* type = cluster::vgpu_type(*board, name);
+    const cluster::VgpuType* type = cluster::vgpu_type(board, name);
     const int most = mixed ? type->max_mixed : by_size[type->framebuffer_gib].second;
     const int asked = mixed ? count : by_size[type->framebuffer_gib].first;
     if (most == 0) {
@@ -123,17 +199,18 @@ void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster
     }
   }
   for (const auto& [name, count] : first->vgpu_devices) {
-    const cluster::VgpuType* type = cluster::vgpu_type(*board, name);
+    const cluster::VgpuType* type = cluster::vgpu_type(board, name);
     for (int k = 0; k < count; ++k) {
-      chosen.vgpu_devices.push_back({name, std::min(1.0, type->framebuffer_gib * 1024.0 / static_cast<double>(model.memory_mib)),
-                                     mixed ? type->max_mixed : type->max_equal, 0});
+      NodeSetup::VgpuDevice device;
+      device.type = name;
+      device.framebuffer_share = framebuffer_share(*type, model);
+      device.max_instances = mixed ? type->max_mixed : type->max_equal;
+      chosen.vgpu_devices.push_back(device);
     }
   }
-  if (node.gpu_count * chosen.replicas() > cluster::kMaxGpusPerNode) {
-    throw core::InputError(fmt::format("{}: {} GPUs x {} vGPUs is more than the {} devices a node may have", where, node.gpu_count,
-                                       chosen.replicas(), cluster::kMaxGpusPerNode));
-  }
 }
+
+}  // namespace
 
 std::vector<std::string> vgpu_types_by_class(const std::vector<NodeSetup>& setup) {
   std::vector<std::string> names;

@@ -1,16 +1,18 @@
 // NVIDIA vGPU for VMs (devicePlugin kubevirt-vgpu): the vGPU schedulers' rates worked out by hand
 // (the issue's example: a type of 4 per GPU with 2 busy vGPUs gets 1/2 each under best effort,
 // 1/2 or 1/4 under equal share as 2 or 4 are powered on, 1/4 under fixed share), VM boot time,
-// a booting VM counting for equal share, one resource per vGPU type, and the vGPU Device
-// Manager's refusals with file and line.
+// a booting VM counting for equal share, one resource per vGPU type, MIG-backed vGPUs on their
+// GPU instances, and the vGPU Device Manager's refusals with file and line.
 #include <gtest/gtest.h>
 
 #include <map>
 
+#include "sim/cluster/mig.hpp"
 #include "sim/core/status.hpp"
 #include "sim/k8s/shared_progress.hpp"
 #include "sim/k8s/vgpu_dm_config.hpp"
 #include "tests/k8s/k8s_harness.hpp"
+#include "traces/k8s_manifests.hpp"
 
 namespace gpusim::k8s {
 namespace {
@@ -95,6 +97,12 @@ vgpu-configs:
   mig:
     - devices: all
       vgpu-devices: {"A100DX-1-10C": 7}
+  mig-too-big:
+    - devices: all
+      vgpu-devices: {"A100DX-3-40C": 2, "A100DX-1-10C": 2}
+  mig-me:
+    - devices: all
+      vgpu-devices: {"A100DX-1-10CME": 1}
 )";
 
 // One A100 80GB node running vGPU under `scheduler`, its label selecting `config`.
@@ -172,6 +180,26 @@ TEST(KubevirtVgpu, TheDefaultConfigAndOneResourcePerType) {
   }
 }
 
+TEST(KubevirtVgpu, MigBackedVgpusRunOnTheirInstanceAlone) {
+  // Seven A100DX-1-10C: each a 1g.10gb instance. Under any vGPU scheduler a VM busy on the whole
+  // GPU runs at the instance's share of the SMs; one whose demand fits the instance runs at full
+  // speed; neighbours never slow each other; an eighth VM waits for an instance.
+  const cluster::MigGeometry* geometry = cluster::mig_geometry("a100-sxm4-80gb");
+  const double share = geometry->compute_share(*geometry->shape("1g.10gb"));
+  for (const VgpuScheduler scheduler : {VgpuScheduler::kBestEffort, VgpuScheduler::kEqualShare, VgpuScheduler::kFixedShare}) {
+    K8sScenario s = vgpu_scenario(scheduler, "mig", 10);
+    s.pod("busy", 1, 0, 100);
+    s.pod("light", 1, 0, 100).gpu_demand_milli = static_cast<std::int32_t>(share * 1000) - 1;
+    for (int k = 0; k < 5; ++k) s.pod("other-" + std::to_string(k), 1, 0, 1000);
+    s.pod("z-eighth", 1, 0, 10);
+    const auto result = s.run();
+    EXPECT_NEAR(seconds(record(result, 0).end_us), 10 + 100 / share, 1e-5) << to_string(scheduler);
+    EXPECT_EQ(seconds(record(result, 1).end_us), 110) << to_string(scheduler);
+    EXPECT_EQ(record(result, 6).gpus, testing::gpus({6}));
+    EXPECT_GE(seconds(record(result, 7).start_us), 110) << to_string(scheduler);
+  }
+}
+
 std::string run_error(K8sScenario s) {
   s.pod("vm", 1, 0, 100);
   try {
@@ -189,7 +217,10 @@ TEST(KubevirtVgpu, WhatTheManagerAndTheDriverRefuse) {
   EXPECT_NE(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "other-gpu", 0)).find("vGPU type T4-4C is not supported on GPU"),
             std::string::npos);
   EXPECT_NE(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "mixed", 0)).find("need mixed-size mode"), std::string::npos);
-  EXPECT_NE(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "mig", 0)).find("MIG-backed vGPU (A100DX-1-10C) is not modelled"),
+  EXPECT_EQ(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "mig", 0)), "no error");
+  EXPECT_NE(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "mig-too-big", 0)).find("do not fit one a100-sxm4-80gb"),
+            std::string::npos);
+  EXPECT_NE(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "mig-me", 0)).find("runs on MIG profile 1g.10gb+me, which gpusim does not model"),
             std::string::npos);
   EXPECT_NE(run_error(vgpu_scenario(VgpuScheduler::kBestEffort, "nope", 0)).find("its label nvidia.com/vgpu.config names config 'nope'"),
             std::string::npos);
@@ -245,6 +276,52 @@ data:
   EXPECT_EQ(c.configs[0].name, "A10-12Q");
   EXPECT_EQ(c.configs[0].entries[0].vgpu_devices[0], (std::pair<std::string, int>{"A10-12Q", 2}));
   EXPECT_EQ(c.configs[0].entries[0].line, 10);
+}
+
+std::string workload_error(const std::string& text) {
+  try {
+    traces::parse_k8s_workload(text, "vms.yaml", cluster::GpuCatalog::from_models({}));
+  } catch (const core::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(KubevirtVgpu, AVirtualMachineInstanceIsItsVirtLauncherPod) {
+  // As KubeVirt renders it: the domain's requests (memory from memory.guest without one) and one
+  // unit of each GPU's deviceName.
+  const traces::Workload w = traces::parse_k8s_workload(R"(apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstance
+metadata: {name: vm, annotations: {gpusim.io/duration: 600s}}
+spec:
+  nodeSelector: {pool: vgpu}
+  domain:
+    memory: {guest: 16Gi}
+    resources: {requests: {cpu: "2"}}
+    devices:
+      gpus:
+        - {name: gpu1, deviceName: nvidia.com/NVIDIA_A100DX-20C}
+        - {name: gpu2, deviceName: nvidia.com/NVIDIA_A100DX-20C}
+)", "vms.yaml", cluster::GpuCatalog::from_models({}));
+  ASSERT_EQ(w.pods.size(), 1U);
+  const cluster::PodSpec& pod = w.pods[0];
+  EXPECT_EQ(pod.name, "vm");
+  EXPECT_EQ(pod.cpu_milli, 2000);
+  EXPECT_EQ(pod.memory_mib, 16384);
+  EXPECT_EQ(pod.gpu_count, 2);
+  EXPECT_EQ(pod.constraints->gpu_resource, cluster::GpuResource::kVgpuType);
+  EXPECT_EQ(pod.constraints->vgpu_resource, "NVIDIA_A100DX-20C");
+  EXPECT_EQ(pod.constraints->node_selector.size(), 1U);
+  EXPECT_EQ(*pod.duration, core::Time::from_seconds(600));
+
+  const std::string head = "apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: {name: vm}\nspec:\n  domain:\n    devices:\n";
+  EXPECT_EQ(workload_error(head + "      hostDevices: [{name: h, deviceName: nvidia.com/GA102GL_A10}]\n"),
+            "vms.yaml:7: spec.domain.devices.hostDevices: host devices (PCI passthrough GPUs) are not modelled: give the VM vGPUs in gpus[]");
+  EXPECT_EQ(workload_error(head + "      gpus: [{name: g, deviceName: nvidia.com/GA102GL_A10}]\n"),
+            "vms.yaml:7: spec.domain.devices.gpus[0].deviceName: 'nvidia.com/GA102GL_A10' is not a vGPU resource of KubeVirt's GPU "
+            "device plugin (nvidia.com/NVIDIA_<type>, e.g. nvidia.com/NVIDIA_A10-12Q); passthrough GPUs are not modelled");
+  EXPECT_EQ(workload_error(head + "      gpus: [{name: g, deviceName: nvidia.com/NVIDIA_A10-12Q}, {name: g, deviceName: nvidia.com/NVIDIA_A10-12Q}]\n"),
+            "vms.yaml:7: spec.domain.devices.gpus[1].name: 'g' given twice (KubeVirt requires unique device names)");
 }
 
 }  // namespace

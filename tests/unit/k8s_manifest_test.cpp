@@ -1246,7 +1246,7 @@ metadata: {name: web}
   EXPECT_TRUE(has_note(w.notes, "spec.nodeName ignored (gpusim schedules the pod itself): 1 pod")) << joined(w.notes);
   EXPECT_TRUE(
       has_note(w.notes,
-               "skipped 2 objects gpusim does not read here (Pod, Job and PriorityClass only): Deployment at line 20, "
+               "skipped 2 objects gpusim does not read here (Pod, Job, VirtualMachineInstance and PriorityClass only): Deployment at line 20, "
                "Service at line 24"))
       << joined(w.notes);
   // gpushare's GiB: the pod's containers' sum, on one GPU.
@@ -1420,7 +1420,7 @@ TEST_F(K8sManifestTest, PodErrorsNameFileLineAndField) {
                   "pods.yaml:5: spec.schedulerName: expected a string, found a list");
   EXPECT_ERROR_AT(pod_error("kind: Pod\nmetadata: {name: p}\n"), "pods.yaml:1: spec: missing");
   EXPECT_ERROR_AT(pod_error("kind: Deployment\nmetadata: {name: p}\n"),
-                  "pods.yaml:1: kind: no Pod or Job object in the file");
+                  "pods.yaml:1: kind: no Pod, Job or VirtualMachineInstance object in the file");
 }
 
 TEST_F(K8sManifestTest, SchedulerNameAndDefaults) {
