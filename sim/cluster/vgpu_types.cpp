@@ -1,6 +1,9 @@
 #include "sim/cluster/vgpu_types.hpp"
 
+#include <algorithm>
 #include <array>
+#include <functional>
+#include <vector>
 
 namespace gpusim::cluster {
 namespace {
@@ -67,17 +70,75 @@ constexpr std::array kT4{
 // Device ids: the VDM's `default` config's device-filters (0xDDDD10DE).
 constexpr std::array kBoards{
     VgpuGpu{"a100-sxm4-40gb", "A100X", 0x20B010DE, true, kA100_40},
-    VgpuGpu{"a100-sxm4-80gb", "A100DX", 0x20B210DE, true, kA100_80},
-    VgpuGpu{"h100-sxm5-80gb", "H100XM", 0x233010DE, true, kH100_80},
-    VgpuGpu{"h100-pcie-80gb", "H100", 0x233110DE, true, kH100_80},
+    VgpuGpu{"a100-sxm4-80gb", "A100DX", 0x20B210DE, true, kA100_80, 80},
+    VgpuGpu{"h100-sxm5-80gb", "H100XM", 0x233010DE, true, kH100_80, 80},
+    VgpuGpu{"h100-pcie-80gb", "H100", 0x233110DE, true, kH100_80, 80},
     VgpuGpu{"h200-sxm-141gb", "H200X", 0x233510DE, false, kH200},
-    VgpuGpu{"a10", "A10", 0x223610DE, true, k24GiB},
-    VgpuGpu{"l4", "L4", 0x27B810DE, true, k24GiB},
+    VgpuGpu{"a10", "A10", 0x223610DE, true, k24GiB, 24},
+    VgpuGpu{"l4", "L4", 0x27B810DE, true, k24GiB, 24},
     VgpuGpu{"l40s", "L40S", 0x26B910DE, true, kL40S},
     VgpuGpu{"t4", "T4", 0x1EB810DE, false, kT4},
 };
 
+// Mixed-size placement IDs (NVIDIA AI Enterprise 5.0 §2.10; sim/k8s/notes/vgpu-sources.md §6), by
+// framebuffer size; a whole-GPU vGPU starts at 0.
+struct Placements {
+  int framebuffer_gib;
+  std::span<const int> ids;
+};
+constexpr std::array k80_80{0};
+constexpr std::array k80_40{0, 40};
+constexpr std::array k80_20{0, 20, 40, 60};
+constexpr std::array k80_16{0, 24, 40, 64};
+constexpr std::array k80_10{0, 10, 20, 30, 40, 50, 60, 70};
+constexpr std::array k80_8{0, 12, 20, 32, 40, 52, 60, 72};
+constexpr std::array k80_5{0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75};
+constexpr std::array k80_4{0, 6, 10, 16, 20, 26, 30, 36, 40, 46, 50, 56, 60, 66, 70, 76};
+constexpr std::array kRegion80{Placements{80, k80_80}, Placements{40, k80_40}, Placements{20, k80_20}, Placements{16, k80_16},
+                               Placements{10, k80_10}, Placements{8, k80_8},   Placements{5, k80_5},   Placements{4, k80_4}};
+constexpr std::array k24_24{0};
+constexpr std::array k24_12{0, 12};
+constexpr std::array k24_8{0, 16};
+constexpr std::array k24_6{0, 6, 12, 18};
+constexpr std::array k24_4{0, 8, 12, 20};
+constexpr std::array kRegion24{Placements{24, k24_24}, Placements{12, k24_12}, Placements{8, k24_8}, Placements{6, k24_6},
+                               Placements{4, k24_4}};
+
+// Places sizes[i..] (largest first) into `taken` units, backtracking.
+bool place(const VgpuGpu& gpu, std::span<const int> sizes, std::size_t i, std::vector<bool>& taken) {
+  if (i == sizes.size()) return true;
+  for (const int id : mixed_placement_ids(gpu, sizes[i])) {
+    const auto first = static_cast<std::size_t>(id);
+    const auto last = first + static_cast<std::size_t>(sizes[i]);
+    if (last > taken.size() || std::any_of(taken.begin() + static_cast<std::ptrdiff_t>(first),
+                                           taken.begin() + static_cast<std::ptrdiff_t>(last), [](bool t) { return t; })) {
+      continue;
+    }
+    std::fill(taken.begin() + static_cast<std::ptrdiff_t>(first), taken.begin() + static_cast<std::ptrdiff_t>(last), true);
+    if (place(gpu, sizes, i + 1, taken)) return true;
+    std::fill(taken.begin() + static_cast<std::ptrdiff_t>(first), taken.begin() + static_cast<std::ptrdiff_t>(last), false);
+  }
+  return false;
+}
+
 }  // namespace
+
+std::span<const int> mixed_placement_ids(const VgpuGpu& gpu, int framebuffer_gib) {
+  const std::span<const Placements> region = gpu.placement_region_gib == 80   ? std::span<const Placements>(kRegion80)
+                                             : gpu.placement_region_gib == 24 ? std::span<const Placements>(kRegion24)
+                                                                              : std::span<const Placements>();
+  for (const Placements& p : region) {
+    if (p.framebuffer_gib == framebuffer_gib) return p.ids;
+  }
+  return {};
+}
+
+bool mixed_placement_fits(const VgpuGpu& gpu, std::span<const int> framebuffers_gib) {
+  std::vector<int> sizes(framebuffers_gib.begin(), framebuffers_gib.end());
+  std::sort(sizes.begin(), sizes.end(), std::greater<>());
+  std::vector<bool> taken(static_cast<std::size_t>(gpu.placement_region_gib), false);
+  return place(gpu, sizes, 0, taken);
+}
 
 const VgpuGpu* vgpu_gpu(std::string_view gpu_id) {
   for (const VgpuGpu& board : kBoards) {

@@ -26,6 +26,9 @@ struct VgpuGpu {
   std::uint32_t pci_device_id = 0;  // device-filter form 0xDDDD10DE (NVIDIA's vendor id 10DE)
   bool mixed_size = false;  // the GPU supports mixed-size (heterogeneous) time-sliced vGPU
   std::span<const VgpuType> types;
+  // Mixed-size mode places each vGPU at one of its size's placement IDs in a region of 1 unit per
+  // GB (NVIDIA AI Enterprise 5.0 §2.10): the region's size, 0 where gpusim has no table for it.
+  int placement_region_gib = 0;
 };
 
 // The vGPU table of a catalog id, or null where gpusim has none.
@@ -34,6 +37,13 @@ const VgpuGpu* vgpu_gpu(std::string_view gpu_id);
 const VgpuType* vgpu_type(const VgpuGpu& gpu, std::string_view name);
 // Every board gpusim knows, for messages: "t4 (T4-), a10 (A10-), ...".
 std::string vgpu_gpu_names();
+// The placement IDs a vGPU of `framebuffer_gib` may start at in mixed-size mode; empty where the
+// board's region has no table or the size has no entry. A vGPU at ID p takes units [p, p + size)
+// (gpusim's reading: the IDs NVIDIA lists leave exactly that room between neighbours).
+std::span<const int> mixed_placement_ids(const VgpuGpu& gpu, int framebuffer_gib);
+// Whether vGPUs of these framebuffer sizes can all be placed at once, none overlapping.
+bool mixed_placement_fits(const VgpuGpu& gpu, std::span<const int> framebuffers_gib);
+
 // The board's type names, comma-separated, for messages.
 std::string vgpu_type_names(const VgpuGpu& gpu);
 

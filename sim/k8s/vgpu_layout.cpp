@@ -198,6 +198,21 @@ void resolve_time_sliced(NodeSetup& chosen, const VgpuDmEntry& entry, const clus
                                          mixed || count == asked ? "" : ", counting the other types of its size"));
     }
   }
+  if (mixed && board.placement_region_gib > 0) {
+    std::vector<int> sizes;
+    for (const auto& [name, count] : first->vgpu_devices) {
+      const int size = cluster::vgpu_type(board, name)->framebuffer_gib;
+      if (cluster::mixed_placement_ids(board, size).empty()) {
+        throw core::InputError(fmt::format("{}: {} has no placement ID in mixed-size mode in gpusim's tables", at, name));
+      }
+      sizes.insert(sizes.end(), static_cast<std::size_t>(count), size);
+    }
+    if (!cluster::mixed_placement_fits(board, sizes)) {
+      throw core::InputError(fmt::format("{}: these vGPUs cannot all be placed on one GPU in mixed-size mode: each starts at one of "
+                                         "its size's placement IDs in a {} GB region and they may not overlap (NVIDIA AI "
+                                         "Enterprise 5.0 §2.10)", at, board.placement_region_gib));
+    }
+  }
   for (const auto& [name, count] : first->vgpu_devices) {
     const cluster::VgpuType* type = cluster::vgpu_type(board, name);
     for (int k = 0; k < count; ++k) {

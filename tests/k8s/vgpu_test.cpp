@@ -97,6 +97,12 @@ vgpu-configs:
   mig:
     - devices: all
       vgpu-devices: {"A100DX-1-10C": 7}
+  mixed-unplaceable:
+    - devices: all
+      vgpu-devices: {"A100DX-16C": 4, "A100DX-8C": 2}
+  mixed-placeable:
+    - devices: all
+      vgpu-devices: {"A100DX-16C": 2, "A100DX-8C": 4, "A100DX-4C": 2}
   mig-too-big:
     - devices: all
       vgpu-devices: {"A100DX-3-40C": 2, "A100DX-1-10C": 2}
@@ -228,6 +234,21 @@ TEST(KubevirtVgpu, WhatTheManagerAndTheDriverRefuse) {
   K8sScenario mixed = vgpu_scenario(VgpuScheduler::kBestEffort, "mixed", 0);
   mixed.kube.default_vgpu.mixed_size = true;
   EXPECT_EQ(run_error(mixed), "no error");
+  // Placement IDs on the 80 GB region: four 16 GB vGPUs take 0, 24, 40 and 64, and no 8 GB one
+  // fits beside them (its IDs 0, 12, 20, 32, 40, 52, 60, 72 all overlap one), though 80 GB would
+  // hold them all. 2 x 16 + 4 x 8 + 2 x 4 fit (16 GB at 0 and 24, 8 GB at 40, 52, 60, 72, 4 GB at 16
+  // and 20); with 4 x 4, though 80 GB in all, no two more 4 GB IDs are free.
+  K8sScenario unplaceable = vgpu_scenario(VgpuScheduler::kBestEffort, "mixed-unplaceable", 0);
+  unplaceable.kube.default_vgpu.mixed_size = true;
+  EXPECT_NE(run_error(unplaceable).find("cannot all be placed on one GPU in mixed-size mode"), std::string::npos);
+  K8sScenario placeable = vgpu_scenario(VgpuScheduler::kBestEffort, "mixed-placeable", 0);
+  placeable.kube.default_vgpu.mixed_size = true;
+  EXPECT_EQ(run_error(placeable), "no error");
+  placeable.kube.vgpu_dm_configs = std::make_shared<VgpuDmConfigs>(parse_vgpu_dm_config(
+      "version: v1\nvgpu-configs:\n  default:\n    - devices: all\n      vgpu-devices: {\"A100DX-16C\": 2, \"A100DX-8C\": 4, "
+      "\"A100DX-4C\": 4}\n", "vgpu.yaml"));
+  placeable.cluster.nodes.back().labels.clear();
+  EXPECT_NE(run_error(placeable).find("cannot all be placed on one GPU in mixed-size mode"), std::string::npos);
   mixed.kube.default_vgpu.scheduler = VgpuScheduler::kFixedShare;
   EXPECT_NE(run_error(mixed).find("fixed share scheduler is not supported with vGPUs of different framebuffer sizes"), std::string::npos);
 }
