@@ -843,6 +843,16 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
   for (const std::string& line : experiment::never_ran_note(result)) fmt::print(stderr, "gpusim: note: {}\n", line);
   for (const auto& policy : result.policies) {
     for (const auto& metric : policy.metrics) {
+      if (metric.name != "vgpu_pods_over_framebuffer" || metric.mean == 0 || &policy != &result.policies.front()) continue;
+      // The same pods under every policy: said once.
+      fmt::print(stderr,
+                 "gpusim: note: {:.0f} GPU pods ask more GPU memory than the largest vGPU type the nodes offer; each got "
+                 "that type, and with the GPU memory model (gpuMemory) it fails for memory at every start\n",
+                 metric.mean);
+    }
+  }
+  for (const auto& policy : result.policies) {
+    for (const auto& metric : policy.metrics) {
       if (metric.name != "node_metric_reports" || metric.mean != 0) continue;
       // Koordinator's plugin without NodeMetrics passes every node and scores it 0.
       fmt::print(stderr,

@@ -3,7 +3,7 @@
 // with a fixed framebuffer and a maximum number per GPU (sim/k8s/notes/vgpu-sources.md, §4).
 // Time-sliced C-series figures are NVIDIA AI Enterprise 5.0's (vGPU 17.x) type tables, Q-series
 // and H200 figures the vGPU Device Manager v0.5.0's bundled config counts (equal-size maxima
-// only). MIG-backed types are listed so that a config naming one is told it is not modelled yet.
+// only). MIG-backed types carry the MIG profile of the GPU instance each runs on.
 #include <cstdint>
 #include <optional>
 #include <span>

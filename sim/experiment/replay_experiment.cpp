@@ -155,12 +155,16 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     return needed;
   };
   const std::vector<std::string> vgpu_types = k8s::vgpu_types_by_class(setup);
+  std::int64_t vgpu_over_framebuffer = 0;  // trace pods asking more memory than their vGPU type has
   const bool vgpu = vgpu_types.size() > 1;
   if (vgpu) check_vgpu_cluster(setup, physical_nodes);
   if (settings.fraction_as_one_device || mixed_mig != nullptr || vgpu) {
     one_device = *inputs.workload;
     for (cluster::PodSpec& pod : one_device.pods) {
-      if (vgpu && pod.wants_gpu()) pod.device_class = vgpu_class(pod, setup, vgpu_types, inputs.workload->source);
+      if (vgpu && pod.wants_gpu()) {
+        pod.device_class = vgpu_class(pod, setup, vgpu_types, inputs.workload->source);
+        vgpu_over_framebuffer += pod.asked_share() > vgpu_framebuffer(setup, pod.device_class) + 1e-9;
+      }
       // A pod that names its profile gets it (device_shares.cpp).
       if (mixed_mig != nullptr && pod.wants_gpu() &&
           (pod.constraints == nullptr || pod.constraints->gpu_resource != cluster::GpuResource::kMigProfile)) {
@@ -441,6 +445,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
                         workload->has_gangs);
   result.queue_series = std::move(queue_series);
   if (koordlet) result.set("node_metric_reports", static_cast<double>(koordlet->reports()));
+  if (vgpu) result.set("vgpu_pods_over_framebuffer", static_cast<double>(vgpu_over_framebuffer));
   if (descheduler) {
     result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
     result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "sim/core/status.hpp"
 #include "sim/k8s/vgpu_layout.hpp"
 
@@ -54,6 +56,16 @@ std::uint8_t vgpu_class(const cluster::PodSpec& pod, std::span<const k8s::NodeSe
     if (smaller(largest, c)) largest = c;
   }
   return static_cast<std::uint8_t>(best != 0 ? best : largest);
+}
+
+double vgpu_framebuffer(std::span<const k8s::NodeSetup> setup, std::uint8_t device_class) {
+  double share = 0;
+  for (const k8s::NodeSetup& node : setup) {
+    for (const k8s::NodeSetup::VgpuDevice& d : node.vgpu_devices) {
+      if (d.device_class == device_class) share = std::max(share, d.framebuffer_share);
+    }
+  }
+  return share;
 }
 
 }  // namespace gpusim::experiment

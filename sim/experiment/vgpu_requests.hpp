@@ -23,4 +23,7 @@ void check_vgpu_cluster(std::span<const k8s::NodeSetup> setup, std::span<const c
 std::uint8_t vgpu_class(const cluster::PodSpec& pod, std::span<const k8s::NodeSetup> setup, const std::vector<std::string>& types,
                         const std::string& source);
 
+// The framebuffer share of the vGPU type of device class `device_class` (0 if no node has it).
+double vgpu_framebuffer(std::span<const k8s::NodeSetup> setup, std::uint8_t device_class);
+
 }  // namespace gpusim::experiment

@@ -651,6 +651,7 @@ void KubeletFleet::start_shared(PodId id, core::Time duration, core::Time now) {
   // HAMi caps a pod's compute at its gpucores (the share it asked), if it asked any.
   const NodeSetup& node = setup_[static_cast<std::size_t>(r.node)];
   const bool manifest_hami = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kHamiVgpu;
+  GPUSIM_CHECK(!r.gpus.empty(), "a pod on a shared GPU holds a device");
   // A MIG-backed vGPU runs on its GPU instance's SMs alone.
   const double instance = node.vgpu_mig_backed() ? node.vgpu_devices[static_cast<std::size_t>(r.gpus.lowest() % node.replicas())].compute_share : 1.0;
   const double core_cap = node.vgpu_mig_backed() ? instance

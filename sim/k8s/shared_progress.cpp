@@ -224,7 +224,8 @@ void SharedProgress::remove(std::uint32_t pod, core::Time now) {
 void SharedProgress::power(std::uint32_t gpu, int delta, core::Time now) {
   moved_.clear();
   touched_gpu_.assign(1, gpu);
-  update(touched_gpu_, now, [&] { gpus_[gpu].powered_on = std::max(0, gpus_[gpu].powered_on + delta); });
+  GPUSIM_CHECK(gpus_[gpu].powered_on + delta >= 0, "a vGPU powered off that was not on");
+  update(touched_gpu_, now, [&] { gpus_[gpu].powered_on += delta; });
 }
 
 void SharedProgress::pods_on(std::uint32_t gpu, std::vector<std::uint32_t>& out) const {

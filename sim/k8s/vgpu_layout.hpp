@@ -19,8 +19,8 @@ std::string vgpu_resource(const std::string& type);
 // Sets chosen.vgpu_devices from the config the node's label selects. `from` says where the node's
 // model came from, for messages. Throws core::InputError for what the manager or the driver
 // refuses (a type the GPU does not support, more than its maximum, sizes that need mixed-size
-// mode) and for what gpusim does not model (MIG-backed vGPU, GPUs of one node given different
-// vGPUs).
+// mode or do not place, GPU instances that do not fit) and for what gpusim does not model
+// (media-extension MIG profiles, GPUs of one node given different vGPUs).
 void resolve_vgpu(NodeSetup& chosen, const VgpuDmConfigs& configs, const cluster::NodeSpec& node, const std::string& from,
                   const cluster::GpuCatalog& catalog);
 

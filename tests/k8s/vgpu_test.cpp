@@ -54,6 +54,8 @@ TEST(VgpuScheduler, TheIssuesExampleTwoBusyOfFour) {
 TEST(VgpuScheduler, ALightVmUnderItsShareRunsAtFullSpeedAndFixedShareIdlesTheRest) {
   // A VM that uses a fifth of the GPU fits in a quarter slice: full speed under equal and fixed
   // share; the busy one gets 1/4 (fixed) or 1/2 (equal, 2 on), where best effort gives it 0.8.
+  // The busy VM's finish is as projected at the second start (under best effort it speeds up to
+  // full once the light one ends at 100 s, and really ends at 120 s).
   for (const auto& [share, busy_finish] : {std::pair{TimeShare::kCuda, 125.0}, std::pair{TimeShare::kEqualShare, 200.0},
                                            std::pair{TimeShare::kFixedShare, 400.0}}) {
     SharedProgress progress({vgpu_model(share, 4)});
