@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "sim/core/status.hpp"
 #include "sim/io/yaml_fields.hpp"
@@ -19,20 +21,60 @@ std::string join_field(const std::string& prefix, const std::string& field) {
   return prefix.empty() ? field : prefix + "." + field;
 }
 
-// The manager's two type-name patterns (pkg/types/vgpu_type.go).
+// The manager's two type-name patterns (pkg/types/vgpu_type.go), matched by hand:
+//   time-sliced ^[A-Z0-9]+(-[a-zA-Z]+)*-(0|[1-9][0-9]*)(A|B|C|Q)$
+//   MIG-backed  ^[A-Z0-9]+-[1-9]-(0|[1-9][0-9]*)(A|B|C|Q)(ME|NOME|MEALL|GFX)?$
+std::vector<std::string_view> split_dashes(std::string_view name) {
+  std::vector<std::string_view> parts;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    if (i == name.size() || name[i] == '-') {
+      parts.push_back(name.substr(from, i - from));
+      from = i + 1;
+    }
+  }
+  return parts;
+}
+bool all_of(std::string_view text, bool (*ok)(char)) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), ok);
+}
+bool upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+// "<GB><series><rest>": a number without leading zeros, then A, B, C or Q; returns what follows.
+std::optional<std::string_view> size_and_series(std::string_view text) {
+  std::size_t n = 0;
+  while (n < text.size() && digit(text[n])) ++n;
+  if (n == 0 || (n > 1 && text[0] == '0') || n == text.size()) return std::nullopt;
+  const char series = text[n];
+  if (series != 'A' && series != 'B' && series != 'C' && series != 'Q') return std::nullopt;
+  return text.substr(n + 1);
+}
 bool time_sliced_name(const std::string& name) {
-  static const std::regex pattern("^[A-Z0-9]+(-[a-zA-Z]+)*-(0|[1-9][0-9]*)(A|B|C|Q)$");
-  return std::regex_match(name, pattern);
+  const auto parts = split_dashes(name);
+  if (parts.size() < 2 || !all_of(parts.front(), upper_or_digit)) return false;
+  for (std::size_t i = 1; i + 1 < parts.size(); ++i) {
+    if (!all_of(parts[i], letter)) return false;
+  }
+  const auto rest = size_and_series(parts.back());
+  return rest && rest->empty();
 }
 bool mig_backed_name(const std::string& name) {
-  static const std::regex pattern("^[A-Z0-9]+-[1-9]-(0|[1-9][0-9]*)(A|B|C|Q)(ME|NOME|MEALL|GFX)?$");
-  return std::regex_match(name, pattern);
+  const auto parts = split_dashes(name);
+  if (parts.size() != 3 || !all_of(parts[0], upper_or_digit)) return false;
+  if (parts[1].size() != 1 || parts[1][0] < '1' || parts[1][0] > '9') return false;
+  const auto rest = size_and_series(parts[2]);
+  return rest && (rest->empty() || *rest == "ME" || *rest == "NOME" || *rest == "MEALL" || *rest == "GFX");
 }
 
 // A device-filter id: 0x and 8 hex digits, optionally :0x and 8 more (pkg/types/device.go).
+bool hex_id(std::string_view id) {
+  return id.size() == 10 && id[0] == '0' && (id[1] == 'x' || id[1] == 'X') &&
+         std::all_of(id.begin() + 2, id.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
 bool pci_id(const std::string& id) {
-  static const std::regex pattern("^0[xX][0-9a-fA-F]{8}(:0[xX][0-9a-fA-F]{8})?$");
-  return std::regex_match(id, pattern);
+  return hex_id(id) || (id.size() == 21 && id[10] == ':' && hex_id(std::string_view(id).substr(0, 10)) &&
+                        hex_id(std::string_view(id).substr(11)));
 }
 
 VgpuDmConfig read_config(const io::YamlFields& r, const std::string& name, const YAML::Node& list, const std::string& at) {

@@ -281,6 +281,19 @@ TEST(VgpuDmConfig, RefusalsNameFileLineAndField) {
   EXPECT_EQ(parse_error("version: v1\nvgpu-config: {}\n"), "vgpu.yaml:2: vgpu-config: unknown field (known: version, vgpu-configs)");
 }
 
+TEST(VgpuDmConfig, TypeNamesByTheManagersPatterns) {
+  const auto accepted = [](const std::string& type) {
+    return parse_error("version: v1\nvgpu-configs:\n  a:\n    - devices: all\n      vgpu-devices: {\"" + type + "\": 1}\n") ==
+           "no error";
+  };
+  for (const char* ok : {"A100-4C", "A100DX-40C", "RTX-Pro-24Q", "T4-0B", "A100-1-5C", "A100-1-5CME", "DC-2-12CNOME", "H100-7-80CGFX"}) {
+    EXPECT_TRUE(accepted(ok)) << ok;
+  }
+  for (const char* bad : {"a100-4C", "A100-04C", "A100-4D", "A100-4", "A100-1-05C", "A100-0-5C", "A100-1-5CX", "-4C", "A100-4C-", "RTX-Pro-6000-24Q"}) {
+    EXPECT_FALSE(accepted(bad)) << bad;
+  }
+}
+
 TEST(VgpuDmConfig, TheGpuOperatorsConfigMapForm) {
   const VgpuDmConfigs c = parse_vgpu_dm_config(R"(apiVersion: v1
 kind: ConfigMap
