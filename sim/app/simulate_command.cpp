@@ -846,8 +846,9 @@ int run_simulate(const SimulateOptions& o, io::AbandonList& abandon, const sched
       if (metric.name != "vgpu_pods_over_framebuffer" || metric.mean == 0 || &policy != &result.policies.front()) continue;
       // The same pods under every policy: said once.
       fmt::print(stderr,
-                 "gpusim: note: {:.0f} GPU pods ask more GPU memory than the largest vGPU type the nodes offer; each got "
-                 "that type, and with the GPU memory model (gpuMemory) it fails for memory at every start\n",
+                 "gpusim: note: {:.0f} pods asking a fraction of a GPU ask more of its memory than the largest vGPU type "
+                 "the nodes offer; each got that type, and with the GPU memory model (gpuMemory) it fails for memory "
+                 "at every start\n",
                  metric.mean);
     }
   }

@@ -104,10 +104,13 @@ constexpr std::array k24_4{0, 8, 12, 20};
 constexpr std::array kRegion24{Placements{24, k24_24}, Placements{12, k24_12}, Placements{8, k24_8}, Placements{6, k24_6},
                                Placements{4, k24_4}};
 
-// Places sizes[i..] (largest first) into `taken` units, backtracking.
-bool place(const VgpuGpu& gpu, std::span<const int> sizes, std::size_t i, std::vector<bool>& taken) {
+// Places sizes[i..] (largest first) into `taken` units, backtracking. vGPUs of one size are
+// interchangeable, so each takes an ID above the one before it of its size (`above`): the search
+// visits each set of IDs once, not each of its orders.
+bool place(const VgpuGpu& gpu, std::span<const int> sizes, std::size_t i, std::vector<bool>& taken, int above) {
   if (i == sizes.size()) return true;
   for (const int id : mixed_placement_ids(gpu, sizes[i])) {
+    if (id <= above) continue;
     const auto first = static_cast<std::size_t>(id);
     const auto last = first + static_cast<std::size_t>(sizes[i]);
     if (last > taken.size() || std::any_of(taken.begin() + static_cast<std::ptrdiff_t>(first),
@@ -115,7 +118,8 @@ bool place(const VgpuGpu& gpu, std::span<const int> sizes, std::size_t i, std::v
       continue;
     }
     std::fill(taken.begin() + static_cast<std::ptrdiff_t>(first), taken.begin() + static_cast<std::ptrdiff_t>(last), true);
-    if (place(gpu, sizes, i + 1, taken)) return true;
+    const bool same_next = i + 1 < sizes.size() && sizes[i + 1] == sizes[i];
+    if (place(gpu, sizes, i + 1, taken, same_next ? id : -1)) return true;
     std::fill(taken.begin() + static_cast<std::ptrdiff_t>(first), taken.begin() + static_cast<std::ptrdiff_t>(last), false);
   }
   return false;
@@ -137,7 +141,7 @@ bool mixed_placement_fits(const VgpuGpu& gpu, std::span<const int> framebuffers_
   std::vector<int> sizes(framebuffers_gib.begin(), framebuffers_gib.end());
   std::sort(sizes.begin(), sizes.end(), std::greater<>());
   std::vector<bool> taken(static_cast<std::size_t>(gpu.placement_region_gib), false);
-  return place(gpu, sizes, 0, taken);
+  return place(gpu, sizes, 0, taken, -1);
 }
 
 const VgpuGpu* vgpu_gpu(std::string_view gpu_id) {

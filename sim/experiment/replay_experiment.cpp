@@ -155,7 +155,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     return needed;
   };
   const std::vector<std::string> vgpu_types = k8s::vgpu_types_by_class(setup);
-  std::int64_t vgpu_over_framebuffer = 0;  // trace pods asking more memory than their vGPU type has
+  std::int64_t vgpu_over_framebuffer = 0;  // trace fractions asking more memory than their vGPU type has
   const bool vgpu = vgpu_types.size() > 1;
   if (vgpu) check_vgpu_cluster(setup, physical_nodes);
   if (settings.fraction_as_one_device || mixed_mig != nullptr || vgpu) {
@@ -163,7 +163,10 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     for (cluster::PodSpec& pod : one_device.pods) {
       if (vgpu && pod.wants_gpu()) {
         pod.device_class = vgpu_class(pod, setup, vgpu_types, inputs.workload->source);
-        vgpu_over_framebuffer += pod.asked_share() > vgpu_framebuffer(setup, pod.device_class) + 1e-9;
+        // A fraction uses its share of a GPU's memory; a whole device (a named vGPU, a whole GPU) the
+        // vGPU's framebuffer (the kubelet's memory_request).
+        const bool named = pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kVgpuType;
+        vgpu_over_framebuffer += !named && pod.asked_share() < 1 && pod.asked_share() > vgpu_framebuffer(setup, pod.device_class) + 1e-9;
       }
       // A pod that names its profile gets it (device_shares.cpp).
       if (mixed_mig != nullptr && pod.wants_gpu() &&

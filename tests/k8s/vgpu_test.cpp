@@ -105,6 +105,9 @@ vgpu-configs:
   mixed-placeable:
     - devices: all
       vgpu-devices: {"A100DX-16C": 2, "A100DX-8C": 4, "A100DX-4C": 2}
+  mixed-many-small:
+    - devices: all
+      vgpu-devices: {"A100DX-8C": 1, "A100DX-4C": 15}
   mig-too-big:
     - devices: all
       vgpu-devices: {"A100DX-3-40C": 2, "A100DX-1-10C": 2}
@@ -243,6 +246,11 @@ TEST(KubevirtVgpu, WhatTheManagerAndTheDriverRefuse) {
   K8sScenario unplaceable = vgpu_scenario(VgpuScheduler::kBestEffort, "mixed-unplaceable", 0);
   unplaceable.kube.default_vgpu.mixed_size = true;
   EXPECT_NE(run_error(unplaceable).find("cannot all be placed on one GPU in mixed-size mode"), std::string::npos);
+  // One 8 GB vGPU blocks two of the sixteen 4 GB IDs: refused at once (the search visits each set
+  // of IDs once, not each of the 15! orders of equal vGPUs).
+  K8sScenario many = vgpu_scenario(VgpuScheduler::kBestEffort, "mixed-many-small", 0);
+  many.kube.default_vgpu.mixed_size = true;
+  EXPECT_NE(run_error(many).find("cannot all be placed on one GPU in mixed-size mode"), std::string::npos);
   K8sScenario placeable = vgpu_scenario(VgpuScheduler::kBestEffort, "mixed-placeable", 0);
   placeable.kube.default_vgpu.mixed_size = true;
   EXPECT_EQ(run_error(placeable), "no error");
@@ -356,6 +364,14 @@ spec:
   EXPECT_EQ(workload_error(head + "      gpus: [{name: g, deviceName: nvidia.com/GA102GL_A10}]\n"),
             "vms.yaml:7: spec.domain.devices.gpus[0].deviceName: 'nvidia.com/GA102GL_A10' is not a vGPU resource of KubeVirt's GPU "
             "device plugin (nvidia.com/NVIDIA_<type>, e.g. nvidia.com/NVIDIA_A10-12Q); passthrough GPUs are not modelled");
+  const std::string resources = "apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: {name: vm}\nspec:\n  domain:\n"
+                                "    resources:\n      requests: {cpu: 4x}\n";
+  EXPECT_NE(workload_error(resources).find("vms.yaml:7: spec.domain.resources.requests.cpu:"), std::string::npos)
+      << workload_error(resources);
+  const std::string gpu_ask = "apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata: {name: vm}\nspec:\n  domain:\n"
+                              "    resources:\n      limits: {nvidia.com/gpu: 1}\n";
+  EXPECT_EQ(workload_error(gpu_ask), "vms.yaml:7: spec.domain.resources.limits.nvidia.com/gpu: gpusim reads cpu and memory here; a "
+                                     "VM asks its vGPUs in spec.domain.devices.gpus[]");
   EXPECT_EQ(workload_error(head + "      gpus: [{name: g, deviceName: nvidia.com/NVIDIA_A10-12Q}, {name: g, deviceName: nvidia.com/NVIDIA_A10-12Q}]\n"),
             "vms.yaml:7: spec.domain.devices.gpus[1].name: 'g' given twice (KubeVirt requires unique device names)");
 }

@@ -8,6 +8,7 @@
 
 #include "traces/k8s/object_meta.hpp"
 #include "traces/k8s/pod_reader.hpp"
+#include "traces/k8s_quantity.hpp"
 
 namespace gpusim::traces::k8s {
 
@@ -22,20 +23,30 @@ void read_vmi(const Object& object, const PriorityClasses& classes, WorkloadBuil
   // The virt-launcher pod's one container: the VM's resources and its GPUs.
   YAML::Node requests(YAML::NodeType::Map);
   YAML::Node limits(YAML::NodeType::Map);
+  // cpu and memory, checked here so that an error names the VMI's own field; a VM's GPUs are its
+  // gpus[] (KubeVirt adds them to the launcher pod), any other resource is refused.
+  const auto copy = [&](const Fields& from, YAML::Node& into) {
+    for (const auto& kv : from.node()) {
+      const std::string name = kv.first.Scalar();
+      if (name == "cpu") {
+        must(where, kv.second, from.path(name), cpu_millicores(quantity_text(from, name)));
+      } else if (name == "memory") {
+        must(where, kv.second, from.path(name), memory_mib(quantity_text(from, name)));
+      } else {
+        from.fail(name, "gpusim reads cpu and memory here; a VM asks its vGPUs in spec.domain.devices.gpus[]");
+      }
+      into[name] = kv.second;
+    }
+  };
   if (const auto resources = domain.map("resources")) {
-    if (const auto asked = resources->map("requests")) {
-      for (const char* name : {"cpu", "memory"}) {
-        if (asked->has(name)) requests[name] = asked->get(name);
-      }
-    }
-    if (const auto capped = resources->map("limits")) {
-      for (const char* name : {"cpu", "memory"}) {
-        if (capped->has(name)) limits[name] = capped->get(name);
-      }
-    }
+    if (const auto asked = resources->map("requests")) copy(*asked, requests);
+    if (const auto capped = resources->map("limits")) copy(*capped, limits);
   }
   if (!requests["memory"]) {
-    if (const auto memory = domain.map("memory"); memory && memory->has("guest")) requests["memory"] = memory->get("guest");
+    if (const auto memory = domain.map("memory"); memory && memory->has("guest")) {
+      must(where, memory->get("guest"), memory->path("guest"), memory_mib(quantity_text(*memory, "guest")));
+      requests["memory"] = memory->get("guest");
+    }
   }
   std::vector<std::pair<std::string, int>> gpus;  // deviceName and count, in order
   if (const auto devices = domain.map("devices")) {

@@ -12,7 +12,9 @@
 namespace gpusim::traces::k8s {
 
 // One VirtualMachineInstance object (its kind checked by the caller), added as an ownerless pod.
-// GPUs through DRA claims and host devices (passthrough) are refused as not modelled.
+// GPUs through DRA claims and host devices (passthrough) are refused as not modelled, as are
+// resources other than cpu and memory in spec.domain.resources; spec.domain.cpu (cores, sockets,
+// threads) is not read, so a VM without a cpu request asks none.
 void read_vmi(const Object& object, const PriorityClasses& classes, WorkloadBuilder& builder);
 
 }  // namespace gpusim::traces::k8s
