@@ -127,16 +127,7 @@ bool bare(const YAML::Node& doc) {
 
 }  // namespace
 
-bool is_mig_parted_config(const YAML::Node& doc) {
-  try {
-    if (bare(doc)) return true;
-    if (!traces::k8s::is_config_map(doc) || !given(doc["data"]) || !doc["data"].IsMap()) return false;
-    const YAML::Node config = doc["data"]["config.yaml"];
-    return config && config.IsScalar() && bare(YAML::Load(config.Scalar()));
-  } catch (const YAML::Exception&) {
-    return false;
-  }
-}
+bool is_mig_parted_config(const YAML::Node& doc) { return traces::k8s::is_manager_config(doc, bare); }
 
 std::string mig_pci_device_id(const std::string& gpu) {
   // PCI device ids of the MIG-capable catalog models (the GPU Operator's default-mig-parted-config
@@ -199,21 +190,9 @@ MigPartedConfigs parse_mig_parted_config(const std::string& text, const std::str
   try {
     const YAML::Node doc = YAML::Load(text);
     if (!given(doc)) throw core::InputError(fmt::format("{}:1: empty: expected version: v1 and mig-configs", source));
-    if (!traces::k8s::is_config_map(doc)) {
-      read_spec(r, doc, "", out);
-      return out;
-    }
-    const traces::k8s::ConfigMap map = traces::k8s::read_config_map(doc, r, text);
-    bool found = false;
-    for (const traces::k8s::ConfigMapEntry& entry : map.data) {
-      if (entry.key != "config.yaml") {
-        out.notes.push_back(fmt::format("data.{}: not read (the MIG manager reads config.yaml)", entry.key));
-        continue;
-      }
-      read_spec(r, traces::k8s::load_entry(entry), "data.config.yaml", out);
-      found = true;
-    }
-    if (!found) r.fail(doc, "data.config.yaml", "missing: the MIG manager's ConfigMap holds its mig-configs there");
+    traces::k8s::read_manager_config(
+        doc, r, text, "the MIG manager", "its mig-configs",
+        [&](const YAML::Node& spec, const std::string& field) { read_spec(r, spec, field, out); }, out.notes);
   } catch (const YAML::Exception& e) {
     throw core::InputError(io::yaml_syntax_error(source, text, e));
   }

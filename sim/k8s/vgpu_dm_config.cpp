@@ -183,16 +183,7 @@ bool vgpu_filter_matches(const std::string& id, std::uint32_t device_id) {
   return id.size() == 10 && upper(id.substr(2)) == fmt::format("{:08X}", device_id);
 }
 
-bool is_vgpu_dm_config(const YAML::Node& doc) {
-  try {
-    if (bare(doc)) return true;
-    if (!traces::k8s::is_config_map(doc) || !given(doc["data"]) || !doc["data"].IsMap()) return false;
-    const YAML::Node config = doc["data"]["config.yaml"];
-    return config && config.IsScalar() && bare(YAML::Load(config.Scalar()));
-  } catch (const YAML::Exception&) {
-    return false;
-  }
-}
+bool is_vgpu_dm_config(const YAML::Node& doc) { return traces::k8s::is_manager_config(doc, bare); }
 
 const VgpuDmConfig& VgpuDmConfigs::for_node(const cluster::NodeSpec& node) const {
   std::string wanted = kVgpuDefaultConfig;
@@ -221,21 +212,9 @@ VgpuDmConfigs parse_vgpu_dm_config(const std::string& text, const std::string& s
   try {
     const YAML::Node doc = YAML::Load(text);
     if (!given(doc)) throw core::InputError(fmt::format("{}:1: empty: expected version: v1 and vgpu-configs", source));
-    if (!traces::k8s::is_config_map(doc)) {
-      read_spec(r, doc, "", out);
-      return out;
-    }
-    const traces::k8s::ConfigMap map = traces::k8s::read_config_map(doc, r, text);
-    bool found = false;
-    for (const traces::k8s::ConfigMapEntry& entry : map.data) {
-      if (entry.key != "config.yaml") {
-        out.notes.push_back(fmt::format("data.{}: not read (the vGPU Device Manager reads config.yaml)", entry.key));
-        continue;
-      }
-      read_spec(r, traces::k8s::load_entry(entry), "data.config.yaml", out);
-      found = true;
-    }
-    if (!found) r.fail(doc, "data.config.yaml", "missing: the vGPU Device Manager's ConfigMap holds its vgpu-configs there");
+    traces::k8s::read_manager_config(
+        doc, r, text, "the vGPU Device Manager", "its vgpu-configs",
+        [&](const YAML::Node& spec, const std::string& field) { read_spec(r, spec, field, out); }, out.notes);
   } catch (const YAML::Exception& e) {
     throw core::InputError(io::yaml_syntax_error(source, text, e));
   }

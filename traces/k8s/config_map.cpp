@@ -72,4 +72,35 @@ YAML::Node load_entry(const ConfigMapEntry& entry) {
   return YAML::Load(std::string(static_cast<std::size_t>(entry.first_line - 1), '\n') + entry.text);
 }
 
+bool is_manager_config(const YAML::Node& doc, bool (*is_spec)(const YAML::Node&)) {
+  try {
+    if (is_spec(doc)) return true;
+    if (!is_config_map(doc) || !doc["data"] || !doc["data"].IsMap()) return false;
+    const YAML::Node config = doc["data"]["config.yaml"];
+    return config && config.IsScalar() && is_spec(YAML::Load(config.Scalar()));
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+void read_manager_config(const YAML::Node& doc, const io::YamlFields& fields, std::string_view text, std::string_view manager,
+                         std::string_view holds, const std::function<void(const YAML::Node&, const std::string&)>& read_spec,
+                         std::vector<std::string>& notes) {
+  if (!is_config_map(doc)) {
+    read_spec(doc, "");
+    return;
+  }
+  const ConfigMap map = read_config_map(doc, fields, text);
+  bool found = false;
+  for (const ConfigMapEntry& entry : map.data) {
+    if (entry.key != "config.yaml") {
+      notes.push_back(fmt::format("data.{}: not read ({} reads config.yaml)", entry.key, manager));
+      continue;
+    }
+    read_spec(load_entry(entry), "data.config.yaml");
+    found = true;
+  }
+  if (!found) fields.fail(doc, "data.config.yaml", fmt::format("missing: {}'s ConfigMap holds {} there", manager, holds));
+}
+
 }  // namespace gpusim::traces::k8s

@@ -5,6 +5,7 @@
 // error inside it names the line a user opens.
 #include <yaml-cpp/yaml.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,5 +44,18 @@ ConfigMapEntry embedded_file(std::string key, const YAML::Node& value, const io:
 // An entry's text parsed as YAML, its marks counting lines of the ConfigMap's file (an empty or
 // blank entry gives a null node). Throws YAML::Exception on a syntax error, whose mark is a file line.
 YAML::Node load_entry(const ConfigMapEntry& entry);
+
+// NVIDIA's node managers (mig-parted, the vGPU Device Manager) read one file, which the GPU
+// Operator mounts from a ConfigMap's `config.yaml` entry; users pass either. Whether `doc` is
+// such a file: bare (`is_spec` accepts it) or as that ConfigMap.
+bool is_manager_config(const YAML::Node& doc, bool (*is_spec)(const YAML::Node&));
+
+// Reads such a file: `read_spec(spec, field)` on the bare document (field "") or on the
+// ConfigMap's `data.config.yaml` (field "data.config.yaml"). The ConfigMap's other entries each
+// get a note that `manager` does not read them; without config.yaml it fails, saying the entry
+// holds `holds`. Throws YAML::Exception on a syntax error inside the entry.
+void read_manager_config(const YAML::Node& doc, const io::YamlFields& fields, std::string_view text, std::string_view manager,
+                         std::string_view holds, const std::function<void(const YAML::Node&, const std::string&)>& read_spec,
+                         std::vector<std::string>& notes);
 
 }  // namespace gpusim::traces::k8s
