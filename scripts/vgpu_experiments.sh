@@ -82,3 +82,46 @@ set ylabel "pods per GPU"
 plot "< tail -n +2 $dir/table.txt" using 2:xtic(1) title "density" lc rgb "#4477aa"
 GP
 echo "vgpu: results in $dir (table.txt, slowdown.svg, jct.svg, density.svg)"
+
+# The same workload on the same 152 nodes with RTX PRO 6000 Blackwell Server Edition GPUs
+# (traces/vgpu/blackwell/), four 24 GB vGPUs per GPU three ways: time-sliced (DC-24C, the whole GPU),
+# time-sliced MIG-backed (DC-2-24C, two per 2g.48gb instance, MIG time-slicing on) under each vGPU
+# scheduler, and MIG-backed (DC-1-24C, one per 1g.24gb instance).
+bdir=$dir/blackwell
+mkdir -p "$bdir"
+b=traces/vgpu/blackwell
+bvariants=(time-sliced-best-effort time-sliced-equal-share time-sliced-fixed-share
+           mig-time-sliced-best-effort mig-time-sliced-equal-share mig-time-sliced-fixed-share mig-backed)
+for v in "${bvariants[@]}"; do
+  opts=(--kube "$b/$v.yaml" --config "$b/vgpu-configs.yaml")
+  rm -rf "${bdir:?}/$v"
+  ./build/gpusim compare --mode replay --cluster "$b/openb-eighth-cluster-rtx-pro-6000.csv" --workload "$workload" "${opts[@]}" \
+    --policies binpack --seeds 3 --out "$bdir/$v" > /dev/null 2>&1
+  rm -rf "build/vgpu/blackwell-$v"
+  ./build/gpusim run --mode replay --cluster "$b/openb-eighth-cluster-rtx-pro-6000.csv" --workload "$workload" "${opts[@]}" \
+    --policy binpack --seed 1 --out "build/vgpu/blackwell-$v" > /dev/null 2>&1
+  echo "vgpu: blackwell $v done"
+done
+{
+  echo "variant density busy_pct mean_slowdown p95_slowdown mean_jct_h p95_jct_h mean_queue_h completed never_ran"
+  for v in "${bvariants[@]}"; do
+    d=$bdir/$v
+    echo "$v $(density "build/vgpu/blackwell-$v/pods.csv") $(value "$d" shared_busy_pct) $(value "$d" mean_slowdown) $(value "$d" p95_slowdown) $(hours "$d" mean_jct_s) $(hours "$d" p95_jct_s) $(hours "$d" mean_queueing_delay_s) $(value "$d" completed_pods) $(value "$d" unscheduled_pods)"
+  done
+} > "$bdir/table.txt"
+gnuplot <<GP
+set terminal svg size 900,440 font "sans,11" background "#ffffff"
+load "scripts/bar_chart.gp"
+set key top left
+set xrange [-0.6:6.6]
+set xtics rotate by -20
+set output "$bdir/slowdown.svg"
+set title "RTX PRO 6000 Blackwell, four 24 GB vGPUs per GPU: slowdown (binpack, mean of 3 seeds)"
+set ylabel "run time / solo run time"
+plot "< tail -n +2 $bdir/table.txt" using 4:xtic(1) title "mean" lc rgb "#228833", "" using 5 title "p95" lc rgb "#ccbb44"
+set output "$bdir/jct.svg"
+set title "RTX PRO 6000 Blackwell, four 24 GB vGPUs per GPU: job completion time (binpack, mean of 3 seeds)"
+set ylabel "hours"
+plot "< tail -n +2 $bdir/table.txt" using 6:xtic(1) title "mean JCT" lc rgb "#4477aa", "" using 7 title "p95 JCT" lc rgb "#66ccee", "" using 8 title "mean queueing" lc rgb "#ee6677"
+GP
+echo "vgpu: results in $bdir (table.txt, slowdown.svg, jct.svg)"

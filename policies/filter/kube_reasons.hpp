@@ -11,7 +11,9 @@
 // gpusim's own checks that kube-scheduler has no plugin for keep gpusim's words, in the same
 // "node(s) ..." form (results/README.md lists them).
 #include <array>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/cluster/cluster_state.hpp"
 #include "sim/cluster/mig.hpp"
@@ -30,7 +32,8 @@ inline constexpr std::string_view kUnschedulableTaint = "node.kubernetes.io/unsc
 
 // The GPU resource the pod asks of node n, as NodeResourcesFit names it in "Insufficient <name>":
 // up to two parts ("nvidia.com/mig-" + a profile name). A trace pod, which names no resource,
-// asks the one the node's device plugin advertises (nvidia.com/gpu when it says none).
+// asks the one the node's device plugin advertises (nvidia.com/gpu when it says none); a pod that
+// names one the node does not advertise asks that one (nvidia.com/gpu of a vGPU node).
 inline std::array<std::string_view, 2> gpu_resource(const cluster::PodSpec& pod, cluster::NodeIndex n,
                                                     const cluster::ClusterState& cluster) {
   using cluster::GpuResource;
@@ -38,18 +41,28 @@ inline std::array<std::string_view, 2> gpu_resource(const cluster::PodSpec& pod,
   if (asked == GpuResource::kMigProfile && !pod.constraints->mig_profile.empty()) {
     return {"nvidia.com/mig-", pod.constraints->mig_profile};
   }
+  if (asked == GpuResource::kVgpuType) return {"nvidia.com/", pod.constraints->vgpu_resource};
   if (pod.device_class != 0) {
-    // A MIG instance shape (1 + its index): the profile's name is the GPU model's; a node without
-    // MIG GPUs names it after the first node in node order that has them.
-    const auto shape = static_cast<std::size_t>(pod.device_class - 1);
+    // The device class's resource, named as on node n or else on the first node in node order
+    // that has classes. Where nodes advertise vGPU types a trace pod asks its class's type
+    // (sim/experiment/vgpu_requests.hpp), and a pod that names another resource asks that one,
+    // which KubeVirt's device plugin does not advertise; elsewhere the class is a MIG instance
+    // shape (1 + its index), named after the GPU model's profile.
+    const auto vgpu_types = [&](cluster::NodeIndex m) { return cluster.node(m).device_class_resources.get(); };
     const auto geometry_of = [&](cluster::NodeIndex m) -> const cluster::MigGeometry* {
       const cluster::NodeSpec& node = cluster.node(m);
       return node.gpu_count > 0 ? cluster::mig_geometry(cluster.catalog().at(node.gpu_model).id) : nullptr;
     };
-    const cluster::MigGeometry* geometry = geometry_of(n);
-    for (cluster::NodeIndex m = 0; geometry == nullptr && m < cluster.node_count(); ++m) geometry = geometry_of(m);
-    if (geometry == nullptr) return {"nvidia.com/mig-", "<profile>"};
-    return {"nvidia.com/mig-", geometry->profiles[shape].name};
+    const std::vector<std::string>* types = vgpu_types(n);
+    for (cluster::NodeIndex m = 0; types == nullptr && m < cluster.node_count(); ++m) types = vgpu_types(m);
+    if (types != nullptr) {
+      if (asked == GpuResource::kAny && pod.device_class < types->size()) return {(*types)[pod.device_class], ""};
+    } else {
+      const cluster::MigGeometry* geometry = geometry_of(n);
+      for (cluster::NodeIndex m = 0; geometry == nullptr && m < cluster.node_count(); ++m) geometry = geometry_of(m);
+      if (geometry == nullptr) return {"nvidia.com/mig-", "<profile>"};
+      return {"nvidia.com/mig-", geometry->profiles[pod.device_class - 1U].name};
+    }
   }
   const GpuResource named = asked != GpuResource::kAny ? asked : cluster.node(n).gpu_resource;
   switch (named) {

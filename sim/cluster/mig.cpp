@@ -25,7 +25,8 @@ MigGeometry a100(std::string_view id, bool big) {
             {big ? "3g.40gb" : "3g.20gb", 3, 4, 42, k3g},
             {big ? "4g.40gb" : "4g.20gb", 4, 4, 56, k4g},
             {big ? "7g.80gb" : "7g.40gb", 7, 8, 98, k7g}}},
-          hami_templates()};
+          hami_templates(),
+          7};
 }
 
 // Hopper (GH100): SM counts from `-lgip` outputs on H200, GH200 and H100 NVL (calibration.md §1.2).
@@ -38,13 +39,29 @@ MigGeometry hopper(std::string_view id, bool h200) {
             {h200 ? "3g.71gb" : "3g.40gb", 3, 4, 60, k3g},
             {h200 ? "4g.71gb" : "4g.40gb", 4, 4, 64, k4g},
             {h200 ? "7g.141gb" : "7g.80gb", 7, 8, 132, k7g}}},
-          hami_templates()};
+          hami_templates(),
+          7};
 }
 
-const std::array<MigGeometry, 4>& geometries() {
+// GB202 (RTX PRO 6000 Blackwell Server Edition, sim/k8s/notes/vgpu-sources.md §8): 4 compute and 4
+// memory slices, a quarter instance with quarter memory and so on (the driver's kmigmgr_gb202.c);
+// profiles 1g.24gb (4 per GPU), 2g.48gb (2), 4g.96gb (1) (the GPU Operator's mig-parted config).
+// 1g.24gb has 46 of the 188 SMs (`-lgip` outputs); 2g and 4g are taken as 2 and 4 times that,
+// and the starts as every position of the instance's size, since no `-lgipp` output was found.
+// Memory quarters are two eighths each; HAMi has no templates for it.
+MigGeometry gb202(std::string_view id) {
+  MigGeometry g{id, 188, {}, {}, 4};
+  g.profiles[0] = {"1g.24gb", 1, 2, 46, 0x55};
+  g.profiles[2] = {"2g.48gb", 2, 4, 92, 0x11};
+  g.profiles[5] = {"4g.96gb", 4, 8, 184, 0x01};
+  return g;
+}
+
+const std::array<MigGeometry, 5>& geometries() {
   // H100 PCIe (114 SMs) is left out: its instances' SM counts are not among the sources.
-  static const std::array<MigGeometry, 4> all = {a100("a100-sxm4-40gb", false), a100("a100-sxm4-80gb", true),
-                                                 hopper("h100-sxm5-80gb", false), hopper("h200-sxm-141gb", true)};
+  static const std::array<MigGeometry, 5> all = {a100("a100-sxm4-40gb", false), a100("a100-sxm4-80gb", true),
+                                                 hopper("h100-sxm5-80gb", false), hopper("h200-sxm-141gb", true),
+                                                 gb202("rtx-pro-6000-blackwell-server")};
   return all;
 }
 
@@ -68,14 +85,16 @@ bool place(const MigGeometry& geometry, std::span<const int> order, std::span<co
 
 std::optional<int> MigGeometry::shape(std::string_view profile_name) const {
   for (int s = 0; s < kMigShapes; ++s) {
-    if (profiles[static_cast<std::size_t>(s)].name == profile_name) return s;
+    if (!profile_name.empty() && profiles[static_cast<std::size_t>(s)].name == profile_name) return s;
   }
   return std::nullopt;
 }
 
 std::string MigGeometry::profile_names() const {
   std::string names;
-  for (const MigProfile& p : profiles) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  for (const MigProfile& p : profiles) {
+    if (!p.name.empty()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  }
   return names;
 }
 
@@ -94,7 +113,7 @@ std::string all_mig_profile_names() {
   std::vector<std::string_view> names;
   for (const MigGeometry& g : geometries()) {
     for (const MigProfile& p : g.profiles) {
-      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+      if (!p.name.empty() && std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
     }
   }
   std::string joined;
@@ -105,7 +124,7 @@ std::string all_mig_profile_names() {
 std::optional<std::vector<int>> mig_placement(const MigGeometry& geometry, std::span<const int> shapes) {
   int compute = 0;
   for (const int s : shapes) compute += geometry.profiles[static_cast<std::size_t>(s)].compute_slices;
-  if (compute > 7 || shapes.size() > 7) return std::nullopt;
+  if (compute > geometry.compute_slices || shapes.size() > static_cast<std::size_t>(geometry.compute_slices)) return std::nullopt;
   // Largest instances first: they have the fewest positions.
   std::vector<int> order(shapes.size());
   std::iota(order.begin(), order.end(), 0);
@@ -121,9 +140,10 @@ std::optional<std::vector<int>> mig_placement(const MigGeometry& geometry, std::
 int mig_shape_for(const MigGeometry& geometry, double demand) {
   // A pod's share of a GPU is both its compute and its memory (as gpu-milli and gpushare take it):
   // the instance must have enough of each.
+  const double slices = geometry.compute_slices;
   for (int s = 0; s < kMigShapes; ++s) {
     const MigProfile& p = geometry.profiles[static_cast<std::size_t>(s)];
-    if (p.compute_slices / 7.0 >= demand - 1e-9 && p.memory_slices / 8.0 >= demand - 1e-9) return s;
+    if (p.compute_slices > 0 && p.compute_slices / slices >= demand - 1e-9 && p.memory_slices / 8.0 >= demand - 1e-9) return s;
   }
   return kMigShapes - 1;
 }

@@ -15,16 +15,18 @@
 
 namespace gpusim::cluster {
 
-// Every MIG-capable model has the same six instance shapes; the shape index is what a MIG device
-// of a mixed-strategy node is advertised as (its nvidia.com/mig-<name> resource), model-independent.
+// Every MIG-capable model has at most six instance shapes, in one order of slots (1g with one
+// memory slice, 1g with two, 2g, 3g, 4g, the whole GPU); the shape index is what a MIG device of
+// a mixed-strategy node is advertised as (its nvidia.com/mig-<name> resource), model-independent.
+// A model with fewer profiles leaves slots empty (no name, no compute).
 inline constexpr int kMigShapes = 6;
 
 struct MigProfile {
-  std::string_view name;    // the model's profile name, e.g. "3g.40gb"
-  int compute_slices = 0;   // of 7
-  int memory_slices = 0;    // of 8
+  std::string_view name;    // the model's profile name, e.g. "3g.40gb"; empty: no profile in this slot
+  int compute_slices = 0;   // of the geometry's compute_slices
+  int memory_slices = 0;    // eighths of the GPU's memory
   int sms = 0;              // streaming multiprocessors of the instance
-  std::uint8_t starts = 0;  // bit s: the instance may start at memory slice s
+  std::uint8_t starts = 0;  // bit s: the instance may start at memory eighth s
 };
 
 struct MigGeometry {
@@ -33,6 +35,8 @@ struct MigGeometry {
   std::array<MigProfile, kMigShapes> profiles;  // by shape index, smallest first
   // The HAMi templates of the model in HAMi's order (dynamic MIG), as shape indices with counts.
   std::vector<std::vector<int>> templates;
+  // Compute slices of the whole GPU: 7 on A100 and Hopper, 4 on GB202 (RTX PRO 6000 Blackwell).
+  int compute_slices = 7;
 
   std::optional<int> shape(std::string_view profile_name) const;
   std::string profile_names() const;  // comma-separated, for messages
@@ -49,12 +53,13 @@ bool is_mig_profile_name(std::string_view name);
 std::string all_mig_profile_names();
 
 // Whether instances of these shapes can all be created on one GPU: each at one of its profile's
-// start positions, no two sharing a memory slice, at most 7 compute slices in all. Returns each
-// instance's start (in the order given), or none.
+// start positions, no two sharing a memory slice, at most the GPU's compute slices in all.
+// Returns each instance's start (in the order given), or none.
 std::optional<std::vector<int>> mig_placement(const MigGeometry& geometry, std::span<const int> shapes);
 
-// The smallest shape (fewest compute, then memory slices) whose compute (g/7) and memory (slices/8)
-// both cover `demand`, a share of the whole GPU in (0, 1]; a whole GPU asks the largest.
+// The smallest shape (fewest compute, then memory slices) whose compute (g / the GPU's slices) and
+// memory (eighths / 8) both cover `demand`, a share of the whole GPU in (0, 1]; a whole GPU asks
+// the largest.
 int mig_shape_for(const MigGeometry& geometry, double demand);
 
 }  // namespace gpusim::cluster

@@ -2,6 +2,7 @@
 // A node's fixed description: capacity, labels, taints and its GPUs (all of one model, as in
 // the traces gpusim replays).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,9 @@ struct NodeSpec {
   // strategy: 1 + the instance's shape, sim/cluster/mig.hpp); empty: one resource for all. A pod
   // then gets devices of its own `device_class` only.
   std::vector<std::uint8_t> device_class{};
+  // The resource each device class is advertised as, by class, where classes are not MIG shapes
+  // (KubeVirt's "nvidia.com/NVIDIA_<type>", one per vGPU type; shared by the nodes); null: MIG's.
+  std::shared_ptr<const std::vector<std::string>> device_class_resources{};
   // RDMA bandwidth it offers, in percent of one NIC (100 per NIC); pods reserve PodSpec::rdma_percent.
   std::int32_t rdma_percent = 0;
   // status.allocatable.pods: at most this many pods bound at once (NodeResourcesFit's "Too many

@@ -67,6 +67,48 @@ constexpr std::array kT4{
     VgpuType{"8Q", 8, 2, 0, ""},   VgpuType{"16Q", 16, 1, 0, ""},
 };
 
+// RTX PRO 6000 Blackwell Server Edition (prefix DC): the VDM v0.5.0's config counts (vGPU 19.0's
+// types), whole-GPU totals; a MIG-backed type's per-instance most is its total over the instances
+// of its profile (4 x 1g.24gb, 2 x 2g.48gb, 1 x 4g.96gb), so DC-1-8C is 3 on each 1g.24gb. The
+// GFX types' profiles (+gfx) are not modelled: they are listed so that a config naming one is
+// refused as that, not as an unknown type. No mixed-size figures.
+constexpr std::array kRtxPro6000{
+    VgpuType{"96C", 96, 1, 0, ""}, VgpuType{"48C", 48, 2, 0, ""}, VgpuType{"32C", 32, 3, 0, ""},
+    VgpuType{"24C", 24, 4, 0, ""}, VgpuType{"16C", 16, 6, 0, ""}, VgpuType{"12C", 12, 8, 0, ""},
+    VgpuType{"8C", 8, 12, 0, ""},
+    VgpuType{"96Q", 96, 1, 0, ""}, VgpuType{"48Q", 48, 2, 0, ""}, VgpuType{"32Q", 32, 3, 0, ""},
+    VgpuType{"24Q", 24, 4, 0, ""}, VgpuType{"16Q", 16, 6, 0, ""}, VgpuType{"12Q", 12, 8, 0, ""},
+    VgpuType{"8Q", 8, 12, 0, ""},  VgpuType{"6Q", 6, 16, 0, ""},  VgpuType{"4Q", 4, 24, 0, ""},
+    VgpuType{"3Q", 3, 32, 0, ""},
+    VgpuType{"1-24C", 24, 4, 0, "1g.24gb", 1},   VgpuType{"1-12C", 12, 8, 0, "1g.24gb", 2},
+    VgpuType{"1-8C", 8, 12, 0, "1g.24gb", 3},
+    VgpuType{"1-24Q", 24, 4, 0, "1g.24gb", 1},   VgpuType{"1-12Q", 12, 8, 0, "1g.24gb", 2},
+    VgpuType{"1-8Q", 8, 12, 0, "1g.24gb", 3},    VgpuType{"1-6Q", 6, 16, 0, "1g.24gb", 4},
+    VgpuType{"1-4Q", 4, 24, 0, "1g.24gb", 6},    VgpuType{"1-3Q", 3, 32, 0, "1g.24gb", 8},
+    VgpuType{"1-2Q", 2, 48, 0, "1g.24gb", 12},
+    VgpuType{"2-48C", 48, 2, 0, "2g.48gb", 1},   VgpuType{"2-24C", 24, 4, 0, "2g.48gb", 2},
+    VgpuType{"2-16C", 16, 6, 0, "2g.48gb", 3},   VgpuType{"2-12C", 12, 8, 0, "2g.48gb", 4},
+    VgpuType{"2-48Q", 48, 2, 0, "2g.48gb", 1},   VgpuType{"2-24Q", 24, 4, 0, "2g.48gb", 2},
+    VgpuType{"2-16Q", 16, 6, 0, "2g.48gb", 3},   VgpuType{"2-12Q", 12, 8, 0, "2g.48gb", 4},
+    VgpuType{"4-96C", 96, 1, 0, "4g.96gb", 1},   VgpuType{"4-48C", 48, 2, 0, "4g.96gb", 2},
+    VgpuType{"4-32C", 32, 3, 0, "4g.96gb", 3},   VgpuType{"4-24C", 24, 4, 0, "4g.96gb", 4},
+    VgpuType{"4-96Q", 96, 1, 0, "4g.96gb", 1},   VgpuType{"4-48Q", 48, 2, 0, "4g.96gb", 2},
+    VgpuType{"4-32Q", 32, 3, 0, "4g.96gb", 3},   VgpuType{"4-24Q", 24, 4, 0, "4g.96gb", 4},
+    VgpuType{"1-24CGFX", 24, 4, 0, "1g.24gb+gfx", 1},  VgpuType{"1-12CGFX", 12, 8, 0, "1g.24gb+gfx", 2},
+    VgpuType{"1-8CGFX", 8, 12, 0, "1g.24gb+gfx", 3},  VgpuType{"1-24QGFX", 24, 4, 0, "1g.24gb+gfx", 1},
+    VgpuType{"1-12QGFX", 12, 8, 0, "1g.24gb+gfx", 2},  VgpuType{"1-8QGFX", 8, 12, 0, "1g.24gb+gfx", 3},
+    VgpuType{"1-6QGFX", 6, 16, 0, "1g.24gb+gfx", 4},  VgpuType{"1-4QGFX", 4, 24, 0, "1g.24gb+gfx", 6},
+    VgpuType{"1-3QGFX", 3, 32, 0, "1g.24gb+gfx", 8},  VgpuType{"1-2QGFX", 2, 48, 0, "1g.24gb+gfx", 12},
+    VgpuType{"2-48CGFX", 48, 2, 0, "2g.48gb+gfx", 1},  VgpuType{"2-24CGFX", 24, 4, 0, "2g.48gb+gfx", 2},
+    VgpuType{"2-16CGFX", 16, 6, 0, "2g.48gb+gfx", 3},  VgpuType{"2-12CGFX", 12, 8, 0, "2g.48gb+gfx", 4},
+    VgpuType{"2-48QGFX", 48, 2, 0, "2g.48gb+gfx", 1},  VgpuType{"2-24QGFX", 24, 4, 0, "2g.48gb+gfx", 2},
+    VgpuType{"2-16QGFX", 16, 6, 0, "2g.48gb+gfx", 3},  VgpuType{"2-12QGFX", 12, 8, 0, "2g.48gb+gfx", 4},
+    VgpuType{"4-96CGFX", 96, 1, 0, "4g.96gb+gfx", 1},  VgpuType{"4-48CGFX", 48, 2, 0, "4g.96gb+gfx", 2},
+    VgpuType{"4-32CGFX", 32, 3, 0, "4g.96gb+gfx", 3},  VgpuType{"4-24CGFX", 24, 4, 0, "4g.96gb+gfx", 4},
+    VgpuType{"4-96QGFX", 96, 1, 0, "4g.96gb+gfx", 1},  VgpuType{"4-48QGFX", 48, 2, 0, "4g.96gb+gfx", 2},
+    VgpuType{"4-32QGFX", 32, 3, 0, "4g.96gb+gfx", 3},  VgpuType{"4-24QGFX", 24, 4, 0, "4g.96gb+gfx", 4},
+};
+
 // Device ids: the VDM's `default` config's device-filters (0xDDDD10DE).
 constexpr std::array kBoards{
     VgpuGpu{"a100-sxm4-40gb", "A100X", 0x20B010DE, true, kA100_40},
@@ -78,6 +120,7 @@ constexpr std::array kBoards{
     VgpuGpu{"l4", "L4", 0x27B810DE, true, k24GiB, 24},
     VgpuGpu{"l40s", "L40S", 0x26B910DE, true, kL40S},
     VgpuGpu{"t4", "T4", 0x1EB810DE, false, kT4},
+    VgpuGpu{"rtx-pro-6000-blackwell-server", "DC", 0x2BB510DE, false, kRtxPro6000},
 };
 
 // Mixed-size placement IDs (NVIDIA AI Enterprise 5.0 §2.10; sim/k8s/notes/vgpu-sources.md §6), by

@@ -3,7 +3,8 @@
 // with a fixed framebuffer and a maximum number per GPU (sim/k8s/notes/vgpu-sources.md, §4).
 // Time-sliced C-series figures are NVIDIA AI Enterprise 5.0's (vGPU 17.x) type tables, Q-series
 // and H200 figures the vGPU Device Manager v0.5.0's bundled config counts (equal-size maxima
-// only). MIG-backed types carry the MIG profile of the GPU instance each runs on.
+// only), as are the RTX PRO 6000 Blackwell's (vGPU 19's types). MIG-backed types carry the MIG
+// profile of the GPU instance each runs on.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -18,6 +19,10 @@ struct VgpuType {
   int max_equal = 0;        // most per GPU in equal-size mode (every vGPU of one size)
   int max_mixed = 0;        // most per GPU in mixed-size mode; 0: not known or not supported
   std::string_view mig_profile;  // MIG-backed: its GPU instance ("1g.5gb"); "" for time-sliced
+  // MIG-backed: the most on one GPU instance (the driver's maxInstancePerGI). Above 1 it is a
+  // time-sliced MIG-backed type (GB20x GPUs only), which the driver offers with the GPU's MIG
+  // time-slicing mode on; its vGPUs time-slice their instance under the vGPU scheduler.
+  int per_instance = 1;
 };
 
 struct VgpuGpu {

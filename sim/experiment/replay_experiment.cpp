@@ -244,6 +244,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
   // Count-only device plugins hand out whole GPUs: the scheduler's cache knows which nodes.
   std::vector<cluster::NodeSpec> scheduler_nodes = nodes;
+  const auto vgpu_resources = std::make_shared<std::vector<std::string>>(vgpu_types.size());
+  for (std::size_t c = 1; c < vgpu_types.size(); ++c) (*vgpu_resources)[c] = "nvidia.com/" + k8s::vgpu_resource(vgpu_types[c]);
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     scheduler_nodes[n].whole_gpus_only = !k8s::scheduler_picks_gpus(setup[n].model);
     scheduler_nodes[n].one_gpu_per_pod = setup[n].model == k8s::DevicePluginModel::kGpushare;
@@ -262,6 +264,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     if (setup[n].model == k8s::DevicePluginModel::kKubevirtVgpu) {
       // nvidia.com/NVIDIA_<type>: a resource per vGPU type.
       const int slots = setup[n].replicas();
+      scheduler_nodes[n].device_class_resources = vgpu_resources;
       for (int d = 0; d < nodes[n].gpu_count; ++d) {
         scheduler_nodes[n].device_class.push_back(setup[n].vgpu_devices[static_cast<std::size_t>(d % slots)].device_class);
       }

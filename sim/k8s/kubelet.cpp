@@ -37,7 +37,6 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     if (!shares_speed(setup[n].model)) continue;
     const int replicas = setup[n].replicas();
-    const int per_unit = setup[n].devices_per_speed_unit();
     SharedGpuModel model;
     model.mps = setup[n].model == DevicePluginModel::kMps;  // gpushare's pods time-slice
     if (setup[n].model == DevicePluginModel::kKubevirtVgpu && !setup[n].vgpu_devices.empty()) {
@@ -56,11 +55,24 @@ std::vector<SharedGpuModel> shared_gpu_models(const std::vector<cluster::NodeSpe
     }
     const double percentage = setup[n].sharing.mps_active_thread_percentage;
     model.thread_fraction = percentage > 0 ? percentage / 100.0 : 1.0 / replicas;
-    if (setup[n].vgpu_mig_backed()) {
-      model.time_share = TimeShare::kCuda;  // the schedulers time-slice only time-sliced vGPUs
-      model.gpu_weight = 1.0 / replicas;    // each instance a unit of its own
+    const int gpus = nodes[n].gpu_count / replicas;
+    if (!setup[n].vgpu_mig_backed()) {
+      models.insert(models.end(), static_cast<std::size_t>(gpus), model);
+      continue;
     }
-    models.insert(models.end(), static_cast<std::size_t>(nodes[n].gpu_count / per_unit), model);
+    // Each GPU instance a unit of its own, with its SMs. One vGPU on an instance runs on it alone;
+    // time-sliced MIG-backed vGPUs share it under the vGPU scheduler (set per instance), fixed
+    // share giving each 1 / its type's most per instance.
+    const int units = setup[n].speed_units_per_gpu();
+    model.gpu_weight = 1.0 / units;
+    std::vector<SharedGpuModel> instances(static_cast<std::size_t>(units), model);
+    for (const NodeSetup::VgpuDevice& d : setup[n].vgpu_devices) {
+      SharedGpuModel& unit = instances[static_cast<std::size_t>(d.instance)];
+      unit.compute = d.compute_share;
+      unit.fixed_share = 1.0 / d.per_instance;
+      if (d.per_instance == 1) unit.time_share = TimeShare::kCuda;  // the schedulers time-slice only several per instance
+    }
+    for (int g = 0; g < gpus; ++g) models.insert(models.end(), instances.begin(), instances.end());
   }
   return models;
 }
@@ -112,7 +124,9 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const bool shared = shared_node(static_cast<std::uint32_t>(n));
     physical_offset_.push_back(physical_offset_.back() +
-                               (shared ? static_cast<std::size_t>(nodes[n].gpu_count / setup[n].devices_per_speed_unit()) : 0));
+                               (shared ? static_cast<std::size_t>(nodes[n].gpu_count / setup[n].replicas() *
+                                                                  setup[n].speed_units_per_gpu())
+                                       : 0));
     if (shared && !present[n]) set_gpus_present(static_cast<std::uint32_t>(n), false, core::Time::zero());
     if (shared) {
       sharing_.any = true;
@@ -583,10 +597,10 @@ bool KubeletFleet::draws_overrun(PodId id) const {
 
 void KubeletFleet::physical_gpus(const Resident& r, std::vector<std::uint32_t>& out) const {
   const auto n = static_cast<std::uint32_t>(r.node);
-  const int per_unit = setup_[n].devices_per_speed_unit();
+  const NodeSetup& setup = setup_[n];
   out.clear();
   r.gpus.for_each([&](int d) {
-    out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(d / per_unit)));
+    out.push_back(static_cast<std::uint32_t>(physical_offset_[n] + static_cast<std::size_t>(setup.speed_unit(d))));
   });
 }
 

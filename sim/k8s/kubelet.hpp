@@ -66,7 +66,7 @@ class KubeletFleet final : public Component {
   // Physical GPUs (a GPU cut into MIG-backed vGPUs is several units of the speed model, one GPU).
   std::uint32_t physical_gpu_count(std::uint32_t node) const {
     const auto units = static_cast<std::uint32_t>(physical_offset_[node + 1] - physical_offset_[node]);
-    return setup_[node].vgpu_mig_backed() ? units / static_cast<std::uint32_t>(setup_[node].replicas()) : units;
+    return units / static_cast<std::uint32_t>(setup_[node].speed_units_per_gpu());
   }
   UsageCounters node_usage(std::uint32_t node, core::Time now) const;
   // The pod objects holding devices on a node, whether one's containers run on the speed model

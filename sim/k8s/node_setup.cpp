@@ -31,6 +31,12 @@ void resolve_mig(NodeSetup& chosen, const MigConfig& mig, const cluster::NodeSpe
     throw core::InputError(fmt::format("{}, but its GPU ({}) has no MIG (MIG-capable: a100-sxm4-40gb, a100-sxm4-80gb, "
                                        "h100-sxm5-80gb, h200-sxm-141gb)", where, gpu));
   }
+  if (chosen.mig_geometry->compute_slices != 7) {
+    // Its 4-slice geometry serves MIG-backed vGPU; the MIG device plugin's slice accounting and
+    // HAMi's templates assume 7 slices.
+    throw core::InputError(fmt::format("{}, but gpusim models MIG on its GPU ({}) only under MIG-backed vGPU (devicePlugin "
+                                       "kubevirt-vgpu)", where, gpu));
+  }
   if (mig.layout.empty()) {
     throw core::InputError(fmt::format("{} without a MIG layout: give NVIDIA's MIG manager config (--config, with the "
                                        "node labelled nvidia.com/mig.config) and its device-plugin config",

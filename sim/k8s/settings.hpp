@@ -183,6 +183,9 @@ struct VgpuConfig {
   // RmPVMRL's time slice TT in ms (1-30); 0: the default (2 ms up to 8 vGPUs per GPU, else 1 ms).
   int time_slice_ms = 0;
   bool mixed_size = false;
+  // The GPU's MIG time-slicing mode (GB20x GPUs): on, the driver offers the MIG-backed types that
+  // put several vGPUs on one GPU instance (DC-1-8C: 3 per 1g.24gb); off, it hides them.
+  bool mig_time_slicing = false;
   core::Time boot_time = core::Time::from_seconds(60);
   friend bool operator==(const VgpuConfig&, const VgpuConfig&) = default;
 };
@@ -366,13 +369,21 @@ struct NodeSetup {
     std::uint8_t device_class = 0;  // its resource nvidia.com/NVIDIA_<type>, numbered over the run
     int mig_shape = -1;             // MIG-backed: its GPU instance's shape (mig_geometry); -1: time-sliced
     double compute_share = 1;       // MIG-backed: its instance's share of the GPU's SMs
+    int instance = 0;               // MIG-backed: its GPU instance, 0, 1, ... in device order
+    int per_instance = 1;           // MIG-backed: its type's most per instance (Fixed Share's 1/n there)
   };
   std::vector<VgpuDevice> vgpu_devices{};
   VgpuConfig vgpu{};
-  // Devices that share one unit of the shared-GPU speed model: a GPU's replicas or time-sliced
-  // vGPUs share it; a MIG-backed vGPU is a GPU instance of its own.
+  // Units of the shared-GPU speed model: a GPU's replicas or time-sliced vGPUs share one; under
+  // MIG-backed vGPU each GPU instance is one, shared by its vGPUs (one, or several time-sliced).
   bool vgpu_mig_backed() const { return !vgpu_devices.empty() && vgpu_devices.front().mig_shape >= 0; }
-  int devices_per_speed_unit() const { return vgpu_mig_backed() ? 1 : replicas(); }
+  int speed_units_per_gpu() const { return vgpu_mig_backed() ? vgpu_devices.back().instance + 1 : 1; }
+  // The unit device d runs on, counted over the node's units.
+  int speed_unit(int d) const {
+    const int per_gpu = replicas();
+    const int within = vgpu_mig_backed() ? vgpu_devices[static_cast<std::size_t>(d % per_gpu)].instance : 0;
+    return d / per_gpu * speed_units_per_gpu() + within;
+  }
   // A GPU's layout as node status reports it for dynamic MIG: a HAMi template's index, or this.
   static constexpr int kInitialLayout = 15;
   // Dynamic MIG: GPUs per node at most (each one's layout is 4 bits of NodeStatus::mig_layouts,

@@ -130,10 +130,10 @@ class Reader : public io::YamlFields {
   // HAMi's dynamic MIG only: a static layout is NVIDIA's files' (refused with their lines).
   // A vGPU host's settings: `scheduler` (best-effort, equal-share, fixed-share) or the nvidia
   // module's `RmPVMRL` value as NVIDIA's guide writes it (0x01 equal share, 0x11 fixed share, the
-  // time slice in ms in bits 16-23; 0x00 best effort), `mixedSizeMode`, `bootTime`.
+  // time slice in ms in bits 16-23; 0x00 best effort), `mixedSizeMode`, `migTimeSlicing`, `bootTime`.
   VgpuConfig vgpu(const YAML::Node& map, const std::string& field) const {
     if (!map.IsMap()) fail(map, field, "expected a mapping");
-    only(map, field, {"scheduler", "RmPVMRL", "mixedSizeMode", "bootTime"});
+    only(map, field, {"scheduler", "RmPVMRL", "mixedSizeMode", "migTimeSlicing", "bootTime"});
     VgpuConfig c;
     if (map["scheduler"] && map["RmPVMRL"]) fail(map["RmPVMRL"], field + ".RmPVMRL", "give scheduler or RmPVMRL, not both");
     if (map["scheduler"]) {
@@ -167,6 +167,7 @@ class Reader : public io::YamlFields {
       }
     }
     if (map["mixedSizeMode"]) c.mixed_size = boolean(map["mixedSizeMode"], field + ".mixedSizeMode");
+    if (map["migTimeSlicing"]) c.mig_time_slicing = boolean(map["migTimeSlicing"], field + ".migTimeSlicing");
     if (map["bootTime"]) c.boot_time = duration(map["bootTime"], field + ".bootTime");
     return c;
   }

@@ -73,8 +73,9 @@ void SharedProgress::recompute(Gpu& gpu) {
   }
   // Time-slicing: capacity after context switches, shared max-min fair over the demands.
   const double nd = static_cast<double>(n);
-  const double capacity = n > 1 ? 1.0 / (1.0 + m.time_slice_overhead * (nd - 1.0) / nd) : 1.0;
-  gpu.switching = 1.0 - capacity;
+  const double slicing = n > 1 ? 1.0 / (1.0 + m.time_slice_overhead * (nd - 1.0) / nd) : 1.0;
+  gpu.switching = 1.0 - slicing;
+  const double capacity = m.compute * slicing;
   if (m.time_share != TimeShare::kCuda) {
     // The vGPU scheduler's strict round robin: each vGPU gets its slice whether it uses it or not,
     // so a process runs at its share over its demand, at most 1; what it leaves idles the GPU.

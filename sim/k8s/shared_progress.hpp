@@ -44,10 +44,13 @@ struct SharedGpuModel {
   double stream_capacity = 1;      // c
   double thread_fraction = 1;      // a (MPS)
   TimeShare time_share = TimeShare::kCuda;
-  double fixed_share = 1;  // kFixedShare: 1 / the vGPU type's maximum per GPU
+  double fixed_share = 1;  // kFixedShare: 1 / the vGPU type's maximum per GPU (per GPU instance)
   // The share of a physical GPU this unit is, for the time integrals: 1, or 1 / the instances of a
   // GPU cut into MIG-backed vGPUs (each its own unit), so that a GPU's units add up to one GPU.
   double gpu_weight = 1;
+  // The unit's compute as a share of the whole GPU's (demands are shares of the whole GPU): 1, or
+  // a GPU instance's SM share; its processes share that.
+  double compute = 1;
 };
 
 class SharedProgress {

@@ -105,19 +105,32 @@ double framebuffer_share(const cluster::VgpuType& type, const cluster::GpuModel&
   return std::min(1.0, type.framebuffer_gib * 1024.0 / static_cast<double>(model.memory_mib));
 }
 
-// MIG-backed vGPU: the manager has mig-parted create one GPU instance per vGPU (A100DX-1-10C on a
-// 1g.10gb instance), so the instances must fit the GPU as the driver places them; each vGPU then
-// runs on its instance's SMs alone (the vGPU schedulers time-slice only time-sliced vGPUs).
+// MIG-backed vGPU: the manager has mig-parted create the GPU instances (A100DX-1-10C on a 1g.10gb
+// instance each), so they must fit the GPU as the driver places them. A type of one vGPU per
+// instance runs on its instance's SMs alone (the vGPU schedulers time-slice only time-sliced
+// vGPUs); a time-sliced MIG-backed type (GB20x: DC-1-8C, 3 per 1g.24gb) fills each instance with
+// its most per instance, in the config's order, the last taking the rest, and its vGPUs
+// time-slice the instance. One type per instance (the driver's heterogeneous mode per instance is
+// not modelled). The VDM v0.5.0 itself would ask mig-parted for a profile named after the vGPU's
+// framebuffer (1g.8gb for DC-1-8C, spec.go ToMigConfigSpecSlice), which the GPU lacks; gpusim
+// creates the instance the type runs on, as NVIDIA's vGPU documentation sets such a host up.
 void resolve_mig_backed(NodeSetup& chosen, const VgpuDmEntry& entry, const cluster::VgpuGpu& board,
                         const cluster::GpuModel& model, const std::string& at) {
   const cluster::MigGeometry* geometry = cluster::mig_geometry(model.id);
   if (geometry == nullptr) {
     throw core::InputError(fmt::format("{}: MIG-backed vGPU on {}, which gpusim has no MIG geometry for", at, model.id));
   }
-  std::vector<int> shapes;
-  std::vector<const cluster::VgpuType*> types;
+  std::vector<int> shapes;                       // per instance
+  std::vector<const cluster::VgpuType*> types;   // per instance
+  std::vector<int> vgpus;                        // per instance
   for (const auto& [name, count] : entry.vgpu_devices) {
     const cluster::VgpuType& type = supported(board, model, name, at);
+    if (type.per_instance > 1 && !chosen.vgpu.mig_time_slicing) {
+      throw core::InputError(fmt::format("{}: vGPU type {} is not supported on GPU (index=0): it is a time-sliced MIG-backed type "
+                                         "({} per {} instance), which the driver offers only with the GPU's MIG time-slicing "
+                                         "mode on; set vgpu.migTimeSlicing: true for a host where it is", at, name,
+                                         type.per_instance, type.mig_profile));
+    }
     const auto shape = geometry->shape(type.mig_profile);
     if (!shape) {
       throw core::InputError(fmt::format("{}: {} runs on MIG profile {}, which gpusim does not model (its profiles: {})", at, name,
@@ -128,24 +141,29 @@ void resolve_mig_backed(NodeSetup& chosen, const VgpuDmEntry& entry, const clust
                                          "maximum supported instances for '{}' ({} per GPU)", at, count, name, count, name,
                                          type.max_equal));
     }
-    for (int k = 0; k < count; ++k) {
+    for (int left = count; left > 0; left -= type.per_instance) {
       shapes.push_back(*shape);
       types.push_back(&type);
+      vgpus.push_back(std::min(left, type.per_instance));
     }
   }
   if (!cluster::mig_placement(*geometry, shapes)) {
-    throw core::InputError(fmt::format("{}: the GPU instances these vGPUs need do not fit one {} (at most 7 compute slices, each "
-                                       "instance at a memory slice where its profile may start); the MIG manager would fail",
-                                       at, model.id));
+    throw core::InputError(fmt::format("{}: the GPU instances these vGPUs need ({}) do not fit one {} (at most {} compute slices, "
+                                       "each instance at a memory slice where its profile may start); the MIG manager would fail",
+                                       at, shapes.size(), model.id, geometry->compute_slices));
   }
   for (std::size_t i = 0; i < shapes.size(); ++i) {
-    NodeSetup::VgpuDevice device;
-    device.type = std::string(board.prefix) + "-" + std::string(types[i]->suffix);
-    device.framebuffer_share = framebuffer_share(*types[i], model);
-    device.max_instances = types[i]->max_equal;
-    device.mig_shape = shapes[i];
-    device.compute_share = geometry->compute_share(shapes[i]);
-    chosen.vgpu_devices.push_back(device);
+    for (int k = 0; k < vgpus[i]; ++k) {
+      NodeSetup::VgpuDevice device;
+      device.type = std::string(board.prefix) + "-" + std::string(types[i]->suffix);
+      device.framebuffer_share = framebuffer_share(*types[i], model);
+      device.max_instances = types[i]->max_equal;
+      device.mig_shape = shapes[i];
+      device.compute_share = geometry->compute_share(shapes[i]);
+      device.instance = static_cast<int>(i);
+      device.per_instance = types[i]->per_instance;
+      chosen.vgpu_devices.push_back(device);
+    }
   }
 }
 

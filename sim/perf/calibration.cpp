@@ -396,6 +396,8 @@ constexpr DeviceName kDeviceNames[] = {
     {"NVIDIA H100 PCIe 80GB", "h100-pcie-80gb"},
     {"NVIDIA H200", "h200-sxm-141gb"},
     {"NVIDIA H200 141GB HBM3e", "h200-sxm-141gb"},
+    // The driver's name for device 0x2BB5 (NVIDIA/open-gpu-kernel-modules README, supported GPUs).
+    {"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-blackwell-server"},
 };
 
 std::vector<std::string> device_tokens(std::string_view name) {

@@ -60,5 +60,36 @@ TEST(VgpuCli, MistakesAreRefusedAtTheirLineWithNothingWritten) {
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+TEST(VgpuCli, TimeSlicedMigBackedVgpuOnTheBundledBlackwellFiles) {
+  // One RTX PRO 6000 Blackwell host, DC-2-24C (two per 2g.48gb instance, 92 of 188 SMs), fixed
+  // share: each vGPU gets half its instance, 46 / 188 of the GPU. The pod asks a whole GPU as one
+  // vGPU (demand 1): its 300 s take 300 x 188 / 46 = 1226.087 s after its 60 s boot.
+  const fs::path dir = fresh_dir("vgpu-blackwell");
+  const fs::path blackwell = kVgpu / "blackwell";
+  std::ofstream(dir / "nodes.csv") << "sn,cpu_milli,memory_mib,gpu,model\nbw-0,96000,786432,1,rtx-pro-6000-blackwell-server\n";
+  std::ofstream(dir / "pods.csv")
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+         "vm-0,1000,1024,1,1000,,,Succeeded,0,300,0\n";
+  const std::string run = fmt::format("run --mode replay --cluster {} --workload {} --policy binpack --config {}",
+                                      (dir / "nodes.csv").string(), (dir / "pods.csv").string(),
+                                      (blackwell / "vgpu-configs.yaml").string());
+  const CliResult ok = run_gpusim(dir, fmt::format("{} --kube {} --out out", run, (blackwell / "mig-time-sliced-fixed-share.yaml").string()));
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const std::string pods = slurp(dir / "out/pods.csv");
+  EXPECT_NE(pods.find(",60.000000,1286.086957,completed"), std::string::npos) << pods;
+  // Without the GPU's MIG time-slicing mode the driver hides DC-2-24C: refused, nothing written.
+  std::ofstream(dir / "off.yaml") << "pools:\n  - name: vgpu\n    devicePlugin: kubevirt-vgpu\n"
+                                     "    labels: {nvidia.com/vgpu.config: DC-2-24C}\n    vgpu: {migTimeSlicing: false}\n";
+  const CliResult off = run_gpusim(dir, fmt::format("{} --kube {} --out out2", run, (dir / "off.yaml").string()));
+  EXPECT_EQ(off.exit_code, 1);
+  EXPECT_NE(off.err.find("vgpu-configs.yaml:15: vgpu-configs.DC-2-24C[0]: vGPU type DC-2-24C is not supported on GPU (index=0)"),
+            std::string::npos) << off.err;
+  std::ofstream(dir / "typo.yaml") << "pools:\n  - name: vgpu\n    devicePlugin: kubevirt-vgpu\n    vgpu: {migTimeSlicing: yes please}\n";
+  const CliResult typo = run_gpusim(dir, fmt::format("{} --kube {} --out out2", run, (dir / "typo.yaml").string()));
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_NE(typo.err.find("typo.yaml:4: pools[0].vgpu.migTimeSlicing"), std::string::npos) << typo.err;
+  EXPECT_FALSE(fs::exists(dir / "out2"));
+}
+
 }  // namespace
 }  // namespace gpusim::testing

@@ -1,8 +1,8 @@
 // Fuzz target: NVIDIA's vGPU Device Manager config reader (bare or the GPU Operator's ConfigMap).
-// A config it accepts gives an A100 80GB node (labelled with its first config's name) its vGPUs
-// under devicePlugin kubevirt-vgpu and drives a short replay, under each vGPU scheduler and with
-// and without mixed-size mode, so that what the reader lets through cannot crash the node setup,
-// the vGPU devices or the speed model.
+// A config it accepts gives an A100 80GB or an RTX PRO 6000 Blackwell node (labelled with its first
+// config's name) its vGPUs under devicePlugin kubevirt-vgpu and drives a short replay, under each
+// vGPU scheduler, with and without mixed-size mode and MIG time-slicing, so that what the reader
+// lets through cannot crash the node setup, the vGPU devices or the speed model.
 #include <fmt/format.h>
 
 #include "sim/config/profiles.hpp"
@@ -44,12 +44,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const auto& catalog = fuzz::bundled_catalog();
     traces::ClusterSpec cluster;
-    cluster.nodes.push_back({"a0", 64000, 262144, 2, *catalog.find("a100-sxm4-80gb"), {}, {}, false});
+    const bool blackwell = size / 3 % 2 == 1;
+    cluster.nodes.push_back(
+        {"a0", 64000, 262144, 2, *catalog.find(blackwell ? "rtx-pro-6000-blackwell-server" : "a100-sxm4-80gb"), {}, {}, false});
     cluster.nodes[0].labels.emplace_back(k8s::kVgpuConfigLabel, configs->configs.front().name);
     k8s::KubeSettings settings;
     settings.default_model = k8s::DevicePluginModel::kKubevirtVgpu;
     settings.default_vgpu.scheduler = static_cast<k8s::VgpuScheduler>(size % 3);
     settings.default_vgpu.mixed_size = size % 2 == 0;
+    settings.default_vgpu.mig_time_slicing = size % 7 != 0;
     settings.default_vgpu.boot_time = core::Time::from_seconds(static_cast<std::int64_t>(size % 5) * 20);
     settings.vgpu_dm_configs = configs;
     const experiment::RunInputs inputs{&catalog, &cluster, &workload, &registry, nullptr, {}, nullptr, &settings};

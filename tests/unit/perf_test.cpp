@@ -120,11 +120,13 @@ TEST(Calibration, NvidiaSmiNamesOfEveryCatalogModel) {
       {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
       {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
       {"NVIDIA H200", "h200-sxm-141gb"},
+      {"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-blackwell-server"},
       // Near misses: not in the catalog, so they must not borrow another model's figures.
       {"NVIDIA L40", "nvidia-l40"},
       {"NVIDIA GH200 480GB", "nvidia-gh200-480gb"},
       {"NVIDIA A100-PCIE-40GB", "nvidia-a100-pcie-40gb"},
       {"NVIDIA A10G", "nvidia-a10g"},
+      {"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "nvidia-rtx-pro-6000-blackwell-workstation-edition"},
   };
   for (const auto& [device, id] : names) EXPECT_EQ(catalog_id_for_device(device), id) << device;
   // Every catalog model but openb's undisclosed G2/G3 is reachable from a device name.
