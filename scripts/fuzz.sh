@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-smoke}
 all_targets=(openb_nodes openb_pods profile_yaml gpu_catalog calibration_json k8s_manifests kube_settings philly_jobs gavel_table
   native_trace dlrm_instances kube_scheduler_config device_plugin_config hami_values mig_parted_config vgpu_dm_config vmi_reader volcano_conf
-  volcano_queues kueue_objects kai_queues)
+  volcano_queues kueue_objects kai_queues sweep_file)
 read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 
 bash scripts/setup.sh
@@ -43,7 +43,7 @@ fuzz_one() {
   max_len=8192
   [[ $target == profile_yaml || $target == kube_scheduler_config ]] && max_len=1024
   [[ $target == k8s_manifests || $target == kube_settings || $target == device_plugin_config || $target == hami_values ||
-        $target == mig_parted_config || $target == vgpu_dm_config || $target == vmi_reader || $target == volcano_* || $target == kueue_objects || $target == kai_queues ]] && max_len=2048
+        $target == mig_parted_config || $target == vgpu_dm_config || $target == vmi_reader || $target == volcano_* || $target == kueue_objects || $target == kai_queues || $target == sweep_file ]] && max_len=2048
   start=$(date +%s)
   # Seeds and kept crash inputs; git keeps no empty folder, so only those that exist.
   seeds=()

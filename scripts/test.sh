@@ -31,7 +31,7 @@ cmake --build build-asan --parallel "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$jobs"
 
-# 6 s each (eleven targets, two at a time on CI's 2 cores) keeps the whole run under 20 minutes (campaigns: results/fuzz/).
+# 6 s each (every target, two at a time on CI's 2 cores) keeps the whole run under 20 minutes (campaigns: results/fuzz/).
 echo "== libFuzzer: every reader's fuzz target, 6 s each"
 bash scripts/fuzz.sh smoke 6
 

@@ -1,4 +1,4 @@
-// gpusim command line: `run` one policy, `compare` several over many seeds, `policies` lists
+// gpusim command line: `run` one policy, `compare` several over many seeds, `sweep` a grid of runs, `policies` lists
 // the built-in profiles, `calibrate` and `validate` handle GPU calibrations. Every failure ends
 // in one of the exit codes of sim/app/exit_codes.hpp with a message on stderr; no exception
 // reaches std::terminate.
@@ -18,6 +18,7 @@
 #include "sim/app/trace_command.hpp"
 #include "sim/app/usage_error.hpp"
 #include "sim/app/simulate_command.hpp"
+#include "sim/app/sweep_command.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/core/check.hpp"
 #include "sim/core/status.hpp"
@@ -47,6 +48,8 @@ int run_cli(int argc, char** argv) {
   app::SimulateOptions compare_options;
   CLI::App* run = app::add_run_command(cli, run_options);
   CLI::App* compare = app::add_compare_command(cli, compare_options);
+  app::SweepOptions sweep_options;
+  const app::SweepCommands sweep = app::add_sweep_commands(cli, sweep_options);
   report::OpenMetricsOptions export_options;
   CLI::App* openmetrics = app::add_export_command(cli, export_options);
   app::ReportOptions report_options;
@@ -79,6 +82,11 @@ int run_cli(int argc, char** argv) {
     io::AbandonList abandon;
     const io::InterruptGuard interrupts(abandon);
     return app::run_report(report_options, abandon);
+  }
+  if (*sweep.sweep) {
+    io::AbandonList abandon;
+    const io::InterruptGuard interrupts(abandon);
+    return app::run_sweep_commands(sweep, sweep_options, self_path(argv[0]), abandon);
   }
   if (*openmetrics) return app::run_export(export_options);
   if (*trace.inspect) return app::run_trace_inspect(trace_options);

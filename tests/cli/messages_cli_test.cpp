@@ -25,7 +25,7 @@ TEST(Messages, EveryUsageErrorSaysGpusimError) {
       {"run --seed -1 --out o", "--seed: -1 is negative; seeds are 0 .. 2^63-1"},
       {"", "A subcommand is required"},
       // gpusim's.
-      {"frobnicate", "unknown command 'frobnicate' (commands: run, compare, export, report, trace, policies, config, calibrate, validate)"},
+      {"frobnicate", "unknown command 'frobnicate' (commands: run, compare, sweep, export, report, trace, policies, config, calibrate, validate)"},
       {"run --policy fgd,bestfit --out o", "--policy takes one policy; use `gpusim compare --policies` for several"},
       {"run --mode replay --fill-target 1.2 --out o", "--fill-target applies to --mode fill only"},
   };

@@ -1,0 +1,212 @@
+#include "sim/app/sweep_command.hpp"
+
+#include <fmt/format.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <thread>
+
+#include "sim/app/exit_codes.hpp"
+#include "sim/app/simulate_command.hpp"
+#include "sim/io/input_file.hpp"
+#include "sim/sweep/cells.hpp"
+#include "sim/sweep/merge.hpp"
+#include "sim/sweep/runner.hpp"
+#include "sim/sweep/sweep_file.hpp"
+
+namespace gpusim::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `gpusim run`'s own options, so that a sweep file names exactly what the command takes.
+sweep::RunOptionLookup run_option_lookup() {
+  auto app = std::make_shared<CLI::App>();
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* run = add_run_command(*app, *options);
+  return [app, options, run](const std::string& name) {
+    const CLI::Option* option = run->get_option_no_throw("--" + name);
+    if (option == nullptr) return sweep::RunOptionInfo{false, true};
+    return sweep::RunOptionInfo{true, option->get_type_size() != 0};
+  };
+}
+
+std::string quoted(const std::string& word) {
+  if (!word.empty() && word.find_first_of(" \t'\"\\$`*?[]{}()<>|;&!#~") == std::string::npos) return word;
+  std::string text = "'";
+  for (const char c : word) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return text + "'";
+}
+
+// The shard of an Indexed Job pod: Kubernetes sets JOB_COMPLETION_INDEX to 0 .. completions-1.
+std::optional<std::size_t> shard_index(const SweepOptions& o) {
+  if (o.shards == 0) return std::nullopt;
+  const char* text = std::getenv("JOB_COMPLETION_INDEX");
+  if (text == nullptr) {
+    throw UsageError("--shards: JOB_COMPLETION_INDEX is not set (an Indexed Job's pods have it; by hand, set it to 0 .. shards-1)");
+  }
+  std::size_t index = 0;
+  const std::string_view view(text);
+  const auto [end, error] = std::from_chars(view.data(), view.data() + view.size(), index);
+  if (error != std::errc{} || end != view.data() + view.size() || index >= static_cast<std::size_t>(o.shards)) {
+    throw UsageError(fmt::format("--shards {}: JOB_COMPLETION_INDEX '{}' is not an index 0 .. {}", o.shards, text, o.shards - 1));
+  }
+  return index;
+}
+
+// A Kubernetes name: lower-case letters, digits and '-', at most 63 characters.
+std::string dns_label(const std::string& name) {
+  std::string label;
+  for (const char c : name) {
+    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    label += std::isalnum(static_cast<unsigned char>(lower)) != 0 ? lower : '-';
+  }
+  while (!label.empty() && label.front() == '-') label.erase(label.begin());
+  label = label.substr(0, 50);
+  while (!label.empty() && label.back() == '-') label.pop_back();
+  return label.empty() ? "sweep" : label;
+}
+
+// batch/v1 Job, completionMode Indexed: pod i runs shard i of the sweep (JOB_COMPLETION_INDEX,
+// which Kubernetes sets in each pod) into a shared volume; `gpusim sweep merge` merges them after.
+std::string indexed_job_manifest(const SweepOptions& o, const sweep::SweepSpec& spec, std::size_t cells) {
+  if (o.shards == 0) throw UsageError("--emit-job needs --shards K (the Job's completions: one shard per pod)");
+  const int parallelism = o.parallelism > 0 ? o.parallelism : o.shards;
+  const std::string name = "gpusim-sweep-" + dns_label(spec.name);
+  const std::string out = "/sweep/" + dns_label(spec.name);
+  YAML::Emitter yaml;
+  yaml << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "batch/v1" << YAML::Key << "kind" << YAML::Value << "Job";
+  yaml << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
+  yaml << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap << YAML::Key << "sweep.gpusim/cells" << YAML::Value
+       << YAML::DoubleQuoted << std::to_string(cells) << YAML::EndMap << YAML::EndMap;
+  yaml << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  yaml << YAML::Key << "completionMode" << YAML::Value << "Indexed";
+  yaml << YAML::Key << "completions" << YAML::Value << o.shards;
+  yaml << YAML::Key << "parallelism" << YAML::Value << parallelism;
+  yaml << YAML::Key << "backoffLimit" << YAML::Value << o.shards;
+  yaml << YAML::Key << "template" << YAML::Value << YAML::BeginMap << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  yaml << YAML::Key << "restartPolicy" << YAML::Value << "Never";
+  yaml << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+  yaml << YAML::Key << "name" << YAML::Value << "gpusim" << YAML::Key << "image" << YAML::Value << o.image;
+  yaml << YAML::Key << "workingDir" << YAML::Value << o.workdir;
+  yaml << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << "gpusim" << "sweep" << o.file << "--out" << out
+       << "--shards" << YAML::DoubleQuoted << std::to_string(o.shards) << "--threads" << YAML::DoubleQuoted << "1"
+       << "--progress-every" << YAML::DoubleQuoted << "60" << YAML::EndSeq;
+  yaml << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "requests" << YAML::Value << YAML::BeginMap
+       << YAML::Key << "cpu" << YAML::Value << "1" << YAML::Key << "memory" << YAML::Value << "2Gi" << YAML::EndMap << YAML::EndMap;
+  yaml << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+       << "sweep-out" << YAML::Key << "mountPath" << YAML::Value << "/sweep" << YAML::EndMap << YAML::EndSeq;
+  yaml << YAML::EndMap << YAML::EndSeq;
+  yaml << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+       << "sweep-out" << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName"
+       << YAML::Value << o.volume_claim << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  yaml << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+  return fmt::format("# gpusim sweep {}: {} cells in {} shards (pod i runs cells i, i+{}, ...) into the volume {}; then\n"
+                     "# `gpusim sweep merge {}` in a pod with that volume merges them.\n{}\n",
+                     spec.name, cells, o.shards, o.shards, o.volume_claim, out, yaml.c_str());
+}
+
+int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList& abandon) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string text = io::read_file(o.file, "sweep file");
+  const sweep::SweepSpec spec = sweep::parse_sweep(o.file, text, run_option_lookup());
+  const std::vector<sweep::Cell> cells = sweep::expand_cells(spec);
+  // Relative paths in the file's options are the file's neighbours, wherever gpusim is run from.
+  const fs::path working_dir = fs::absolute(fs::path(o.file)).parent_path();
+  if (o.dry_run) {
+    fmt::print("# sweep {}: {} cells; each runs in {}:\n", spec.name, cells.size(), working_dir.string());
+    for (const sweep::Cell& cell : cells) {
+      std::string line = cell.id + "  gpusim";
+      for (const std::string& arg : cell.args) line += " " + quoted(arg);
+      fmt::print("{} --out {} --quiet\n", line, quoted((fs::path(o.out.empty() ? "DIR" : o.out) / "cells" / cell.id).string()));
+    }
+    return kExitOk;
+  }
+  if (o.emit_job) {
+    fmt::print("{}", indexed_job_manifest(o, spec, cells.size()));
+    return kExitOk;
+  }
+  if (o.out.empty()) throw UsageError("sweep: --out DIR is required (or --dry-run to list the cells)");
+  const std::optional<std::size_t> shard = shard_index(o);
+  const fs::path out = fs::absolute(fs::path(o.out)).lexically_normal();
+  sweep::prepare_sweep_dir(out, sweep::sweep_record(spec, cells));
+  sweep::RunnerOptions runner;
+  runner.gpusim = gpusim;
+  runner.working_dir = working_dir;
+  runner.out = out;
+  runner.threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::max(1U, std::thread::hardware_concurrency());
+  runner.progress = !o.progress.quiet;
+  runner.style = progress_style(o.progress, "cells");
+  if (shard) runner.selected = [&](std::size_t i) { return i % static_cast<std::size_t>(o.shards) == *shard; };
+  const sweep::RunnerOutcome outcome = sweep::run_cells(cells, runner);
+  if (!outcome.failures.empty()) {
+    const auto& first = outcome.failures.front();
+    fmt::print(stderr, "gpusim: error: {} cell{} failed; completed cells are kept, and a rerun with the same --out runs only "
+               "the others. {} exited {} ({}):\n{}",
+               outcome.failures.size(), outcome.failures.size() == 1 ? "" : "s", first.id, first.exit_code,
+               (out / "logs" / (first.id + ".log")).string(), first.log_tail);
+    return kExitBadInput;
+  }
+  if (shard) {
+    fmt::print("shard {} of {}: {} cells: {} run, {} complete before; merge them all with `gpusim sweep merge {}`\n", *shard,
+               o.shards, outcome.ran + outcome.skipped, outcome.ran, outcome.skipped, o.out);
+    return kExitOk;
+  }
+  const fs::path merged = sweep::merge_sweep(out, &abandon, GPUSIM_VERSION);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  fmt::print("wrote {} ({} cells: {} run, {} complete before; {:.2f} s wall)\n", merged.string(), cells.size(), outcome.ran,
+             outcome.skipped, wall);
+  return kExitOk;
+}
+
+}  // namespace
+
+SweepCommands add_sweep_commands(CLI::App& app, SweepOptions& o) {
+  SweepCommands commands;
+  commands.sweep = app.add_subcommand(
+      "sweep", "Run every cell of a declarative sweep file (sweeps/FORMAT.md) as its own `gpusim run`, resumably, and merge "
+               "them into one table and report");
+  commands.sweep->add_option("file", o.file, "The sweep file (YAML)");
+  commands.sweep->add_option("--out", o.out,
+                             "The sweep's directory: created if absent or empty, resumed if it holds this sweep (cells "
+                             "already complete are kept), refused otherwise");
+  commands.sweep->add_flag("--dry-run", o.dry_run, "List the cells and their `gpusim run` commands; run nothing");
+  commands.sweep->add_option("--threads", o.threads, "Cells run at once (default: all hardware threads)")
+      ->check(CLI::Range(1, 4096));
+  add_progress_options(*commands.sweep, o.progress);
+  commands.sweep->add_option("--shards", o.shards,
+                             "Run one shard of K: the cells i with i % K == JOB_COMPLETION_INDEX (as an Indexed Job's pod "
+                             "does), and no merge (`gpusim sweep merge DIR` once every shard is done)")
+      ->check(CLI::Range(1, 100000));
+  commands.sweep->add_flag("--emit-job", o.emit_job,
+                           "Print a Kubernetes Indexed Job manifest that runs the sweep in --shards pods on a shared volume");
+  commands.sweep->add_option("--parallelism", o.parallelism, "--emit-job: pods at once (default: --shards)")
+      ->check(CLI::Range(1, 100000));
+  commands.sweep->add_option("--image", o.image, "--emit-job: the container image, with gpusim and this checkout")
+      ->capture_default_str();
+  commands.sweep->add_option("--workdir", o.workdir, "--emit-job: the checkout's path in the image (the sweep file's path is relative to it)")
+      ->capture_default_str();
+  commands.sweep->add_option("--volume-claim", o.volume_claim, "--emit-job: the PersistentVolumeClaim the shards write to")
+      ->capture_default_str();
+  commands.merge = commands.sweep->add_subcommand(
+      "merge", "Merge a sweep directory's complete cells into DIR/merged (summary.json, cells.csv, groups.csv, report.md)");
+  commands.merge->add_option("dir", o.merge_dir, "The sweep's directory")->required();
+  return commands;
+}
+
+int run_sweep_commands(const SweepCommands& commands, const SweepOptions& o, const std::string& gpusim, io::AbandonList& abandon) {
+  if (*commands.merge) {
+    const fs::path merged = sweep::merge_sweep(fs::path(o.merge_dir), &abandon, GPUSIM_VERSION);
+    fmt::print("wrote {}\n", merged.string());
+    return kExitOk;
+  }
+  if (o.file.empty()) throw UsageError("sweep: give the sweep file (gpusim sweep FILE.yaml --out DIR)");
+  return run_sweep(o, gpusim, abandon);
+}
+
+}  // namespace gpusim::app

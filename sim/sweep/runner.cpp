@@ -1,0 +1,141 @@
+#include "sim/sweep/runner.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "sim/core/run_progress.hpp"
+
+extern char** environ;
+
+namespace gpusim::sweep {
+namespace fs = std::filesystem;
+namespace {
+
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The last `lines` lines of a log, for the error message.
+std::string tail(const fs::path& log, int lines) {
+  std::ifstream in(log);
+  std::vector<std::string> kept;
+  std::string line;
+  while (std::getline(in, line)) {
+    kept.push_back(line);
+    if (static_cast<int>(kept.size()) > lines) kept.erase(kept.begin());
+  }
+  std::string text;
+  for (const std::string& l : kept) text += "  " + l + "\n";
+  return text;
+}
+
+// Runs `gpusim <args> --out DIR --quiet` in `cwd`, its stdout and stderr into `log`; its exit code
+// (128 + N when killed by signal N; 127 when it could not start).
+int run_cell_process(const RunnerOptions& options, const Cell& cell, const fs::path& log) {
+  std::vector<std::string> words{options.gpusim.string()};
+  words.insert(words.end(), cell.args.begin(), cell.args.end());
+  words.insert(words.end(), {"--out", cell_dir(options.out, cell.id).string(), "--quiet"});
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addchdir_np(&actions, options.working_dir.c_str());
+  // The child gets the default signal mask: the sweep blocks SIGINT in its threads, and a cell must
+  // take it (to remove its partial output) when the terminal sends it to the whole group.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) {
+    std::ofstream(log, std::ios::app) << fmt::format("gpusim sweep: cannot start {}: {}\n", argv[0], std::strerror(spawned));
+    return 127;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& options) {
+  std::vector<std::size_t> mine;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (!options.selected || options.selected(i)) mine.push_back(i);
+  }
+  RunnerOutcome outcome;
+  std::vector<core::RunProgress> slots(mine.size());
+  std::vector<std::size_t> todo;
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    if (cell_complete(options.out, cells[mine[k]].id)) {
+      // Done in an earlier run: counted, but not timed (it says nothing of how long a cell takes).
+      slots[k].state.store(core::RunProgress::kDone, std::memory_order_relaxed);
+      ++outcome.skipped;
+    } else {
+      todo.push_back(k);
+    }
+  }
+  std::optional<io::ProgressReporter> reporter;
+  if (options.progress) {
+    io::ProgressStyle style = options.style;
+    style.noun = "cells";
+    style.simulated_time = false;
+    reporter.emplace(slots, style);
+  }
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::vector<RunnerOutcome::Failure> failures;
+  std::atomic<std::size_t> ran{0};
+  const auto work = [&] {
+    for (std::size_t t = next++; t < todo.size() && !stop; t = next++) {
+      const std::size_t k = todo[t];
+      const Cell& cell = cells[mine[k]];
+      slots[k].started_ns.store(steady_ns(), std::memory_order_relaxed);
+      slots[k].state.store(core::RunProgress::kRunning, std::memory_order_relaxed);
+      const fs::path log = options.out / "logs" / (cell.id + ".log");
+      const int code = run_cell_process(options, cell, log);
+      slots[k].finished_ns.store(steady_ns(), std::memory_order_relaxed);
+      slots[k].state.store(core::RunProgress::kDone, std::memory_order_relaxed);
+      ++ran;
+      if (code != 0) {
+        stop = true;
+        const std::lock_guard lock(mutex);
+        failures.push_back({cell.id, code, tail(log, 6)});
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    const unsigned threads = std::max(1U, std::min<unsigned>(options.threads, static_cast<unsigned>(std::max<std::size_t>(1, todo.size()))));
+    for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
+  }
+  if (reporter) reporter->finish();
+  std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  outcome.failures = std::move(failures);
+  outcome.ran = ran;
+  return outcome;
+}
+
+}  // namespace gpusim::sweep

@@ -1,0 +1,47 @@
+#pragma once
+// A sweep file (sweeps/FORMAT.md): the `gpusim run` options every cell shares, the axes whose
+// every combination is a cell, and the metrics to tabulate. Read field by field, with errors that
+// name the file, the line and the field.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpusim::sweep {
+
+// A `gpusim run` option (its name without "--") and its value as the command line gives it.
+struct RunOption {
+  std::string name;
+  std::string value;  // empty for a flag
+};
+
+struct Axis {
+  std::string name;                 // a `gpusim run` option: policy, seed, workload, time-compression, ...
+  std::vector<std::string> values;  // in the file's order
+  bool numeric = false;             // every value a number: plotted as a line against it
+  int line = 0;
+};
+
+struct SweepSpec {
+  std::string file;
+  std::string name;
+  std::vector<RunOption> run;   // shared by every cell, in the file's order
+  std::vector<Axis> axes;       // in the file's order; the last varies fastest
+  std::vector<std::string> metrics;
+  int metrics_line = 0;
+};
+
+// Whether `name` is an option of `gpusim run`, and whether it takes a value (false: a flag).
+struct RunOptionInfo {
+  bool known = false;
+  bool takes_value = true;
+};
+using RunOptionLookup = std::function<RunOptionInfo(const std::string& name)>;
+
+// Parses `text` (the contents of `file`). Throws core::InputError "file:line: field: why".
+SweepSpec parse_sweep(const std::string& file, const std::string& text, const RunOptionLookup& lookup);
+
+// The number of cells: the product of the axes' lengths (1 with no axes).
+std::size_t cell_count(const SweepSpec& spec);
+
+}  // namespace gpusim::sweep

@@ -1,0 +1,231 @@
+// `gpusim sweep`: every cell is the `gpusim run` it names, byte for byte; the merged groups are
+// what `gpusim compare` computes for the same policies and seeds; a threaded run, a resumed one
+// and Indexed-Job shards merged later give the same merged bytes; bad sweep files and output
+// directories are refused with the file, line and field, and nothing gpusim did not write is removed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/cluster/gpu_catalog.hpp"
+#include "tests/cli/run_gpusim.hpp"
+#include "traces/k8s_manifests.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = GPUSIM_SOURCE_DIR;
+
+// 40 nodes and 300 pods of openb: a cell takes milliseconds, even under the sanitizers.
+fs::path sweep_dir(const std::string& name, const std::string& extra_axes = "") {
+  const fs::path dir = fresh_dir(name);
+  copy_head(kSource / "traces/sharing/openb-eighth-cluster.csv", dir / "nodes.csv", 40);
+  copy_head(kSource / "traces/data/openb/openb_pod_list_default.csv", dir / "pods.csv", 300);
+  std::ofstream(dir / "sweep.yaml") << "name: small\n"
+                                       "run:\n"
+                                       "  mode: fill\n"
+                                       "  cluster: nodes.csv\n"
+                                       "  workload: pods.csv\n"
+                                       "axes:\n"
+                                       "  policy: [random, fgd]\n"
+                                    << extra_axes
+                                    << "  seed: {from: 42, count: 3}\n"
+                                       "metrics: [gpu_allocation_pct, unallocated_gpus]\n";
+  return dir;
+}
+
+std::map<std::string, std::string> files_of(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = slurp(entry.path());
+  }
+  return files;
+}
+
+nlohmann::json json_of(const fs::path& file) { return nlohmann::json::parse(slurp(file)); }
+
+TEST(SweepCli, EachCellIsTheGpusimRunItNamesByteForByte) {
+  const fs::path dir = sweep_dir("sweep-cells");
+  const CliResult sweep = run_gpusim(dir, "sweep sweep.yaml --out out --quiet");
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find("6 cells: 6 run, 0 complete before"), std::string::npos) << sweep.out;
+  // c0004: the second policy's second seed (the last axis varies fastest).
+  const CliResult run = run_gpusim(dir, "run --mode fill --cluster nodes.csv --workload pods.csv --policy fgd --seed 43 --out direct --quiet");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(files_of(dir / "out/cells/c0004"), files_of(dir / "direct"));
+  const nlohmann::json merged = json_of(dir / "out/merged/summary.json");
+  ASSERT_EQ(merged["cells"].size(), 6U);
+  for (const auto& cell : merged["cells"]) {
+    const nlohmann::json own = json_of(dir / "out/cells" / cell["cell"].get<std::string>() / "summary.json");
+    EXPECT_EQ(own["policies"][0]["name"], cell["policy"]);
+    EXPECT_EQ(own["seeds"][0].get<std::uint64_t>(), std::stoull(cell["seed"].get<std::string>()));
+    EXPECT_EQ(own["policies"][0]["runs"][0]["gpu_allocation_pct"], cell["gpu_allocation_pct"]);
+    EXPECT_EQ(own["policies"][0]["runs"][0]["unallocated_gpus"], cell["unallocated_gpus"]);
+  }
+}
+
+TEST(SweepCli, GroupsEqualCompareOverTheSameSeeds) {
+  const fs::path dir = sweep_dir("sweep-compare");
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out out --quiet").exit_code, 0);
+  const CliResult compare = run_gpusim(
+      dir, "compare --mode fill --cluster nodes.csv --workload pods.csv --policies random,fgd --first-seed 42 --seeds 3 --out cmp --quiet");
+  ASSERT_EQ(compare.exit_code, 0) << compare.err;
+  const nlohmann::json merged = json_of(dir / "out/merged/summary.json");
+  const nlohmann::json reference = json_of(dir / "cmp/summary.json");
+  ASSERT_EQ(merged["groups"].size(), 2U);
+  for (std::size_t p = 0; p < 2; ++p) {
+    const auto& group = merged["groups"][p];
+    const auto& policy = reference["policies"][p];
+    EXPECT_EQ(group["policy"], policy["name"]);
+    EXPECT_EQ(group["runs"], 3);
+    for (const char* metric : {"gpu_allocation_pct", "unallocated_gpus"}) {
+      // The cells' values are summary.json's (6 decimals); compare averages the unrounded ones.
+      EXPECT_NEAR(group[metric]["mean"].get<double>(), policy[metric]["mean"].get<double>(), 2e-6) << metric;
+      EXPECT_NEAR(group[metric]["std"].get<double>(), policy[metric]["std"].get<double>(), 2e-6) << metric;
+    }
+  }
+}
+
+TEST(SweepCli, ThreadsResumeAndShardsMergeToTheSameBytes) {
+  const fs::path dir = sweep_dir("sweep-modes");
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out one --threads 1 --quiet").exit_code, 0);
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out two --threads 2 --quiet").exit_code, 0);
+  EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "two/merged"));
+  // Resumed: a cell that never committed (its directory absent, as after a kill) runs again; the others are kept.
+  fs::remove_all(dir / "two/cells/c0002");
+  const CliResult resumed = run_gpusim(dir, "sweep sweep.yaml --out two --quiet");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("6 cells: 1 run, 5 complete before"), std::string::npos) << resumed.out;
+  EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "two/merged"));
+  // An Indexed Job's pods: every index a process with JOB_COMPLETION_INDEX set, then the merge.
+  // (ctest runs each test in a process of its own, so the variable stays within this one.)
+  for (int index = 0; index < 4; ++index) {
+    ::setenv("JOB_COMPLETION_INDEX", std::to_string(index).c_str(), 1);
+    const CliResult shard = run_gpusim(dir, "sweep sweep.yaml --out shards --shards 4 --quiet");
+    ASSERT_EQ(shard.exit_code, 0) << shard.err;
+    EXPECT_NE(shard.out.find(fmt::format("shard {} of 4: {} cells", index, index < 2 ? 2 : 1)), std::string::npos) << shard.out;
+  }
+  EXPECT_FALSE(fs::exists(dir / "shards/merged"));
+  ::setenv("JOB_COMPLETION_INDEX", "4", 1);
+  const CliResult outside = run_gpusim(dir, "sweep sweep.yaml --out shards --shards 4 --quiet");
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.err.find("JOB_COMPLETION_INDEX '4' is not an index 0 .. 3"), std::string::npos) << outside.err;
+  ::unsetenv("JOB_COMPLETION_INDEX");
+  const CliResult merge = run_gpusim(dir, "sweep merge shards");
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "shards/merged"));
+}
+
+TEST(SweepCli, MergeRefusesASweepWithCellsMissing) {
+  const fs::path dir = sweep_dir("sweep-missing");
+  ::setenv("JOB_COMPLETION_INDEX", "0", 1);
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out shards --shards 2 --quiet").exit_code, 0);
+  ::unsetenv("JOB_COMPLETION_INDEX");
+  const CliResult merge = run_gpusim(dir, "sweep merge shards");
+  EXPECT_EQ(merge.exit_code, 1);
+  EXPECT_NE(merge.err.find("3 of 6 cells are not complete (first: c0001)"), std::string::npos) << merge.err;
+}
+
+TEST(SweepCli, DryRunListsTheCellsAndWritesNothing) {
+  const fs::path dir = sweep_dir("sweep-dry");
+  const CliResult dry = run_gpusim(dir, "sweep sweep.yaml --dry-run --out out");
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("# sweep small: 6 cells"), std::string::npos) << dry.out;
+  EXPECT_NE(dry.out.find("c0005  gpusim run --mode fill --cluster nodes.csv --workload pods.csv --policy fgd --seed 44 --out out/cells/c0005 --quiet"),
+            std::string::npos) << dry.out;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(SweepCli, BadSweepFilesNameFileLineAndField) {
+  const fs::path dir = fresh_dir("sweep-bad");
+  const auto error_of = [&](const std::string& text) {
+    std::ofstream(dir / "bad.yaml") << text;
+    const CliResult r = run_gpusim(dir, "sweep bad.yaml --out out");
+    EXPECT_EQ(r.exit_code, 1) << text;
+    EXPECT_FALSE(fs::exists(dir / "out")) << text;
+    return r.err;
+  };
+  EXPECT_NE(error_of("name: x\naxes:\n  polcy: [random]\nmetrics: [a]\n")
+                .find("bad.yaml:3: axes.polcy: 'polcy' is not an option of `gpusim run`"), std::string::npos);
+  EXPECT_NE(error_of("name: x\nrun:\n  out: elsewhere\naxes:\n  policy: [random]\nmetrics: [a]\n")
+                .find("bad.yaml:3: run.out: 'out' is the sweep's to set"), std::string::npos);
+  EXPECT_NE(error_of("name: x\naxes:\n  policy: [random, random]\nmetrics: [a]\n")
+                .find("bad.yaml:3: axes.policy[1]: 'random' is listed twice"), std::string::npos);
+  EXPECT_NE(error_of("name: x\naxes:\n  seed: {from: 1, cout: 3}\nmetrics: [a]\n")
+                .find("bad.yaml:3: axes.seed.cout: unknown field (known: from, count)"), std::string::npos);
+  EXPECT_NE(error_of("name: x\naxes:\n  policy: [random]\n").find("bad.yaml:1: metrics: missing"), std::string::npos);
+  EXPECT_NE(error_of("name: x\naxis:\n  policy: [random]\nmetrics: [a]\n")
+                .find("bad.yaml:2: axis: unknown field (known: name, run, axes, metrics)"), std::string::npos);
+  EXPECT_NE(error_of("name: x\naxes:\n  policy: [random\n").find("bad.yaml:"), std::string::npos);
+}
+
+TEST(SweepCli, AMetricNoCellHasIsNamedWithTheSweepFilesLine) {
+  const fs::path dir = sweep_dir("sweep-metric");
+  std::string text = slurp(dir / "sweep.yaml");
+  text.replace(text.find("unallocated_gpus"), 16, "unallocated_gpu");
+  std::ofstream(dir / "sweep.yaml") << text;
+  const CliResult r = run_gpusim(dir, "sweep sweep.yaml --out out --quiet");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("sweep.yaml:9: metrics: 'unallocated_gpu' is not in cell c0000's summary.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "out/merged"));
+}
+
+TEST(SweepCli, OutputsGpusimDidNotWriteAreNeverTouched) {
+  const fs::path dir = sweep_dir("sweep-foreign");
+  fs::create_directories(dir / "mine");
+  std::ofstream(dir / "mine/notes.txt") << "keep me\n";
+  const CliResult foreign = run_gpusim(dir, "sweep sweep.yaml --out mine --quiet");
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_NE(foreign.err.find("not empty and not a gpusim sweep directory"), std::string::npos) << foreign.err;
+  EXPECT_EQ(files_of(dir / "mine").size(), 1U);
+  // Another sweep's directory: refused, not mixed.
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out out --quiet").exit_code, 0);
+  std::string text = slurp(dir / "sweep.yaml");
+  text.replace(text.find("count: 3"), 8, "count: 2");
+  std::ofstream(dir / "other.yaml") << text;
+  const CliResult other = run_gpusim(dir, "sweep other.yaml --out out --quiet");
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("holds another sweep"), std::string::npos) << other.err;
+  // A cell directory holding a file of someone else's: that cell fails (gpusim run refuses it), the file stays.
+  fs::remove_all(dir / "out/cells/c0001");
+  fs::create_directories(dir / "out/cells/c0001");
+  std::ofstream(dir / "out/cells/c0001/notes.txt") << "keep me\n";
+  const CliResult cell = run_gpusim(dir, "sweep sweep.yaml --out out --quiet");
+  EXPECT_EQ(cell.exit_code, 1);
+  EXPECT_NE(cell.err.find("1 cell failed; completed cells are kept"), std::string::npos) << cell.err;
+  EXPECT_TRUE(fs::exists(dir / "out/cells/c0001/notes.txt"));
+}
+
+TEST(SweepCli, TheIndexedJobManifestReadsBackAsOneIndexedJob) {
+  const fs::path dir = sweep_dir("sweep-job");
+  const CliResult job = run_gpusim(dir, "sweep sweep.yaml --emit-job --shards 3 --parallelism 2 --image registry.example/gpusim:1");
+  ASSERT_EQ(job.exit_code, 0) << job.err;
+  const YAML::Node doc = YAML::Load(job.out);
+  EXPECT_EQ(doc["spec"]["completionMode"].as<std::string>(), "Indexed");
+  EXPECT_EQ(doc["spec"]["completions"].as<int>(), 3);
+  const YAML::Node container = doc["spec"]["template"]["spec"]["containers"][0];
+  EXPECT_EQ(container["image"].as<std::string>(), "registry.example/gpusim:1");
+  const YAML::Node command = container["command"];
+  EXPECT_EQ(command[2].as<std::string>(), "sweep.yaml");
+  EXPECT_EQ(command[6].as<std::string>(), "3");  // --shards: a string, as a container's arguments are
+  // The project's own manifest reader takes it as a Job of 3 completions, 2 at a time, with the pods' requests.
+  const auto catalog = cluster::GpuCatalog::load(kSource / "sim/cluster/gpu_catalog.json");
+  const traces::Workload workload = traces::parse_k8s_workload(job.out, "job.yaml", catalog);
+  ASSERT_EQ(workload.jobs.size(), 1U);
+  EXPECT_EQ(workload.jobs[0].name, "gpusim-sweep-small");
+  EXPECT_EQ(workload.jobs[0].completions, 3);
+  EXPECT_EQ(workload.jobs[0].parallelism, 2);
+  ASSERT_FALSE(workload.pods.empty());
+  EXPECT_EQ(workload.pods[0].cpu_milli, 1000);
+  const CliResult no_shards = run_gpusim(dir, "sweep sweep.yaml --emit-job");
+  EXPECT_EQ(no_shards.exit_code, 2);
+  EXPECT_NE(no_shards.err.find("--emit-job needs --shards K"), std::string::npos) << no_shards.err;
+}
+
+}  // namespace
+}  // namespace gpusim::testing
