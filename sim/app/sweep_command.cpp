@@ -141,6 +141,7 @@ int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList&
   runner.out = out;
   runner.threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::max(1U, std::thread::hardware_concurrency());
   runner.progress = !o.progress.quiet;
+  runner.abandon = &abandon;
   runner.style = progress_style(o.progress, "cells");
   if (shard) runner.selected = [&](std::size_t i) { return i % static_cast<std::size_t>(o.shards) == *shard; };
   const sweep::RunnerOutcome outcome = sweep::run_cells(cells, runner);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -35,6 +36,7 @@ void InterruptGuard::wait_for_signal() {
       continue;
     }
     std::lock_guard lock(abandon_.mutex);
+    for (const int child : abandon_.stop_children) ::kill(child, signal);
     const bool had_partial = !abandon_.remove_trees.empty();
     abandon_.abandon_locked();
     // On a terminal the line may hold the live progress line: the message replaces it.

@@ -28,6 +28,9 @@ struct AbandonList {
   std::mutex mutex;
   std::vector<std::filesystem::path> remove_trees;  // staging directories (all ours)
   std::vector<std::filesystem::path> remove_empty;  // parent directories we created, deepest first
+  // Child processes to pass a stopping signal on to (a sweep's running cells), so that each removes
+  // its own partial output and none goes on after the sweep has stopped.
+  std::vector<int> stop_children;
   // Removes what is listed (best effort, never throws) and clears the lists. Caller holds mutex.
   void abandon_locked() noexcept;
 };

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <chrono>
 #include <fstream>
 #include <mutex>
@@ -63,7 +65,15 @@ int run_cell_process(const RunnerOptions& options, const Cell& cell, const fs::p
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  int spawned = 0;
+  {
+    // Listed under the lock the interrupt handler takes: a signal either finds the cell listed or
+    // comes before it starts.
+    std::unique_lock<std::mutex> lock;
+    if (options.abandon != nullptr) lock = std::unique_lock(options.abandon->mutex);
+    spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+    if (spawned == 0 && options.abandon != nullptr) options.abandon->stop_children.push_back(pid);
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
@@ -72,7 +82,12 @@ int run_cell_process(const RunnerOptions& options, const Cell& cell, const fs::p
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return 127;
+    if (errno != EINTR) break;
+  }
+  if (options.abandon != nullptr) {
+    const std::lock_guard lock(options.abandon->mutex);
+    auto& children = options.abandon->stop_children;
+    children.erase(std::remove(children.begin(), children.end(), pid), children.end());
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

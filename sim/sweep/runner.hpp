@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/output_dir.hpp"
 #include "sim/io/progress_reporter.hpp"
 #include "sim/sweep/cells.hpp"
 
@@ -22,6 +23,8 @@ struct RunnerOptions {
   io::ProgressStyle style;
   // Which cells this process runs (a shard's share); empty: all.
   std::function<bool(std::size_t)> selected;
+  // Where the running cells' process ids are listed while they run, for the interrupt handler.
+  io::AbandonList* abandon = nullptr;
 };
 
 struct RunnerOutcome {
