@@ -31,8 +31,9 @@ sweep::RunOptionLookup run_option_lookup() {
   CLI::App* run = add_run_command(*app, *options);
   return [app, options, run](const std::string& name) {
     const CLI::Option* option = run->get_option_no_throw("--" + name);
-    if (option == nullptr) return sweep::RunOptionInfo{false, true};
-    return sweep::RunOptionInfo{true, option->get_type_size() != 0};
+    if (option == nullptr) return sweep::RunOptionInfo{false, true, false};
+    // CLI11: a flag expects no argument; a vector option (config) takes any number of them.
+    return sweep::RunOptionInfo{true, option->get_expected_max() != 0, option->get_items_expected_max() > 1};
   };
 }
 
@@ -60,14 +61,14 @@ std::optional<std::size_t> shard_index(const SweepOptions& o) {
 }
 
 // A Kubernetes name: lower-case letters, digits and '-', at most 63 characters.
-std::string dns_label(const std::string& name) {
+std::string dns_label(const std::string& name, std::size_t longest) {
   std::string label;
   for (const char c : name) {
     const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     label += std::isalnum(static_cast<unsigned char>(lower)) != 0 ? lower : '-';
   }
   while (!label.empty() && label.front() == '-') label.erase(label.begin());
-  label = label.substr(0, 50);
+  label = label.substr(0, longest);
   while (!label.empty() && label.back() == '-') label.pop_back();
   return label.empty() ? "sweep" : label;
 }
@@ -77,11 +78,14 @@ std::string dns_label(const std::string& name) {
 std::string indexed_job_manifest(const SweepOptions& o, const sweep::SweepSpec& spec, std::size_t cells) {
   if (o.shards == 0) throw UsageError("--emit-job needs --shards K (the Job's completions: one shard per pod)");
   const int parallelism = o.parallelism > 0 ? o.parallelism : o.shards;
-  const std::string name = "gpusim-sweep-" + dns_label(spec.name);
-  const std::string out = "/sweep/" + dns_label(spec.name);
+  // Each pod's hostname is the Job's name, '-' and its index: a DNS label of at most 63 characters.
+  const std::size_t index_digits = std::to_string(o.shards - 1).size();
+  const std::string label = dns_label(spec.name, 63 - std::string("gpusim-sweep-").size() - 1 - index_digits);
+  const std::string name = "gpusim-sweep-" + label;
+  const std::string out = "/sweep/" + label;
   YAML::Emitter yaml;
   yaml << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "batch/v1" << YAML::Key << "kind" << YAML::Value << "Job";
-  yaml << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
+  yaml << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << name;
   yaml << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap << YAML::Key << "sweep.gpusim/cells" << YAML::Value
        << YAML::DoubleQuoted << std::to_string(cells) << YAML::EndMap << YAML::EndMap;
   yaml << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
@@ -92,9 +96,9 @@ std::string indexed_job_manifest(const SweepOptions& o, const sweep::SweepSpec& 
   yaml << YAML::Key << "template" << YAML::Value << YAML::BeginMap << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   yaml << YAML::Key << "restartPolicy" << YAML::Value << "Never";
   yaml << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  yaml << YAML::Key << "name" << YAML::Value << "gpusim" << YAML::Key << "image" << YAML::Value << o.image;
-  yaml << YAML::Key << "workingDir" << YAML::Value << o.workdir;
-  yaml << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << "gpusim" << "sweep" << o.file << "--out" << out
+  yaml << YAML::Key << "name" << YAML::Value << "gpusim" << YAML::Key << "image" << YAML::Value << YAML::DoubleQuoted << o.image;
+  yaml << YAML::Key << "workingDir" << YAML::Value << YAML::DoubleQuoted << o.workdir;
+  yaml << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << "gpusim" << "sweep" << YAML::DoubleQuoted << o.file << "--out" << YAML::DoubleQuoted << out
        << "--shards" << YAML::DoubleQuoted << std::to_string(o.shards) << "--threads" << YAML::DoubleQuoted << "1"
        << "--progress-every" << YAML::DoubleQuoted << "60" << YAML::EndSeq;
   yaml << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "requests" << YAML::Value << YAML::BeginMap
@@ -104,7 +108,7 @@ std::string indexed_job_manifest(const SweepOptions& o, const sweep::SweepSpec& 
   yaml << YAML::EndMap << YAML::EndSeq;
   yaml << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value
        << "sweep-out" << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap << YAML::Key << "claimName"
-       << YAML::Value << o.volume_claim << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+       << YAML::Value << YAML::DoubleQuoted << o.volume_claim << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
   yaml << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
   return fmt::format("# gpusim sweep {}: {} cells in {} shards (pod i runs cells i, i+{}, ...) into the volume {}; then\n"
                      "# `gpusim sweep merge {}` in a pod with that volume merges them.\n{}\n",

@@ -63,6 +63,8 @@ std::size_t data_rows(const std::string& data) {
   return rows;
 }
 
+}  // namespace
+
 // Runs gnuplot on `script` inside `dir`. Returns "" or why it could not.
 std::string run_gnuplot(const fs::path& dir, const std::string& script) {
   posix_spawn_file_actions_t actions;
@@ -85,6 +87,8 @@ std::string run_gnuplot(const fs::path& dir, const std::string& script) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return fmt::format("gnuplot failed on plots/{}", script);
   return "";
 }
+
+namespace {
 
 // Empirical CDF with at most kMaxCdfPoints points: (value, fraction <= value).
 // The empirical CDF of `values`, at most kMaxCdfPoints rows. `from_positive` (a log axis, which

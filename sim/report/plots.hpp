@@ -2,6 +2,7 @@
 // The plots of a report: gnuplot data (.dat) and scripts (.gp) written into DIR/plots/, then
 // gnuplot run on each script with DIR/plots as its working directory (so the scripts name only
 // relative files and the outputs are byte-identical from run to run).
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,9 @@ struct PlotResult {
 };
 
 PlotResult draw_plots(const OutputFiles& output);
+
+// Runs gnuplot on `script` (a file in `dir`) with `dir` as its working directory. Returns "" or
+// why it could not (gnuplot missing, failing).
+std::string run_gnuplot(const std::filesystem::path& dir, const std::string& script);
 
 }  // namespace gpusim::report

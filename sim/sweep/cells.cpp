@@ -4,6 +4,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
 #include <fstream>
 #include <sstream>
 
@@ -60,16 +64,31 @@ nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cel
 namespace {
 
 void write_atomically(const fs::path& path, const std::string& text) {
-  // Per process: shards of one sweep may write the same record at once.
-  const fs::path temporary = fmt::format("{}.{}.tmp", path.string(), ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw core::InputError(fmt::format("{}: cannot write", temporary.string()));
+  // A name of its own (mkstemp): shards of one sweep, each perhaps PID 1 in its pod, may write the
+  // same record into a shared volume at once.
+  std::string temporary = (path.parent_path() / fmt::format(".{}.XXXXXX", path.filename().string())).string();
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) throw core::InputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!written) {
+    fs::remove(temporary);
+    throw core::InputError(fmt::format("{}: cannot write", temporary));
   }
   std::error_code error;
   fs::rename(temporary, path, error);
   if (error) throw core::InputError(fmt::format("{}: cannot write: {}", path.string(), error.message()));
+}
+
+// Empty, or holding only what a sweep starting beside this one writes before its record is in
+// place (its record's temporary file).
+bool only_sweep_entries(const fs::path& dir) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(fmt::format(".{}.", kSweepManifestName))) return false;
+  }
+  return !error;
 }
 
 }  // namespace
@@ -103,15 +122,19 @@ void prepare_sweep_dir(const fs::path& dir, const nlohmann::ordered_json& record
       throw core::InputError(fmt::format("--out {}: holds another sweep (its cells differ from this file's); give a new "
                                          "directory, or remove that one yourself", dir.string()));
     }
-  } else if (fs::exists(dir, error) && !fs::is_empty(dir, error)) {
+  } else if (fs::exists(dir, error) && !only_sweep_entries(dir)) {
     throw core::InputError(fmt::format("--out {}: not empty and not a gpusim sweep directory (no {}); gpusim writes only "
                                        "into an absent or empty directory, or resumes its own sweep",
                                        dir.string(), kSweepManifestName));
   }
+  // The record first: a shard starting beside this one then finds a sweep directory, never one
+  // holding only subdirectories.
+  fs::create_directories(dir, error);
+  if (error) throw core::InputError(fmt::format("--out {}: cannot create: {}", dir.string(), error.message()));
+  if (!same) write_atomically(dir / kSweepManifestName, record.dump(2) + "\n");
   fs::create_directories(dir / "cells", error);
   if (!error) fs::create_directories(dir / "logs", error);
   if (error) throw core::InputError(fmt::format("--out {}: cannot create: {}", dir.string(), error.message()));
-  if (!same) write_atomically(dir / kSweepManifestName, record.dump(2) + "\n");
 }
 
 fs::path cell_dir(const fs::path& dir, const std::string& id) { return dir / "cells" / id; }

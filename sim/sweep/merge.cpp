@@ -6,9 +6,12 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "sim/core/status.hpp"
+#include "sim/report/plot_style.hpp"
+#include "sim/report/plots.hpp"
 #include "sim/report/shown_number.hpp"
 #include "sim/sweep/cells.hpp"
 
@@ -89,10 +92,77 @@ void write_text(const fs::path& path, const std::string& text) {
   if (!out.flush()) throw core::InputError(fmt::format("{}: cannot write", path.string()));
 }
 
+
+// Each metric against each numeric axis, one line per policy with the seeds' min-max as error bars:
+// drawn where the groups differ only in that axis and the policy. Returns report.md's lines.
+std::string draw_axis_plots(const fs::path& staging, const nlohmann::ordered_json& axes, const std::vector<std::size_t>& group_axes,
+                            const std::vector<std::string>& metrics, const std::vector<std::vector<std::string>>& group_keys,
+                            const std::vector<std::vector<Stats>>& group_stats) {
+  std::optional<std::size_t> policy_key;
+  std::vector<std::size_t> numeric_keys;
+  for (std::size_t k = 0; k < group_axes.size(); ++k) {
+    const auto& axis = axes[group_axes[k]];
+    if (axis.at("name") == "policy") policy_key = k;
+    else if (axis.at("numeric").get<bool>()) numeric_keys.push_back(k);
+  }
+  const std::size_t others = group_axes.size() - (policy_key ? 1 : 0);
+  if (numeric_keys.size() != 1 || others != 1) {
+    return "No plots: they are drawn against one numeric axis (time-compression, fill-target, ...) with at most the "
+           "policy beside it, and this sweep's groups differ in other axes too.\n";
+  }
+  const std::size_t x_key = numeric_keys.front();
+  const std::string x_name = axes[group_axes[x_key]].at("name").get<std::string>();
+  std::vector<std::string> series;  // policies in the order they first appear
+  for (const auto& key : group_keys) {
+    const std::string name = policy_key ? key[*policy_key] : "runs";
+    if (std::find(series.begin(), series.end(), name) == series.end()) series.push_back(name);
+  }
+  std::error_code error;
+  fs::create_directories(staging / "plots", error);
+  std::string lines;
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const std::string stem = fmt::format("{}-{}", metrics[m], x_name);
+    std::string data;
+    for (const std::string& name : series) {
+      data += fmt::format("# {}: {} mean min max\n", name, x_name);
+      for (std::size_t g = 0; g < group_keys.size(); ++g) {
+        if (policy_key && group_keys[g][*policy_key] != name) continue;
+        const Stats& s = group_stats[g][m];
+        if (std::isnan(s.mean)) continue;
+        data += fmt::format("{} {} {} {}\n", group_keys[g][x_key], report::summary_value(s.mean), report::summary_value(s.min),
+                            report::summary_value(s.max));
+      }
+      data += "\n\n";
+    }
+    write_text(staging / "plots" / (stem + ".dat"), data);
+    std::string script = fmt::format(
+        "set terminal svg size 820,500 dynamic font 'sans,12' background '#ffffff'\nset output '{}.svg'\n"
+        "set xlabel {} noenhanced\nset ylabel {} noenhanced\nset key outside right top noenhanced\nset grid\nplot ",
+        stem, report::quoted(x_name), report::quoted(metrics[m]));
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      const report::SeriesStyle style = report::series_style(i);
+      script += fmt::format("{}'{}.dat' index {} using 1:2:3:4 with yerrorlines lc rgb '{}' dt {} pt {} title {}",
+                            i == 0 ? "" : ", \\\n     ", stem, i, style.colour, style.dash, style.point,
+                            report::quoted(series[i]));
+    }
+    script += "\n";
+    write_text(staging / "plots" / (stem + ".gp"), script);
+    const std::string why = report::run_gnuplot(staging / "plots", stem + ".gp");
+    if (!why.empty()) {
+      lines += fmt::format("- {} against {}: not drawn ({}); `plots/{}.gp` and `.dat` are there\n", metrics[m], x_name, why, stem);
+    } else {
+      lines += fmt::format("![{} against {}, per policy: the mean over the seeds, bars from their min to max](plots/{}.svg)\n\n",
+                           metrics[m], x_name, stem);
+    }
+  }
+  return lines;
+}
+
 }  // namespace
 
-fs::path merge_sweep(const fs::path& dir, io::AbandonList* abandon, const std::string& version) {
-  const nlohmann::ordered_json record = read_sweep_record(dir);
+namespace {
+
+fs::path merge_record(const fs::path& dir, const nlohmann::ordered_json& record, io::AbandonList* abandon, const std::string& version) {
   const auto& cells = record.at("cells");
   const auto& axes = record.at("axes");
   const std::vector<std::string> metrics = record.at("metrics").get<std::vector<std::string>>();
@@ -178,6 +248,7 @@ fs::path merge_sweep(const fs::path& dir, io::AbandonList* abandon, const std::s
   table += "\n|";
   for (std::size_t i = 0; i < group_axes.size() + 1 + metrics.size(); ++i) table += "---|";
   table += "\n";
+  std::vector<std::vector<Stats>> group_stats(group_keys.size());
   for (std::size_t g = 0; g < group_keys.size(); ++g) {
     nlohmann::ordered_json entry;
     table += "| ";
@@ -193,6 +264,7 @@ fs::path merge_sweep(const fs::path& dir, io::AbandonList* abandon, const std::s
       std::vector<double> of_group;
       for (const std::size_t c : group_cells[g]) of_group.push_back(values[c][m]);
       const Stats s = stats_of(of_group);
+      group_stats[g].push_back(s);
       entry[metrics[m]] = {{"mean", number(s.mean)}, {"std", number(s.std)}, {"min", number(s.min)},
                            {"max", number(s.max)}, {"defined_runs", s.defined}};
       for (const double x : {s.mean, s.std, s.min, s.max}) groups_csv += fmt::format(",{}", csv_number(x));
@@ -212,9 +284,22 @@ fs::path merge_sweep(const fs::path& dir, io::AbandonList* abandon, const std::s
   report += "Each row is a group of cells that differ only in their seed: the mean over its seeds ± their sample standard "
             "deviation. Every cell's own figures are in `cells.csv`, and min and max in `groups.csv`.\n\n";
   report += table;
+  report += "\n## Plots\n\n" + draw_axis_plots(out.staging(), axes, group_axes, metrics, group_keys, group_stats);
   write_text(out.staging() / "report.md", report);
   out.commit();
   return out.target();
+}
+
+}  // namespace
+
+fs::path merge_sweep(const fs::path& dir, io::AbandonList* abandon, const std::string& version) {
+  const nlohmann::ordered_json record = read_sweep_record(dir);
+  try {
+    return merge_record(dir, record, abandon, version);
+  } catch (const nlohmann::json::exception& e) {
+    // A record of the wrong shape (edited by hand, or not gpusim's): the cells' own files are checked where they are read.
+    throw core::InputError(fmt::format("{}: not a record gpusim sweep wrote: {}", (dir / kSweepManifestName).string(), e.what()));
+  }
 }
 
 }  // namespace gpusim::sweep

@@ -107,13 +107,21 @@ SweepSpec parse_sweep(const std::string& file, const std::string& text, const Ru
         continue;
       }
       if (entry.second.IsSequence()) {
+        if (!lookup(name).repeatable) {
+          fields.fail(entry.second, field, fmt::format("'{}' takes one value; a list of them belongs under axes", name));
+        }
         // A repeatable option (config): each value given once.
         for (std::size_t i = 0; i < entry.second.size(); ++i) {
-          spec.run.push_back({name, scalar(fields, entry.second[i], fmt::format("{}[{}]", field, i))});
+          const std::string item = fmt::format("{}[{}]", field, i);
+          const std::string value = scalar(fields, entry.second[i], item);
+          if (value.empty()) fields.fail(entry.second[i], item, "an empty value");
+          spec.run.push_back({name, value});
         }
         continue;
       }
-      spec.run.push_back({name, scalar(fields, entry.second, field)});
+      const std::string value = scalar(fields, entry.second, field);
+      if (value.empty()) fields.fail(entry.second, field, "an empty value");
+      spec.run.push_back({name, value});
     }
   }
   if (!doc["axes"]) throw core::InputError(fmt::format("{}:1: axes: missing (at least one axis: policy, seed, workload, ...)", file));

@@ -34,7 +34,8 @@ struct SweepSpec {
 // Whether `name` is an option of `gpusim run`, and whether it takes a value (false: a flag).
 struct RunOptionInfo {
   bool known = false;
-  bool takes_value = true;
+  bool takes_value = true;  // false: a flag
+  bool repeatable = false;  // may be given more than once (config)
 };
 using RunOptionLookup = std::function<RunOptionInfo(const std::string& name)>;
 

@@ -121,6 +121,21 @@ TEST(SweepCli, ThreadsResumeAndShardsMergeToTheSameBytes) {
   EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "shards/merged"));
 }
 
+TEST(SweepCli, EachMetricIsPlottedAgainstANumericAxisPerPolicy) {
+  const fs::path dir = sweep_dir("sweep-plots", "  fill-target: [0.3, 0.6]\n");
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out one --threads 1 --quiet").exit_code, 0);
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out two --threads 2 --quiet").exit_code, 0);
+  const std::string report = slurp(dir / "one/merged/report.md");
+  EXPECT_NE(report.find("](plots/gpu_allocation_pct-fill-target.svg)"), std::string::npos) << report;
+  EXPECT_NE(report.find("](plots/unallocated_gpus-fill-target.svg)"), std::string::npos) << report;
+  // One block per policy, a row per fill target: its mean, min and max over the seeds.
+  const std::string data = slurp(dir / "one/merged/plots/gpu_allocation_pct-fill-target.dat");
+  EXPECT_NE(data.find("# random: fill-target mean min max\n0.3 "), std::string::npos) << data;
+  EXPECT_NE(data.find("# fgd: fill-target mean min max\n0.3 "), std::string::npos) << data;
+  EXPECT_TRUE(fs::exists(dir / "one/merged/plots/gpu_allocation_pct-fill-target.svg"));
+  EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "two/merged"));
+}
+
 TEST(SweepCli, MergeRefusesASweepWithCellsMissing) {
   const fs::path dir = sweep_dir("sweep-missing");
   ::setenv("JOB_COMPLETION_INDEX", "0", 1);
@@ -162,6 +177,25 @@ TEST(SweepCli, BadSweepFilesNameFileLineAndField) {
   EXPECT_NE(error_of("name: x\naxis:\n  policy: [random]\nmetrics: [a]\n")
                 .find("bad.yaml:2: axis: unknown field (known: name, run, axes, metrics)"), std::string::npos);
   EXPECT_NE(error_of("name: x\naxes:\n  policy: [random\n").find("bad.yaml:"), std::string::npos);
+  EXPECT_NE(error_of("name: x\nrun:\n  policy: [random, fgd]\naxes:\n  seed: [1]\nmetrics: [a]\n")
+                .find("bad.yaml:3: run.policy: 'policy' takes one value; a list of them belongs under axes"), std::string::npos);
+  EXPECT_NE(error_of("name: x\nrun:\n  perf-model: yes\naxes:\n  seed: [1]\nmetrics: [a]\n")
+                .find("bad.yaml:3: run.perf-model: 'perf-model' is a flag: true or false"), std::string::npos);
+  EXPECT_NE(error_of("name: x\naxes:\n  perf-model: [true, false]\nmetrics: [a]\n")
+                .find("bad.yaml:3: axes.perf-model: 'perf-model' is a flag; an axis needs values"), std::string::npos);
+  EXPECT_NE(error_of("name: x\nrun:\n  fill-target: \"\"\naxes:\n  seed: [1]\nmetrics: [a]\n")
+                .find("bad.yaml:3: run.fill-target: an empty value"), std::string::npos);
+  // A flag set true is the bare option; false leaves it out.
+  std::ofstream(dir / "flags.yaml") << "name: x\nrun:\n  mode: replay\n  perf-model: true\n  free-preemption: false\naxes:\n  seed: [1]\nmetrics: [a]\n";
+  const CliResult flags = run_gpusim(dir, "sweep flags.yaml --dry-run");
+  ASSERT_EQ(flags.exit_code, 0) << flags.err;
+  EXPECT_NE(flags.out.find("gpusim run --mode replay --perf-model --seed 1 --out"), std::string::npos) << flags.out;
+  // A record of the wrong shape is bad input, not a crash.
+  fs::create_directories(dir / "shaped");
+  std::ofstream(dir / "shaped/gpusim-sweep.json") << "{\"cells\": \"abc\", \"axes\": [], \"metrics\": []}\n";
+  const CliResult shaped = run_gpusim(dir, "sweep merge shaped");
+  EXPECT_EQ(shaped.exit_code, 1) << shaped.err;
+  EXPECT_NE(shaped.err.find("gpusim-sweep.json: not a record gpusim sweep wrote"), std::string::npos) << shaped.err;
 }
 
 TEST(SweepCli, AMetricNoCellHasIsNamedWithTheSweepFilesLine) {
@@ -210,6 +244,14 @@ TEST(SweepCli, TheIndexedJobManifestReadsBackAsOneIndexedJob) {
   EXPECT_EQ(doc["spec"]["completions"].as<int>(), 3);
   const YAML::Node container = doc["spec"]["template"]["spec"]["containers"][0];
   EXPECT_EQ(container["image"].as<std::string>(), "registry.example/gpusim:1");
+  EXPECT_EQ(container["image"].Tag(), "!");  // quoted: a string even where it reads as a number
+  // Pod i's hostname is the Job's name, '-' and i: at most 63 characters however long the sweep's name.
+  std::ofstream(dir / "long.yaml") << "name: " << std::string(120, 'A') << "\naxes:\n  seed: [1]\nmetrics: [a]\n";
+  const CliResult long_name = run_gpusim(dir, "sweep long.yaml --emit-job --shards 100 --image 1.5");
+  ASSERT_EQ(long_name.exit_code, 0) << long_name.err;
+  const YAML::Node long_doc = YAML::Load(long_name.out);
+  EXPECT_EQ(long_doc["metadata"]["name"].as<std::string>().size() + 1 + 2, 63U);
+  EXPECT_EQ(long_doc["spec"]["template"]["spec"]["containers"][0]["image"].Tag(), "!");
   const YAML::Node command = container["command"];
   EXPECT_EQ(command[2].as<std::string>(), "sweep.yaml");
   EXPECT_EQ(command[6].as<std::string>(), "3");  // --shards: a string, as a container's arguments are

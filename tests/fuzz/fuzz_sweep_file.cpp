@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::set<std::string> kValued = {"policy", "seed", "workload", "cluster", "mode", "fill-target",
                                                 "time-compression", "config", "kube", "order"};
   const sweep::RunOptionLookup lookup = [](const std::string& name) {
-    if (name == "perf-model" || name == "free-preemption") return sweep::RunOptionInfo{true, false};
-    return sweep::RunOptionInfo{kValued.count(name) > 0, true};
+    if (name == "perf-model" || name == "free-preemption") return sweep::RunOptionInfo{true, false, false};
+    return sweep::RunOptionInfo{kValued.count(name) > 0, true, name == "config"};
   };
   try {
     const sweep::SweepSpec spec = sweep::parse_sweep("fuzz-sweep.yaml", fuzz::as_text(data, size), lookup);
