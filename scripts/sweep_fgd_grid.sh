@@ -23,3 +23,22 @@ done
 cp "$work/sweep/merged/"{summary.json,cells.csv,groups.csv,report.md} "$results/"
 python3 scripts/sweep_compare_check.py "$work" > "$results/compare-check.md"
 cat "$results/compare-check.md"
+
+# The grid's one axis beside policy is the pod list, not a number, so the merged report has no
+# curve: a clustered bar chart of allocation per variant and policy (mean ± std over the seeds).
+python3 - "$results" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(f"{d}/groups.csv")))
+policies = list(dict.fromkeys(r["policy"] for r in rows))
+variants = list(dict.fromkeys(r["workload"] for r in rows))
+with open(f"{d}/allocation.dat", "w") as f:
+    f.write("# workload, then per policy: gpu_allocation_pct mean and std over 10 seeds (" + ", ".join(policies) + ")\n")
+    for v in variants:
+        vals = []
+        for p in policies:
+            r = next(r for r in rows if r["workload"] == v and r["policy"] == p)
+            vals += [r["gpu_allocation_pct_mean"], r["gpu_allocation_pct_std"]]
+        f.write(v.split(":")[1] + " " + " ".join(vals) + "\n")
+PY
+(cd "$results" && gnuplot allocation.gp)

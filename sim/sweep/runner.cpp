@@ -101,14 +101,14 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
   }
   RunnerOutcome outcome;
   std::vector<core::RunProgress> slots(mine.size());
-  std::vector<std::size_t> todo;
+  std::vector<std::size_t> pending;
   for (std::size_t k = 0; k < mine.size(); ++k) {
     if (cell_complete(options.out, cells[mine[k]].id)) {
       // Done in an earlier run: counted, but not timed (it says nothing of how long a cell takes).
       slots[k].state.store(core::RunProgress::kDone, std::memory_order_relaxed);
       ++outcome.skipped;
     } else {
-      todo.push_back(k);
+      pending.push_back(k);
     }
   }
   std::optional<io::ProgressReporter> reporter;
@@ -124,8 +124,8 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
   std::vector<RunnerOutcome::Failure> failures;
   std::atomic<std::size_t> ran{0};
   const auto work = [&] {
-    for (std::size_t t = next++; t < todo.size() && !stop; t = next++) {
-      const std::size_t k = todo[t];
+    for (std::size_t t = next++; t < pending.size() && !stop; t = next++) {
+      const std::size_t k = pending[t];
       const Cell& cell = cells[mine[k]];
       slots[k].started_ns.store(steady_ns(), std::memory_order_relaxed);
       slots[k].state.store(core::RunProgress::kRunning, std::memory_order_relaxed);
@@ -143,7 +143,7 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
   };
   {
     std::vector<std::jthread> pool;
-    const unsigned threads = std::max(1U, std::min<unsigned>(options.threads, static_cast<unsigned>(std::max<std::size_t>(1, todo.size()))));
+    const unsigned threads = std::max(1U, std::min<unsigned>(options.threads, static_cast<unsigned>(std::max<std::size_t>(1, pending.size()))));
     for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
   }
   if (reporter) reporter->finish();
