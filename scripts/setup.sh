@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libclp-dev clang-14 libclang-rt-14-dev gnuplot-nox libxml2-utils prometheus jq valgrind python3
   bsdutils  # script(1): the progress tests run gpusim under a terminal
+  libopenmpi-dev openmpi-bin  # mpirun -np N gpusim sweep (gpusim-sweep-mpi)
 )
 
 missing=()

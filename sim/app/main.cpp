@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/app/calibrate_command.hpp"
 #include "sim/app/config_command.hpp"
+#include "sim/app/error_exit.hpp"
 #include "sim/app/exit_codes.hpp"
 #include "sim/app/export_command.hpp"
 #include "sim/app/report_command.hpp"
@@ -36,6 +38,8 @@ std::string self_path(const char* argv0) {
 }
 
 int run_cli(int argc, char** argv) {
+  // Under mpirun the whole sweep command, its parsing included, is gpusim-sweep-mpi's.
+  if (argc > 1 && std::string_view(argv[1]) == "sweep") app::exec_sweep_under_mpi(argv, self_path(argv[0]));
   app::CalibrateOptions calibrate_options;
   CLI::App cli{"gpusim: a discrete-event simulator of Kubernetes GPU clusters and a benchmark for GPU scheduling policies"};
   cli.footer(app::kExitCodeHelp);
@@ -109,20 +113,7 @@ int run_cli(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run_cli(argc, argv);
-  } catch (const app::UsageError& e) {
-    fmt::print(stderr, "{}", app::usage_error_text(e.what()));
-    return app::kExitUsage;
-  } catch (const core::InputError& e) {
-    fmt::print(stderr, "gpusim: error: {}\n", e.what());
-    return app::kExitBadInput;
-  } catch (const core::InvariantViolation& e) {
-    fmt::print(stderr, "gpusim: internal error: {}\n", e.what());
-    return app::kExitInternal;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "gpusim: internal error (uncaught {}): {}\n", typeid(e).name(), e.what());
-    return app::kExitInternal;
   } catch (...) {
-    fmt::print(stderr, "gpusim: internal error: unknown exception\n");
-    return app::kExitInternal;
+    return app::report_error(std::current_exception());
   }
 }

@@ -8,6 +8,8 @@
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <unistd.h>
 #include <optional>
 #include <thread>
 
@@ -115,46 +117,77 @@ std::string indexed_job_manifest(const SweepOptions& o, const sweep::SweepSpec& 
                      spec.name, cells, o.shards, o.shards, o.volume_claim, out, yaml.c_str());
 }
 
-int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList& abandon) {
-  const auto started = std::chrono::steady_clock::now();
+}  // namespace
+
+LoadedSweep load_sweep(const SweepOptions& o) {
+  if (o.file.empty()) throw UsageError("sweep: give the sweep file (gpusim sweep FILE.yaml --out DIR)");
+  LoadedSweep loaded;
   const std::string text = io::read_file(o.file, "sweep file");
-  const sweep::SweepSpec spec = sweep::parse_sweep(o.file, text, run_option_lookup());
-  const std::vector<sweep::Cell> cells = sweep::expand_cells(spec);
+  loaded.spec = sweep::parse_sweep(o.file, text, run_option_lookup());
+  loaded.cells = sweep::expand_cells(loaded.spec);
   // Relative paths in the file's options are the file's neighbours, wherever gpusim is run from.
-  const fs::path working_dir = fs::absolute(fs::path(o.file)).parent_path();
+  loaded.working_dir = fs::absolute(fs::path(o.file)).parent_path();
+  return loaded;
+}
+
+bool print_sweep_plan(const SweepOptions& o, const LoadedSweep& loaded) {
   if (o.dry_run) {
-    fmt::print("# sweep {}: {} cells; each runs in {}:\n", spec.name, cells.size(), working_dir.string());
-    for (const sweep::Cell& cell : cells) {
-      std::string line = cell.id + "  gpusim";
-      for (const std::string& arg : cell.args) line += " " + quoted(arg);
+    fmt::print("# sweep {}: {} cells; each runs in {}:\n", loaded.spec.name, loaded.cells.size(), loaded.working_dir.string());
+    for (const sweep::Cell& cell : loaded.cells) {
+      std::string line = fmt::format("{}  gpusim", cell.id);
+      for (const std::string& arg : cell.args) line += fmt::format(" {}", quoted(arg));
       fmt::print("{} --out {} --quiet\n", line, quoted((fs::path(o.out.empty() ? "DIR" : o.out) / "cells" / cell.id).string()));
     }
-    return kExitOk;
+    return true;
   }
   if (o.emit_job) {
-    fmt::print("{}", indexed_job_manifest(o, spec, cells.size()));
-    return kExitOk;
+    fmt::print("{}", indexed_job_manifest(o, loaded.spec, loaded.cells.size()));
+    return true;
   }
+  return false;
+}
+
+fs::path sweep_out_dir(const SweepOptions& o) {
   if (o.out.empty()) throw UsageError("sweep: --out DIR is required (or --dry-run to list the cells)");
-  const std::optional<std::size_t> shard = shard_index(o);
-  const fs::path out = fs::absolute(fs::path(o.out)).lexically_normal();
-  sweep::prepare_sweep_dir(out, sweep::sweep_record(spec, cells));
+  return fs::absolute(fs::path(o.out)).lexically_normal();
+}
+
+sweep::RunnerOptions sweep_runner_options(const SweepOptions& o, const LoadedSweep& loaded, const fs::path& out,
+                                          const std::string& gpusim, io::AbandonList& abandon) {
   sweep::RunnerOptions runner;
   runner.gpusim = gpusim;
-  runner.working_dir = working_dir;
+  runner.working_dir = loaded.working_dir;
   runner.out = out;
   runner.threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : std::max(1U, std::thread::hardware_concurrency());
   runner.progress = !o.progress.quiet;
   runner.abandon = &abandon;
   runner.style = progress_style(o.progress, "cells");
+  return runner;
+}
+
+void print_cell_failures(const sweep::RunnerOutcome& outcome, const fs::path& out) {
+  if (outcome.failures.empty()) return;
+  const auto& first = outcome.failures.front();
+  fmt::print(stderr, "gpusim: error: {} cell{} failed; completed cells are kept, and a rerun with the same --out runs only "
+             "the others. {} exited {} ({}):\n{}",
+             outcome.failures.size(), outcome.failures.size() == 1 ? "" : "s", first.id, first.exit_code,
+             (out / "logs" / (first.id + ".log")).string(), first.log_tail);
+}
+
+namespace {
+
+int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList& abandon) {
+  const auto started = std::chrono::steady_clock::now();
+  const LoadedSweep loaded = load_sweep(o);
+  if (print_sweep_plan(o, loaded)) return kExitOk;
+  const fs::path out = sweep_out_dir(o);
+  const std::optional<std::size_t> shard = shard_index(o);
+  sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells));
+  sweep::RunnerOptions runner = sweep_runner_options(o, loaded, out, gpusim, abandon);
   if (shard) runner.selected = [&](std::size_t i) { return i % static_cast<std::size_t>(o.shards) == *shard; };
-  const sweep::RunnerOutcome outcome = sweep::run_cells(cells, runner);
+  const sweep::RunnerOutcome outcome = sweep::run_cells(loaded.cells, runner);
   if (!outcome.failures.empty()) {
-    const auto& first = outcome.failures.front();
-    fmt::print(stderr, "gpusim: error: {} cell{} failed; completed cells are kept, and a rerun with the same --out runs only "
-               "the others. {} exited {} ({}):\n{}",
-               outcome.failures.size(), outcome.failures.size() == 1 ? "" : "s", first.id, first.exit_code,
-               (out / "logs" / (first.id + ".log")).string(), first.log_tail);
+    print_cell_failures(outcome, out);
     return kExitBadInput;
   }
   if (shard) {
@@ -164,9 +197,17 @@ int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList&
   }
   const fs::path merged = sweep::merge_sweep(out, &abandon, GPUSIM_VERSION);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  fmt::print("wrote {} ({} cells: {} run, {} complete before; {:.2f} s wall)\n", merged.string(), cells.size(), outcome.ran,
+  fmt::print("wrote {} ({} cells: {} run, {} complete before; {:.2f} s wall)\n", merged.string(), loaded.cells.size(), outcome.ran,
              outcome.skipped, wall);
   return kExitOk;
+}
+
+// The number of ranks when an MPI launcher (mpirun, mpiexec, srun) started this process.
+std::optional<std::string> mpi_launch() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
+    if (const char* value = std::getenv(variable)) return fmt::format("{}={}", variable, value);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -204,13 +245,25 @@ SweepCommands add_sweep_commands(CLI::App& app, SweepOptions& o) {
   return commands;
 }
 
+void exec_sweep_under_mpi(char** argv, const std::string& gpusim) {
+  const std::optional<std::string> launch = mpi_launch();
+  if (!launch) return;
+  // gpusim itself is not linked with MPI, which would add to every `gpusim run`'s start (each
+  // sweep cell is one): under a launcher, the sweep is gpusim-sweep-mpi's, built beside it.
+  const fs::path mpi = fs::path(gpusim).parent_path() / "gpusim-sweep-mpi";
+  execv(mpi.c_str(), argv);
+  throw UsageError(fmt::format("sweep: started by an MPI launcher ({}), but {} cannot run ({}); it is built beside gpusim "
+                               "when CMake finds MPI (scripts/setup.sh installs OpenMPI). Without it every rank would run "
+                               "every cell",
+                               *launch, mpi.string(), std::strerror(errno)));
+}
+
 int run_sweep_commands(const SweepCommands& commands, const SweepOptions& o, const std::string& gpusim, io::AbandonList& abandon) {
   if (*commands.merge) {
     const fs::path merged = sweep::merge_sweep(fs::path(o.merge_dir), &abandon, GPUSIM_VERSION);
     fmt::print("wrote {}\n", merged.string());
     return kExitOk;
   }
-  if (o.file.empty()) throw UsageError("sweep: give the sweep file (gpusim sweep FILE.yaml --out DIR)");
   return run_sweep(o, gpusim, abandon);
 }
 

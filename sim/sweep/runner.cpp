@@ -92,6 +92,24 @@ int run_cell_process(const RunnerOptions& options, const Cell& cell, const fs::p
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// One process: its threads take the cells in order from a shared counter.
+class LocalCellQueue final : public CellQueue {
+ public:
+  void start(const std::vector<std::size_t>& pending, std::span<core::RunProgress>) override { pending_ = pending; }
+  std::optional<std::size_t> next(std::optional<std::size_t>, bool failed) override {
+    if (failed) stop_ = true;
+    if (stop_) return std::nullopt;
+    const std::size_t t = next_++;
+    if (t >= pending_.size()) return std::nullopt;
+    return pending_[t];
+  }
+
+ private:
+  std::vector<std::size_t> pending_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<bool> stop_{false};
+};
+
 }  // namespace
 
 RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& options) {
@@ -118,24 +136,27 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
     style.simulated_time = false;
     reporter.emplace(slots, style);
   }
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
+  LocalCellQueue local;
+  CellQueue& queue = options.queue != nullptr ? *options.queue : local;
+  queue.start(pending, slots);
   std::mutex mutex;
   std::vector<RunnerOutcome::Failure> failures;
   std::atomic<std::size_t> ran{0};
   const auto work = [&] {
-    for (std::size_t t = next++; t < pending.size() && !stop; t = next++) {
-      const std::size_t k = pending[t];
-      const Cell& cell = cells[mine[k]];
-      slots[k].started_ns.store(steady_ns(), std::memory_order_relaxed);
-      slots[k].state.store(core::RunProgress::kRunning, std::memory_order_relaxed);
+    std::optional<std::size_t> finished;
+    bool failed = false;
+    while (const std::optional<std::size_t> k = queue.next(finished, failed)) {
+      const Cell& cell = cells[mine[*k]];
+      slots[*k].started_ns.store(steady_ns(), std::memory_order_relaxed);
+      slots[*k].state.store(core::RunProgress::kRunning, std::memory_order_relaxed);
       const fs::path log = options.out / "logs" / (cell.id + ".log");
       const int code = run_cell_process(options, cell, log);
-      slots[k].finished_ns.store(steady_ns(), std::memory_order_relaxed);
-      slots[k].state.store(core::RunProgress::kDone, std::memory_order_relaxed);
+      slots[*k].finished_ns.store(steady_ns(), std::memory_order_relaxed);
+      slots[*k].state.store(core::RunProgress::kDone, std::memory_order_relaxed);
       ++ran;
-      if (code != 0) {
-        stop = true;
+      finished = *k;
+      failed = code != 0;
+      if (failed) {
         const std::lock_guard lock(mutex);
         failures.push_back({cell.id, code, tail(log, 6)});
       }
@@ -143,9 +164,12 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
   };
   {
     std::vector<std::jthread> pool;
-    const unsigned threads = std::max(1U, std::min<unsigned>(options.threads, static_cast<unsigned>(std::max<std::size_t>(1, pending.size()))));
+    const unsigned wanted = std::max(1U, options.threads);
+    const unsigned threads =
+        options.queue != nullptr ? wanted : std::min<unsigned>(wanted, static_cast<unsigned>(std::max<std::size_t>(1, pending.size())));
     for (unsigned i = 0; i < threads; ++i) pool.emplace_back(work);
   }
+  queue.finish();
   if (reporter) reporter->finish();
   std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   outcome.failures = std::move(failures);

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,23 @@
 #include "sim/sweep/cells.hpp"
 
 namespace gpusim::sweep {
+
+// Hands the runner's threads their cells: each free thread asks for the next one. In one process a
+// shared counter does (the default); under MPI, rank 0 hands out every rank's cells as they ask
+// (sim/sweep/mpi_queue.hpp), so a slow cell never leaves the other ranks idle.
+class CellQueue {
+ public:
+  virtual ~CellQueue() = default;
+  // Once, before any next(): the cells left to run (positions among the selected cells, in order)
+  // and every selected cell's progress slot, which the queue marks for cells others run.
+  virtual void start(const std::vector<std::size_t>& pending, std::span<core::RunProgress> slots) = 0;
+  // The next cell for the asking thread, or nothing (none left, or the sweep stops). `finished`:
+  // the cell this thread ran last (none on its first call); `failed`: that cell failed, so no
+  // further cell starts anywhere.
+  virtual std::optional<std::size_t> next(std::optional<std::size_t> finished, bool failed) = 0;
+  // Once, after every thread has stopped.
+  virtual void finish() {}
+};
 
 struct RunnerOptions {
   std::filesystem::path gpusim;       // the binary each cell runs
@@ -25,6 +44,9 @@ struct RunnerOptions {
   std::function<bool(std::size_t)> selected;
   // Where the running cells' process ids are listed while they run, for the interrupt handler.
   io::AbandonList* abandon = nullptr;
+  // Who hands out the cells; null: this process's threads share them. With a queue the runner
+  // starts exactly `threads` threads, however few cells are left, as the queue counts on.
+  CellQueue* queue = nullptr;
 };
 
 struct RunnerOutcome {

@@ -79,12 +79,13 @@ inline std::map<std::string, std::map<std::string, std::string>> pods_by_name(co
   return rows;
 }
 
-// `args` is appended to the binary's path as shell words.
-inline CliResult run_gpusim(const std::filesystem::path& cwd, const std::string& args) {
+// `args` is appended to the binary's path as shell words; `launcher` (shell words too, such as
+// "mpirun -np 3") comes before it.
+inline CliResult run_gpusim(const std::filesystem::path& cwd, const std::string& args, const std::string& launcher = "") {
   const auto err = cwd / ".stderr";
   const auto out = cwd / ".stdout";
-  const std::string command = "cd '" + cwd.string() + "' && " + GPUSIM_TEST_BINARY + " " + args + " > '" + out.string() +
-                              "' 2> '" + err.string() + "'";
+  const std::string command = "cd '" + cwd.string() + "' && " + launcher + " " + GPUSIM_TEST_BINARY + " " + args + " > '" +
+                              out.string() + "' 2> '" + err.string() + "'";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

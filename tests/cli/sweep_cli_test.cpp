@@ -4,6 +4,8 @@
 // directories are refused with the file, line and field, and nothing gpusim did not write is removed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -120,6 +122,70 @@ TEST(SweepCli, ThreadsResumeAndShardsMergeToTheSameBytes) {
   ASSERT_EQ(merge.exit_code, 0) << merge.err;
   EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "shards/merged"));
 }
+
+#ifdef GPUSIM_MPIEXEC
+// What CI runs: three ranks on a 2-core machine, as root (OpenMPI refuses root without these).
+std::string mpirun(int ranks) {
+  return fmt::format("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 {} --oversubscribe -np {}", GPUSIM_MPIEXEC, ranks);
+}
+
+// The cells each rank ran, from rank 0's "6 run on 3 ranks (2, 2, 2 by rank)".
+std::vector<int> cells_by_rank(const std::string& out) {
+  const auto open = out.find(" ranks (");
+  const auto close = out.find(" by rank)");
+  std::vector<int> counts;
+  if (open == std::string::npos || close == std::string::npos) return counts;
+  std::istringstream in(out.substr(open + 8, close - open - 8));
+  for (std::string count; std::getline(in, count, ',');) counts.push_back(std::stoi(count));
+  return counts;
+}
+
+TEST(SweepCli, MpiRanksShareTheCellsAndMergeToTheThreadedBytes) {
+  const fs::path dir = sweep_dir("sweep-mpi");
+  ASSERT_EQ(run_gpusim(dir, "sweep sweep.yaml --out threads --threads 2 --quiet").exit_code, 0);
+  const CliResult mpi = run_gpusim(dir, "sweep sweep.yaml --out mpi --quiet", mpirun(3));
+  ASSERT_EQ(mpi.exit_code, 0) << mpi.err;
+  EXPECT_EQ(files_of(dir / "threads/merged"), files_of(dir / "mpi/merged"));
+  // Every cell ran once, and not all on one rank: rank 0 handed them out as the ranks asked.
+  const std::vector<int> counts = cells_by_rank(mpi.out);
+  ASSERT_EQ(counts.size(), 3U) << mpi.out;
+  EXPECT_EQ(counts[0] + counts[1] + counts[2], 6) << mpi.out;
+  EXPECT_GE(std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }), 2) << mpi.out;
+  for (const auto& entry : fs::directory_iterator(dir / "mpi/cells")) {
+    EXPECT_EQ(files_of(entry.path()), files_of(dir / "threads/cells" / entry.path().filename())) << entry.path();
+  }
+  // Resumed under MPI: only the missing cell runs.
+  fs::remove_all(dir / "mpi/cells/c0005");
+  const CliResult resumed = run_gpusim(dir, "sweep sweep.yaml --out mpi --quiet", mpirun(2));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("6 cells: 1 run on 2 ranks"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("5 complete before"), std::string::npos) << resumed.out;
+  EXPECT_EQ(files_of(dir / "threads/merged"), files_of(dir / "mpi/merged"));
+}
+
+TEST(SweepCli, MpiErrorsArePrintedOnceAndFailNonZero) {
+  const fs::path dir = sweep_dir("sweep-mpi-errors");
+  std::string text = slurp(dir / "sweep.yaml");
+  // Every rank reads the same bad file: one message, from rank 0.
+  std::ofstream(dir / "bad.yaml") << std::string(text).replace(text.find("policy:"), 7, "polcy:");
+  const CliResult bad = run_gpusim(dir, "sweep bad.yaml --out out", mpirun(3));
+  EXPECT_EQ(bad.exit_code, 1);
+  const std::string message = "bad.yaml:7: axes.polcy: 'polcy' is not an option of `gpusim run`";
+  ASSERT_NE(bad.err.find(message), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find(message, bad.err.find(message) + 1), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // A cell that fails stops the sweep on every rank; no merge, the completed cells kept.
+  std::ofstream(dir / "failing.yaml") << std::string(text).replace(text.find("[random, fgd]"), 13, "[random, nosuchpolicy]");
+  const CliResult failing = run_gpusim(dir, "sweep failing.yaml --out failing --quiet", mpirun(3));
+  EXPECT_EQ(failing.exit_code, 1);
+  EXPECT_NE(failing.err.find("unknown policy 'nosuchpolicy'"), std::string::npos) << failing.err;
+  EXPECT_FALSE(fs::exists(dir / "failing/merged"));
+  // --shards is an Indexed Job's; a usage error under MPI.
+  const CliResult shards = run_gpusim(dir, "sweep sweep.yaml --out s --shards 2", mpirun(2));
+  EXPECT_EQ(shards.exit_code, 2);
+  EXPECT_NE(shards.err.find("--shards is for Indexed Job pods"), std::string::npos) << shards.err;
+}
+#endif
 
 TEST(SweepCli, EachMetricIsPlottedAgainstANumericAxisPerPolicy) {
   const fs::path dir = sweep_dir("sweep-plots", "  fill-target: [0.3, 0.6]\n");
