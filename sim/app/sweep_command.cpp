@@ -124,9 +124,11 @@ LoadedSweep load_sweep(const SweepOptions& o) {
   LoadedSweep loaded;
   const std::string text = io::read_file(o.file, "sweep file");
   loaded.spec = sweep::parse_sweep(o.file, text, run_option_lookup());
-  loaded.cells = sweep::expand_cells(loaded.spec);
   // Relative paths in the file's options are the file's neighbours, wherever gpusim is run from.
   loaded.working_dir = fs::absolute(fs::path(o.file)).parent_path();
+  const std::vector<sweep::EditedConfig> edited = sweep::read_edited_configs(loaded.spec, loaded.working_dir);
+  const fs::path out = o.out.empty() ? fs::path("DIR") : fs::absolute(fs::path(o.out)).lexically_normal();
+  loaded.cells = sweep::expand_cells(loaded.spec, edited, out, &loaded.configs);
   return loaded;
 }
 
@@ -182,7 +184,7 @@ int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList&
   if (print_sweep_plan(o, loaded)) return kExitOk;
   const fs::path out = sweep_out_dir(o);
   const std::optional<std::size_t> shard = shard_index(o);
-  sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells));
+  sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells), loaded.configs);
   sweep::RunnerOptions runner = sweep_runner_options(o, loaded, out, gpusim, abandon);
   if (shard) runner.selected = [&](std::size_t i) { return i % static_cast<std::size_t>(o.shards) == *shard; };
   const sweep::RunnerOutcome outcome = sweep::run_cells(loaded.cells, runner);

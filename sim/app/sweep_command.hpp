@@ -44,6 +44,7 @@ struct LoadedSweep {
   sweep::SweepSpec spec;
   std::vector<sweep::Cell> cells;
   std::filesystem::path working_dir;  // where each cell runs: the sweep file's directory
+  std::vector<sweep::DerivedConfig> configs;  // the cells' copies of the configuration files their field axes edit
 };
 LoadedSweep load_sweep(const SweepOptions& options);
 // Prints --dry-run's cells or --emit-job's manifest; false when neither is asked for.

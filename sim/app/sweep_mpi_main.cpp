@@ -129,7 +129,7 @@ int run_sweep_mpi(const MpiSession& mpi, const app::SweepCommands& commands, con
     return app::kExitOk;
   }
   if (const auto code = agree(mpi, [&] {
-        if (root) sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells));
+        if (root) sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells), loaded.configs);
       })) {
     return *code;
   }

@@ -4,11 +4,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
 #include <fstream>
+#include <optional>
+#include <stdexcept>
 #include <sstream>
 
 #include "sim/core/status.hpp"
@@ -17,24 +20,119 @@
 namespace gpusim::sweep {
 namespace fs = std::filesystem;
 
-std::vector<Cell> expand_cells(const SweepSpec& spec) {
+std::vector<EditedConfig> read_edited_configs(const SweepSpec& spec, const fs::path& base) {
+  std::vector<EditedConfig> edited;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    const Axis& axis = spec.axes[a];
+    if (!axis.field) continue;
+    const ConfigField& field = *axis.field;
+    const std::string where = fmt::format("{}:{}: axes.{}", spec.file, axis.line, axis.name);
+    auto file = std::find_if(edited.begin(), edited.end(), [&](const EditedConfig& e) { return e.name == field.config; });
+    if (file == edited.end()) {
+      const fs::path path = fs::path(field.config).is_absolute() ? fs::path(field.config) : base / field.config;
+      std::ifstream in(path, std::ios::binary);
+      if (!in) throw core::InputError(fmt::format("{}.config: cannot read {}: {}", where, path.string(), std::strerror(errno)));
+      std::stringstream text;
+      text << in.rdbuf();
+      edited.push_back({field.config, text.str(), {}});
+      file = std::prev(edited.end());
+    }
+    try {
+      const std::size_t documents = yaml_document_count(file->text);
+      if (documents > 1 && !field.document_given) {
+        throw std::invalid_argument(fmt::format("{} holds {} YAML documents: say which with document: N (from 0)", field.config, documents));
+      }
+      const TextSpan span = locate_config_field(file->text, field.document, field.steps);
+      for (const EditedConfig::Field& other : file->fields) {
+        if (other.span.begin == span.begin) {
+          throw std::invalid_argument(fmt::format("the axis {} varies this field already", spec.axes[other.axis].name));
+        }
+      }
+      file->fields.push_back({a, span});
+    } catch (const std::invalid_argument& e) {
+      throw core::InputError(fmt::format("{}.path: {}: {}", where, field.config, e.what()));
+    }
+  }
+  return edited;
+}
+
+namespace {
+
+// `config` with each field axis's value for this cell in place of the file's.
+std::string edited_text(const EditedConfig& config, const std::vector<std::string>& values) {
+  std::vector<EditedConfig::Field> fields = config.fields;
+  // From the end backwards, so that each edit leaves the earlier spans where they were.
+  std::sort(fields.begin(), fields.end(), [](const auto& x, const auto& y) { return x.span.begin > y.span.begin; });
+  std::string text = config.text;
+  for (const EditedConfig::Field& field : fields) {
+    text.replace(field.span.begin, field.span.end - field.span.begin, yaml_scalar_text(values[field.axis]));
+  }
+  return text;
+}
+
+// The copies' file names: the file's own, numbered only where two edited files share one.
+std::vector<std::string> copy_names(const std::vector<EditedConfig>& edited) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < edited.size(); ++i) {
+    const std::string name = fs::path(edited[i].name).filename().string();
+    const bool shared = std::count_if(edited.begin(), edited.end(), [&](const EditedConfig& e) {
+                          return fs::path(e.name).filename().string() == name;
+                        }) > 1;
+    names.push_back(shared ? fmt::format("{}-{}", i, name) : name);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedConfig>& edited, const fs::path& out,
+                               std::vector<DerivedConfig>* derived) {
   const std::size_t count = cell_count(spec);
   const int width = std::max<int>(4, static_cast<int>(std::to_string(count - 1).size()));
+  std::size_t variants = 1;  // combinations of the field axes' values
+  for (const Axis& axis : spec.axes) variants *= axis.field ? axis.values.size() : 1;
+  const int variant_width = std::max<int>(4, static_cast<int>(std::to_string(variants - 1).size()));
+  const std::vector<std::string> names = copy_names(edited);
+  std::vector<bool> written(edited.empty() ? 0 : variants, false);
   std::vector<Cell> cells;
   cells.reserve(count);
   std::vector<std::size_t> at(spec.axes.size(), 0);
   for (std::size_t index = 0; index < count; ++index) {
     Cell cell;
     cell.id = fmt::format("c{:0{}}", index, width);
-    cell.args.push_back("run");
-    for (const RunOption& option : spec.run) {
-      cell.args.push_back("--" + option.name);
-      if (!option.value.empty()) cell.args.push_back(option.value);
-    }
+    std::size_t variant = 0;
     for (std::size_t a = 0; a < spec.axes.size(); ++a) {
       cell.values.push_back(spec.axes[a].values[at[a]]);
+      if (spec.axes[a].field) variant = variant * spec.axes[a].values.size() + at[a];
+    }
+    const fs::path copies = out / "configs" / fmt::format("f{:0{}}", variant, variant_width);
+    const auto copy_of = [&](const std::string& name) -> std::optional<fs::path> {
+      for (std::size_t e = 0; e < edited.size(); ++e) {
+        if (edited[e].name == name) return copies / names[e];
+      }
+      return std::nullopt;
+    };
+    cell.args.push_back("run");
+    std::vector<bool> named(edited.size(), false);
+    for (const RunOption& option : spec.run) {
+      cell.args.push_back("--" + option.name);
+      if (option.value.empty()) continue;
+      const std::optional<fs::path> copy = option.name == "config" ? copy_of(option.value) : std::nullopt;
+      cell.args.push_back(copy ? copy->string() : option.value);
+      for (std::size_t e = 0; e < edited.size(); ++e) named[e] = named[e] || (copy && edited[e].name == option.value);
+    }
+    // An edited file the run options do not list is one more --config.
+    for (std::size_t e = 0; e < edited.size(); ++e) {
+      if (!named[e]) cell.args.insert(cell.args.end(), {"--config", (copies / names[e]).string()});
+    }
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+      if (spec.axes[a].field) continue;
       cell.args.push_back("--" + spec.axes[a].name);
-      cell.args.push_back(cell.values.back());
+      cell.args.push_back(cell.values[a]);
+    }
+    if (derived != nullptr && !edited.empty() && !written[variant]) {
+      written[variant] = true;
+      for (std::size_t e = 0; e < edited.size(); ++e) derived->push_back({copies / names[e], edited_text(edited[e], cell.values)});
     }
     cells.push_back(std::move(cell));
     // The next combination: the last axis fastest.
@@ -55,7 +153,15 @@ nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cel
   record["metrics"] = spec.metrics;
   record["metrics_line"] = spec.metrics_line;
   auto& axes = record["axes"] = nlohmann::ordered_json::array();
-  for (const Axis& axis : spec.axes) axes.push_back({{"name", axis.name}, {"numeric", axis.numeric}, {"values", axis.values}});
+  for (const Axis& axis : spec.axes) {
+    nlohmann::ordered_json entry{{"name", axis.name}, {"numeric", axis.numeric}, {"values", axis.values}};
+    if (axis.field) {
+      entry["config"] = axis.field->config;
+      entry["path"] = axis.field->path;
+      if (axis.field->document_given) entry["document"] = axis.field->document;
+    }
+    axes.push_back(std::move(entry));
+  }
   auto& list = record["cells"] = nlohmann::ordered_json::array();
   for (const Cell& cell : cells) list.push_back({{"id", cell.id}, {"values", cell.values}, {"args", cell.args}});
   return record;
@@ -109,7 +215,7 @@ nlohmann::ordered_json read_sweep_record(const fs::path& dir) {
   }
 }
 
-void prepare_sweep_dir(const fs::path& dir, const nlohmann::ordered_json& record) {
+void prepare_sweep_dir(const fs::path& dir, const nlohmann::ordered_json& record, const std::vector<DerivedConfig>& configs) {
   std::error_code error;
   if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
     throw core::InputError(fmt::format("--out {}: exists and is not a directory", dir.string()));
@@ -135,6 +241,24 @@ void prepare_sweep_dir(const fs::path& dir, const nlohmann::ordered_json& record
   fs::create_directories(dir / "cells", error);
   if (!error) fs::create_directories(dir / "logs", error);
   if (error) throw core::InputError(fmt::format("--out {}: cannot create: {}", dir.string(), error.message()));
+  for (const DerivedConfig& config : configs) {
+    if (fs::is_symlink(config.path.parent_path(), error) || fs::is_symlink(config.path, error)) {
+      throw core::InputError(fmt::format("--out {}: {} is a symbolic link; gpusim sweep writes only its own files", dir.string(),
+                                         config.path.string()));
+    }
+    if (fs::exists(config.path, error)) {
+      std::ifstream in(config.path, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (text.str() == config.text) continue;
+      throw core::InputError(fmt::format("--out {}: {} differs from the copy this sweep makes now (its configuration file "
+                                         "changed since the sweep began); give a new directory",
+                                         dir.string(), config.path.string()));
+    }
+    fs::create_directories(config.path.parent_path(), error);
+    if (error) throw core::InputError(fmt::format("--out {}: cannot create: {}", config.path.parent_path().string(), error.message()));
+    write_atomically(config.path, config.text);
+  }
 }
 
 fs::path cell_dir(const fs::path& dir, const std::string& id) { return dir / "cells" / id; }

@@ -43,20 +43,16 @@ void check_option(const io::YamlFields& fields, const YAML::Node& key, const std
   }
 }
 
-Axis read_axis(const io::YamlFields& fields, const YAML::Node& key, const YAML::Node& values, const RunOptionLookup& lookup) {
-  Axis axis;
-  axis.name = fields.key(key, "axes");
-  axis.line = line_of(key);
-  const std::string field = "axes." + axis.name;
-  check_option(fields, key, axis.name, field, lookup);
-  if (!lookup(axis.name).takes_value) fields.fail(key, field, fmt::format("'{}' is a flag; an axis needs values", axis.name));
+// An axis's values: a list, or a range of integers {from: 42, count: 10} (as compare's
+// --first-seed and --seeds).
+std::vector<std::string> read_values(const io::YamlFields& fields, const YAML::Node& values, const std::string& field) {
+  std::vector<std::string> list;
   if (values.IsMap()) {
-    // A range of integers: {from: 42, count: 10}, as compare's --first-seed and --seeds.
     fields.only(values, field, {"from", "count"});
     if (!values["from"] || !values["count"]) fields.fail(values, field, "a range needs both from and count");
     const std::int64_t from = fields.integer(values["from"], field + ".from", 0, std::int64_t{1} << 62);
     const std::int64_t count = fields.integer(values["count"], field + ".count", 1, 100'000);
-    for (std::int64_t i = 0; i < count; ++i) axis.values.push_back(std::to_string(from + i));
+    for (std::int64_t i = 0; i < count; ++i) list.push_back(std::to_string(from + i));
   } else if (values.IsSequence()) {
     if (values.size() == 0) fields.fail(values, field, "an axis needs at least one value");
     std::set<std::string> seen;
@@ -65,11 +61,59 @@ Axis read_axis(const io::YamlFields& fields, const YAML::Node& key, const YAML::
       const std::string value = scalar(fields, values[i], item);
       if (value.empty()) fields.fail(values[i], item, "an empty value");
       if (!seen.insert(value).second) fields.fail(values[i], item, fmt::format("'{}' is listed twice", value));
-      axis.values.push_back(value);
+      list.push_back(value);
     }
   } else {
     fields.fail(values, field, "expected a list of values, or a range {from: N, count: K}");
   }
+  return list;
+}
+
+// An axis over a configuration file's field: {config: FILE, path: PATH, values: [...]}, and
+// `document: N` in a file of several YAML documents.
+Axis read_field_axis(const io::YamlFields& fields, const YAML::Node& key, const YAML::Node& spec, const RunOptionLookup& lookup) {
+  Axis axis;
+  axis.name = fields.key(key, "axes");
+  axis.line = line_of(key);
+  const std::string field = "axes." + axis.name;
+  if (lookup(axis.name).known || reserved(axis.name)) {
+    fields.fail(key, field, fmt::format("'{}' is a `gpusim run` option; name an axis over a configuration field otherwise", axis.name));
+  }
+  if (axis.name.empty() || axis.name.find_first_of(" ,\t\"") != std::string::npos) {
+    fields.fail(key, field, "an axis's name is one word (no spaces, commas or quotes): it heads a column of the tables");
+  }
+  fields.only(spec, field, {"config", "path", "values", "document"});
+  for (const char* needed : {"config", "path", "values"}) {
+    if (!spec[needed]) fields.fail(spec, field, fmt::format("an axis over a configuration field needs config, path and values ({} is missing)", needed));
+  }
+  ConfigField config;
+  config.config = scalar(fields, spec["config"], field + ".config");
+  if (config.config.empty()) fields.fail(spec["config"], field + ".config", "an empty file name");
+  config.path = scalar(fields, spec["path"], field + ".path");
+  try {
+    config.steps = parse_config_path(config.path);
+  } catch (const std::invalid_argument& e) {
+    fields.fail(spec["path"], field + ".path", e.what());
+  }
+  if (spec["document"]) {
+    config.document = static_cast<std::size_t>(fields.integer(spec["document"], field + ".document", 0, 10'000));
+    config.document_given = true;
+  }
+  axis.values = read_values(fields, spec["values"], field + ".values");
+  axis.numeric = std::all_of(axis.values.begin(), axis.values.end(), is_number);
+  axis.field = std::move(config);
+  return axis;
+}
+
+Axis read_axis(const io::YamlFields& fields, const YAML::Node& key, const YAML::Node& values, const RunOptionLookup& lookup) {
+  if (values.IsMap() && values["config"]) return read_field_axis(fields, key, values, lookup);
+  Axis axis;
+  axis.name = fields.key(key, "axes");
+  axis.line = line_of(key);
+  const std::string field = "axes." + axis.name;
+  check_option(fields, key, axis.name, field, lookup);
+  if (!lookup(axis.name).takes_value) fields.fail(key, field, fmt::format("'{}' is a flag; an axis needs values", axis.name));
+  axis.values = read_values(fields, values, field);
   axis.numeric = std::all_of(axis.values.begin(), axis.values.end(), is_number);
   return axis;
 }
@@ -134,6 +178,13 @@ SweepSpec parse_sweep(const std::string& file, const std::string& text, const Ru
     }
     named.insert(axis.name);
     spec.axes.push_back(std::move(axis));
+  }
+  for (const Axis& axis : spec.axes) {
+    const bool config_axis = std::any_of(spec.axes.begin(), spec.axes.end(), [](const Axis& a) { return !a.field && a.name == "config"; });
+    if (axis.field && config_axis) {
+      fields.fail(axes, "axes." + axis.name, "an axis over a configuration field edits a file under run.config (or one more); "
+                  "with config as an axis too, which of its files it edits would vary");
+    }
   }
   if (!doc["metrics"]) throw core::InputError(fmt::format("{}:1: metrics: missing (summary.json metrics to tabulate)", file));
   const YAML::Node metrics = doc["metrics"];

@@ -4,10 +4,23 @@
 // name the file, the line and the field.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/sweep/config_path.hpp"
+
 namespace gpusim::sweep {
+
+// An axis over a configuration file's field: each cell runs with a copy of `config` (one of its
+// --config files, or one more) whose field at `path` holds the cell's value.
+struct ConfigField {
+  std::string config;            // as the sweep file names it (relative to its directory)
+  std::string path;              // as written
+  std::vector<PathStep> steps;
+  std::size_t document = 0;      // in a file of several YAML documents
+  bool document_given = false;
+};
 
 // A `gpusim run` option (its name without "--") and its value as the command line gives it.
 struct RunOption {
@@ -16,10 +29,11 @@ struct RunOption {
 };
 
 struct Axis {
-  std::string name;                 // a `gpusim run` option: policy, seed, workload, time-compression, ...
+  std::string name;                 // a `gpusim run` option (policy, seed, ...), or a configuration field's axis's name
   std::vector<std::string> values;  // in the file's order
   bool numeric = false;             // every value a number: plotted as a line against it
   int line = 0;
+  std::optional<ConfigField> field;  // set: the axis varies this configuration field, not an option
 };
 
 struct SweepSpec {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <cstdlib>
 #include <filesystem>
@@ -186,6 +187,100 @@ TEST(SweepCli, MpiErrorsArePrintedOnceAndFailNonZero) {
   EXPECT_NE(shards.err.find("--shards is for Indexed Job pods"), std::string::npos) << shards.err;
 }
 #endif
+
+// A KubeSchedulerConfiguration whose balanced-allocation weight the sweep varies: kube-default's
+// profile under a name of its own.
+fs::path weights_sweep(const std::string& name, const std::string& path) {
+  const fs::path dir = sweep_dir(name);
+  std::string profile = slurp(kSource / "policies/profiles/kube-default.yaml");
+  profile.replace(profile.find("schedulerName: kube-default"), 27, "schedulerName: balanced-weights");
+  std::ofstream(dir / "weights.yaml") << profile;
+  std::ofstream(dir / "field.yaml") << "name: weights\n"
+                                       "run:\n"
+                                       "  mode: fill\n"
+                                       "  cluster: nodes.csv\n"
+                                       "  workload: pods.csv\n"
+                                       "  config: weights.yaml\n"
+                                       "axes:\n"
+                                       "  balanced-weight:\n"
+                                       "    config: weights.yaml\n"
+                                       "    path: " << path << "\n"
+                                       "    values: [1, 5, 20]\n"
+                                       "  seed: {from: 42, count: 2}\n"
+                                       "metrics: [gpu_allocation_pct, unallocated_gpus]\n";
+  return dir;
+}
+
+const char* const kBalancedWeight = "profiles[0].plugins.score.enabled[name=NodeResourcesBalancedAllocation].weight";
+
+TEST(SweepCli, AnAxisOverAConfigurationFieldEditsThatValueAlone) {
+  const fs::path dir = weights_sweep("sweep-field", kBalancedWeight);
+  const CliResult sweep = run_gpusim(dir, "sweep field.yaml --out out --quiet");
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  // Each copy is the file with that one value changed: its comments, flow style and order kept.
+  const std::string source = slurp(dir / "weights.yaml");
+  const std::string line = "{name: NodeResourcesBalancedAllocation, weight: 1}";
+  ASSERT_NE(source.find(line), std::string::npos);
+  for (const auto& [variant, weight] : {std::pair{"f0000", "1"}, {"f0001", "5"}, {"f0002", "20"}}) {
+    std::string expected = source;
+    expected.replace(expected.find(line), line.size(), fmt::format("{{name: NodeResourcesBalancedAllocation, weight: {}}}", weight));
+    EXPECT_EQ(slurp(dir / "out/configs" / variant / "weights.yaml"), expected) << variant;
+  }
+  // c0003 (weight 5, seed 43) is `gpusim run --config` that copy, byte for byte.
+  const fs::path copy = fs::absolute(dir / "out/configs/f0001/weights.yaml");
+  const CliResult run = run_gpusim(
+      dir, fmt::format("run --mode fill --cluster nodes.csv --workload pods.csv --config {} --seed 43 --out direct --quiet", copy.string()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(files_of(dir / "out/cells/c0003"), files_of(dir / "direct"));
+  // The weight took effect: the groups differ, each its two seeds.
+  const nlohmann::json merged = json_of(dir / "out/merged/summary.json");
+  ASSERT_EQ(merged["groups"].size(), 3U);
+  std::set<double> allocations;
+  for (const auto& group : merged["groups"]) {
+    EXPECT_EQ(group["runs"], 2);
+    allocations.insert(group["gpu_allocation_pct"]["mean"].get<double>());
+  }
+  EXPECT_EQ(allocations.size(), 3U) << merged["groups"].dump();
+  const nlohmann::json record = json_of(dir / "out/gpusim-sweep.json");
+  EXPECT_EQ(record["axes"][0]["path"], kBalancedWeight);
+  EXPECT_EQ(record["axes"][0]["config"], "weights.yaml");
+  // A resumed run finds its copies as it wrote them; a configuration file changed since is refused.
+  ASSERT_EQ(run_gpusim(dir, "sweep field.yaml --out out --quiet").exit_code, 0);
+  std::ofstream(dir / "weights.yaml", std::ios::app) << "# changed\n";
+  const CliResult changed = run_gpusim(dir, "sweep field.yaml --out out --quiet");
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_NE(changed.err.find("changed since the sweep began"), std::string::npos) << changed.err;
+}
+
+TEST(SweepCli, ABadConfigurationFieldAxisNamesTheSweepFileLineAndWhatIsThere) {
+  const struct {
+    std::string path;
+    std::string message;
+  } cases[] = {
+      {"profiles[0].plugins.score.enabled[name=NoSuchPlugin].weight",
+       "field.yaml:8: axes.balanced-weight.path: weights.yaml: no [name=NoSuchPlugin] at profiles[0].plugins.score.enabled (there: a list of 2)"},
+      {"profiles[0].plugin", "field.yaml:8: axes.balanced-weight.path: weights.yaml: no plugin at profiles[0] (there: a mapping of schedulerName, plugins)"},
+      {"profiles[0].plugins", "weights.yaml: profiles[0].plugins is a mapping of multiPoint, queueSort, filter, score, bind, gpuSelection, not one value"},
+      {"profiles[x]", "field.yaml:10: axes.balanced-weight.path: 'profiles[x]': '[x]' is neither a list index [N] nor a match [field=value]"},
+      {"profiles..x", "field.yaml:10: axes.balanced-weight.path: 'profiles..x': a '.' with no key on one side"},
+  };
+  for (const auto& c : cases) {
+    const fs::path dir = weights_sweep("sweep-field-bad", c.path);
+    const CliResult r = run_gpusim(dir, "sweep field.yaml --out out");
+    EXPECT_EQ(r.exit_code, 1) << c.path;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.path << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out")) << c.path;
+  }
+  // A file of several documents needs document: N; an axis over a field is not named as an option.
+  const fs::path dir = weights_sweep("sweep-field-documents", "spec.x");
+  std::ofstream(dir / "weights.yaml", std::ios::app) << "---\nkind: Other\n";
+  const CliResult documents = run_gpusim(dir, "sweep field.yaml --out out");
+  EXPECT_NE(documents.err.find("weights.yaml holds 2 YAML documents: say which with document: N"), std::string::npos) << documents.err;
+  std::string text = slurp(dir / "field.yaml");
+  std::ofstream(dir / "named.yaml") << text.replace(text.find("balanced-weight:"), 16, "fill-target:");
+  const CliResult named = run_gpusim(dir, "sweep named.yaml --out out");
+  EXPECT_NE(named.err.find("named.yaml:8: axes.fill-target: 'fill-target' is a `gpusim run` option"), std::string::npos) << named.err;
+}
 
 TEST(SweepCli, EachMetricIsPlottedAgainstANumericAxisPerPolicy) {
   const fs::path dir = sweep_dir("sweep-plots", "  fill-target: [0.3, 0.6]\n");
