@@ -18,6 +18,7 @@
 #include "sim/io/input_file.hpp"
 #include "sim/sweep/cells.hpp"
 #include "sim/sweep/merge.hpp"
+#include <nlohmann/json.hpp>
 #include "sim/sweep/runner.hpp"
 #include "sim/sweep/sweep_file.hpp"
 
@@ -157,6 +158,10 @@ fs::path sweep_out_dir(const SweepOptions& o) {
 sweep::RunnerOptions sweep_runner_options(const SweepOptions& o, const LoadedSweep& loaded, const fs::path& out,
                                           const std::string& gpusim, io::AbandonList& abandon) {
   sweep::RunnerOptions runner;
+  // A mistyped metric is found once the first cell has run, not at the merge after the last.
+  runner.check_first_cell = [out, metrics = loaded.spec.metrics, record = nlohmann::ordered_json{{"file", loaded.spec.file}, {"metrics_line", loaded.spec.metrics_line}}](const sweep::Cell& cell) {
+    sweep::read_cell_metrics(out, cell.id, metrics, record);
+  };
   runner.gpusim = gpusim;
   runner.working_dir = loaded.working_dir;
   runner.out = out;
@@ -168,6 +173,14 @@ sweep::RunnerOptions sweep_runner_options(const SweepOptions& o, const LoadedSwe
 }
 
 void print_cell_failures(const sweep::RunnerOutcome& outcome, const fs::path& out) {
+  if (outcome.leftovers_removed > 0) {
+    fmt::print(stderr, "gpusim: note: removed {} staging director{} that cells killed in an earlier run left in {}\n",
+               outcome.leftovers_removed, outcome.leftovers_removed == 1 ? "y" : "ies", (out / "cells").string());
+  }
+  if (!outcome.check_error.empty()) {
+    fmt::print(stderr, "gpusim: error: {} (found once the first cell ran; no further cell started, and completed cells are kept)\n",
+               outcome.check_error);
+  }
   if (outcome.failures.empty()) return;
   const auto& first = outcome.failures.front();
   fmt::print(stderr, "gpusim: error: {} cell{} failed; completed cells are kept, and a rerun with the same --out runs only "
@@ -188,10 +201,8 @@ int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList&
   sweep::RunnerOptions runner = sweep_runner_options(o, loaded, out, gpusim, abandon);
   if (shard) runner.selected = [&](std::size_t i) { return i % static_cast<std::size_t>(o.shards) == *shard; };
   const sweep::RunnerOutcome outcome = sweep::run_cells(loaded.cells, runner);
-  if (!outcome.failures.empty()) {
-    print_cell_failures(outcome, out);
-    return kExitBadInput;
-  }
+  print_cell_failures(outcome, out);
+  if (!outcome.failures.empty() || !outcome.check_error.empty()) return kExitBadInput;
   if (shard) {
     fmt::print("shard {} of {}: {} cells: {} run, {} complete before; merge them all with `gpusim sweep merge {}`\n", *shard,
                o.shards, outcome.ran + outcome.skipped, outcome.ran, outcome.skipped, o.out);

@@ -53,7 +53,8 @@ bool print_sweep_plan(const SweepOptions& options, const LoadedSweep& loaded);
 std::filesystem::path sweep_out_dir(const SweepOptions& options);
 sweep::RunnerOptions sweep_runner_options(const SweepOptions& options, const LoadedSweep& loaded, const std::filesystem::path& out,
                                           const std::string& gpusim, io::AbandonList& abandon);
-// The failed cells' message on stderr: how many, and the first one's exit code and log tail.
+// On stderr: the staging directories of killed cells removed; a failed first-cell check; the failed
+// cells, how many, and the first one's exit code and log tail.
 void print_cell_failures(const sweep::RunnerOutcome& outcome, const std::filesystem::path& out);
 
 // When an MPI launcher started this process, replaces it with gpusim-sweep-mpi (beside `gpusim`)

@@ -137,6 +137,10 @@ int run_sweep_mpi(const MpiSession& mpi, const app::SweepCommands& commands, con
   // The ranks are the parallelism: one cell at a time each, unless --threads asks for more.
   runner.threads = o.threads > 0 ? static_cast<unsigned>(o.threads) : 1U;
   runner.progress = root && !o.progress.quiet;
+  if (!root) {
+    runner.check_first_cell = nullptr;  // rank 0 checks its first cell: one message
+    runner.remove_leftovers = false;    // rank 0 does, before it hands out any cell
+  }
   const std::int64_t remote_threads = sum_quietly(root ? 0 : static_cast<std::int64_t>(runner.threads));
   std::optional<sweep::MpiCoordinatorQueue> coordinator;
   std::optional<sweep::MpiWorkerQueue> worker;
@@ -149,12 +153,13 @@ int run_sweep_mpi(const MpiSession& mpi, const app::SweepCommands& commands, con
   app::print_cell_failures(outcome, out);
   const std::vector<std::int64_t> ran_by_rank = gather_quietly(mpi, static_cast<std::int64_t>(outcome.ran));
   const std::int64_t failures = sum_quietly(static_cast<std::int64_t>(outcome.failures.size()));
-  if (failures > 0) {
-    if (root && outcome.failures.empty()) {
+  const std::int64_t check_errors = sum_quietly(outcome.check_error.empty() ? 0 : 1);
+  if (failures > 0 || check_errors > 0) {
+    if (root && outcome.failures.empty() && outcome.check_error.empty()) {
       fmt::print(stderr, "gpusim: error: {} cell{} failed on other ranks (their errors above); completed cells are kept\n",
                  failures, failures == 1 ? "" : "s");
     }
-    return root || !outcome.failures.empty() ? app::kExitBadInput : app::kExitOk;
+    return root || !outcome.failures.empty() || !outcome.check_error.empty() ? app::kExitBadInput : app::kExitOk;
   }
   // The other ranks wait (quietly) while rank 0 merges, so that the job ends when the merge has.
   const std::optional<int> code = agree(mpi, [&] {

@@ -86,6 +86,26 @@ double cell_metric(const nlohmann::json& summary, const std::string& metric, con
   return run[metric].is_number() ? run[metric].get<double>() : kNaN;
 }
 
+}  // namespace
+
+std::vector<double> read_cell_metrics(const fs::path& dir, const std::string& id, const std::vector<std::string>& metrics,
+                                      const nlohmann::ordered_json& record) {
+  const fs::path file = cell_dir(dir, id) / "summary.json";
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<double> values;
+  try {
+    const nlohmann::json summary = nlohmann::json::parse(text.str());
+    for (const std::string& metric : metrics) values.push_back(cell_metric(summary, metric, id, record));
+  } catch (const nlohmann::json::exception& e) {
+    throw core::InputError(fmt::format("{}: not a summary gpusim run wrote: {}", file.string(), e.what()));
+  }
+  return values;
+}
+
+namespace {
+
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -185,17 +205,7 @@ fs::path merge_record(const fs::path& dir, const nlohmann::ordered_json& record,
   std::vector<std::vector<std::size_t>> group_cells;
   for (std::size_t c = 0; c < cells.size(); ++c) {
     const std::string id = cells[c].at("id").get<std::string>();
-    const fs::path file = cell_dir(dir, id) / "summary.json";
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json summary;
-    try {
-      summary = nlohmann::json::parse(text.str());
-      for (const std::string& metric : metrics) values[c].push_back(cell_metric(summary, metric, id, record));
-    } catch (const nlohmann::json::exception& e) {
-      throw core::InputError(fmt::format("{}: not a summary gpusim run wrote: {}", file.string(), e.what()));
-    }
+    values[c] = read_cell_metrics(dir, id, metrics, record);
     std::vector<std::string> key;
     for (const std::size_t a : group_axes) key.push_back(cells[c].at("values").at(a).get<std::string>());
     const auto [it, inserted] = group_index.emplace(key, group_keys.size());

@@ -7,6 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <set>
+#include <string_view>
 #include <atomic>
 #include <cstring>
 #include <chrono>
@@ -17,6 +20,7 @@
 #include <thread>
 
 #include "sim/core/run_progress.hpp"
+#include "sim/core/status.hpp"
 
 extern char** environ;
 
@@ -110,6 +114,27 @@ class LocalCellQueue final : public CellQueue {
   std::atomic<bool> stop_{false};
 };
 
+// Removes the staging directories `gpusim run` left for `ids` when it was killed outright:
+// cells/.ID.gpusim-partial-PID (or -PID-N), its own names (sim/io/output_dir.cpp), and only
+// directories. Returns how many.
+std::size_t remove_leftover_staging(const fs::path& out, const std::set<std::string>& ids) {
+  std::size_t removed = 0;
+  std::error_code error;
+  std::vector<fs::path> leftovers;
+  for (const auto& entry : fs::directory_iterator(out / "cells", error)) {
+    const std::string name = entry.path().filename().string();
+    const std::size_t mark = name.find(".gpusim-partial-");
+    if (!name.starts_with(".") || mark == std::string::npos || ids.count(name.substr(1, mark - 1)) == 0) continue;
+    const std::string rest = name.substr(mark + std::string_view(".gpusim-partial-").size());
+    const bool own_name = !rest.empty() && rest.find_first_not_of("0123456789-") == std::string::npos && std::isdigit(static_cast<unsigned char>(rest.front()));
+    if (own_name && entry.is_directory(error) && !entry.is_symlink(error)) leftovers.push_back(entry.path());
+  }
+  for (const fs::path& leftover : leftovers) {
+    if (fs::remove_all(leftover, error) != static_cast<std::uintmax_t>(-1) && !error) ++removed;
+  }
+  return removed;
+}
+
 }  // namespace
 
 RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& options) {
@@ -136,12 +161,19 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
     style.simulated_time = false;
     reporter.emplace(slots, style);
   }
+  if (options.remove_leftovers) {
+    std::set<std::string> ids;
+    for (const std::size_t k : pending) ids.insert(cells[mine[k]].id);
+    outcome.leftovers_removed = remove_leftover_staging(options.out, ids);
+  }
   LocalCellQueue local;
   CellQueue& queue = options.queue != nullptr ? *options.queue : local;
   queue.start(pending, slots);
   std::mutex mutex;
   std::vector<RunnerOutcome::Failure> failures;
   std::atomic<std::size_t> ran{0};
+  std::atomic<bool> checked{false};
+  std::string check_error;
   const auto work = [&] {
     std::optional<std::size_t> finished;
     bool failed = false;
@@ -159,6 +191,14 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
       if (failed) {
         const std::lock_guard lock(mutex);
         failures.push_back({cell.id, code, tail(log, 6)});
+      } else if (options.check_first_cell && !checked.exchange(true)) {
+        try {
+          options.check_first_cell(cell);
+        } catch (const core::InputError& e) {
+          failed = true;
+          const std::lock_guard lock(mutex);
+          check_error = e.what();
+        }
       }
     }
   };
@@ -174,6 +214,7 @@ RunnerOutcome run_cells(const std::vector<Cell>& cells, const RunnerOptions& opt
   std::sort(failures.begin(), failures.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   outcome.failures = std::move(failures);
   outcome.ran = ran;
+  outcome.check_error = std::move(check_error);
   return outcome;
 }
 

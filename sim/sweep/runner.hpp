@@ -47,6 +47,14 @@ struct RunnerOptions {
   // Who hands out the cells; null: this process's threads share them. With a queue the runner
   // starts exactly `threads` threads, however few cells are left, as the queue counts on.
   CellQueue* queue = nullptr;
+  // Called once, on the first cell that succeeds: a core::InputError it throws (a metric the cell
+  // lacks) stops the sweep as a failed cell would, so that a mistake every cell shares is reported
+  // after one run rather than at the merge.
+  std::function<void(const Cell&)> check_first_cell;
+  // Whether this process owns its pending cells, so that it removes what a killed earlier run of
+  // them left (a `gpusim run` killed by SIGKILL leaves its staging directory). Off on the ranks
+  // other than 0, whose cells rank 0 hands out later.
+  bool remove_leftovers = true;
 };
 
 struct RunnerOutcome {
@@ -59,6 +67,8 @@ struct RunnerOutcome {
     std::string log_tail;
   };
   std::vector<Failure> failures;
+  std::string check_error;  // what check_first_cell threw
+  std::size_t leftovers_removed = 0;
 };
 
 // Runs every selected cell not already complete. After a failure no further cell starts (the ones

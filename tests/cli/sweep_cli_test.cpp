@@ -101,8 +101,19 @@ TEST(SweepCli, ThreadsResumeAndShardsMergeToTheSameBytes) {
   EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "two/merged"));
   // Resumed: a cell that never committed (its directory absent, as after a kill) runs again; the others are kept.
   fs::remove_all(dir / "two/cells/c0002");
+  // What a cell killed outright leaves: its staging directory, removed as the cell runs again. A
+  // complete cell's, and a name gpusim does not write, stay.
+  for (const char* leftover : {".c0002.gpusim-partial-4242", ".c0002.gpusim-partial-4243-1", ".c0001.gpusim-partial-4244", ".c0002.gpusim-partial-mine"}) {
+    fs::create_directories(dir / "two/cells" / leftover);
+    std::ofstream(dir / "two/cells" / leftover / "summary.json") << "{}";
+  }
   const CliResult resumed = run_gpusim(dir, "sweep sweep.yaml --out two --quiet");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("removed 2 staging directories"), std::string::npos) << resumed.err;
+  EXPECT_FALSE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-4242"));
+  EXPECT_FALSE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-4243-1"));
+  EXPECT_TRUE(fs::exists(dir / "two/cells/.c0001.gpusim-partial-4244/summary.json"));
+  EXPECT_TRUE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-mine/summary.json"));
   EXPECT_NE(resumed.out.find("6 cells: 1 run, 5 complete before"), std::string::npos) << resumed.out;
   EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "two/merged"));
   // An Indexed Job's pods: every index a process with JOB_COMPLETION_INDEX set, then the merge.
@@ -364,10 +375,16 @@ TEST(SweepCli, AMetricNoCellHasIsNamedWithTheSweepFilesLine) {
   std::string text = slurp(dir / "sweep.yaml");
   text.replace(text.find("unallocated_gpus"), 16, "unallocated_gpu");
   std::ofstream(dir / "sweep.yaml") << text;
-  const CliResult r = run_gpusim(dir, "sweep sweep.yaml --out out --quiet");
+  const CliResult r = run_gpusim(dir, "sweep sweep.yaml --out out --quiet --threads 1");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("sweep.yaml:9: metrics: 'unallocated_gpu' is not in cell c0000's summary.json"), std::string::npos) << r.err;
+  // Found once the first cell ran, not after all six.
+  EXPECT_NE(r.err.find("found once the first cell ran"), std::string::npos) << r.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "out/cells"), fs::directory_iterator{}), 1);
   EXPECT_FALSE(fs::exists(dir / "out/merged"));
+  // gpusim sweep merge still names it, from any cell.
+  const CliResult merge = run_gpusim(dir, "sweep merge out");
+  EXPECT_NE(merge.err.find("cells are not complete"), std::string::npos) << merge.err;
 }
 
 TEST(SweepCli, OutputsGpusimDidNotWriteAreNeverTouched) {
