@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string_view>
+#include <thread>
 
 namespace gpusim::io {
 
@@ -37,6 +40,18 @@ void InterruptGuard::wait_for_signal() {
     }
     std::lock_guard lock(abandon_.mutex);
     for (const int child : abandon_.stop_children) ::kill(child, signal);
+    // The children remove their own partial outputs: wait (up to 10 s) until they have, so that
+    // when this process ends nothing partial is left. WNOWAIT leaves them to the threads that
+    // reap them.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (const int child : abandon_.stop_children) {
+      siginfo_t info{};
+      while (std::chrono::steady_clock::now() < deadline) {
+        info.si_pid = 0;
+        if (::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT | WNOHANG) != 0 || info.si_pid != 0) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    }
     const bool had_partial = !abandon_.remove_trees.empty();
     abandon_.abandon_locked();
     // On a terminal the line may hold the live progress line: the message replaces it.

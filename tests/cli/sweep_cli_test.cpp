@@ -7,6 +7,11 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <fcntl.h>
+#include <spawn.h>
+#include <csignal>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +22,8 @@
 #include "sim/cluster/gpu_catalog.hpp"
 #include "tests/cli/run_gpusim.hpp"
 #include "traces/k8s_manifests.hpp"
+
+extern char** environ;
 
 namespace gpusim::testing {
 namespace {
@@ -291,6 +298,47 @@ TEST(SweepCli, ABadConfigurationFieldAxisNamesTheSweepFileLineAndWhatIsThere) {
   std::ofstream(dir / "named.yaml") << text.replace(text.find("balanced-weight:"), 16, "fill-target:");
   const CliResult named = run_gpusim(dir, "sweep named.yaml --out out");
   EXPECT_NE(named.err.find("named.yaml:8: axes.fill-target: 'fill-target' is a `gpusim run` option"), std::string::npos) << named.err;
+}
+
+// SIGINT to the sweep alone (not to its process group, as a terminal's Ctrl-C would): the sweep
+// passes it on to the running cell, which removes its partial output; the completed cell stays,
+// and no further cell starts.
+TEST(SweepCli, SigintIsPassedOnToTheRunningCellAndKeepsTheCompletedOnes) {
+  const fs::path dir = fresh_dir("sweep-sigint");
+  // Philly's FIFO replay: about a second a cell, long enough to be caught running.
+  std::ofstream(dir / "sweep.yaml") << "name: sigint\nrun: {mode: replay, workload: philly}\n"
+                                       "axes:\n  policy: [fifo]\n  seed: {from: 1, count: 3}\nmetrics: [job_mean_jct_s]\n";
+  std::vector<std::string> words{GPUSIM_TEST_BINARY, "sweep", "sweep.yaml", "--out", "out", "--threads", "1", "--quiet"};
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, (dir / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, (dir / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // Once the first cell is complete, the second is starting or running.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (!fs::exists(dir / "out/cells/c0000/gpusim-manifest.json") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!fs::exists(dir / "out/cells/c0000/gpusim-manifest.json")) ::kill(pid, SIGKILL);
+  ASSERT_TRUE(fs::exists(dir / "out/cells/c0000/gpusim-manifest.json")) << slurp(dir / "stderr");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << slurp(dir / "stderr");
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir / "out/cells")) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"c0000"});  // no partial output, no staging directory, no third cell
+  EXPECT_TRUE(fs::exists(dir / "out/logs/c0001.log"));
+  EXPECT_FALSE(fs::exists(dir / "out/logs/c0002.log"));
+  EXPECT_FALSE(fs::exists(dir / "out/merged"));
 }
 
 TEST(SweepCli, EachMetricIsPlottedAgainstANumericAxisPerPolicy) {
