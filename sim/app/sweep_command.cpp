@@ -197,7 +197,7 @@ int run_sweep(const SweepOptions& o, const std::string& gpusim, io::AbandonList&
   if (print_sweep_plan(o, loaded)) return kExitOk;
   const fs::path out = sweep_out_dir(o);
   const std::optional<std::size_t> shard = shard_index(o);
-  sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells), loaded.configs);
+  sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells, out), loaded.configs);
   sweep::RunnerOptions runner = sweep_runner_options(o, loaded, out, gpusim, abandon);
   if (shard) runner.selected = [&](std::size_t i) { return i % static_cast<std::size_t>(o.shards) == *shard; };
   const sweep::RunnerOutcome outcome = sweep::run_cells(loaded.cells, runner);

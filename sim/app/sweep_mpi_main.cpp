@@ -117,7 +117,9 @@ int run_sweep_mpi(const MpiSession& mpi, const app::SweepCommands& commands, con
   app::LoadedSweep loaded;
   fs::path out;
   if (const auto code = agree(mpi, [&] {
-        if (o.shards > 0) throw app::UsageError("sweep: --shards is for Indexed Job pods; under MPI every rank takes cells as it frees up");
+        if (o.shards > 0 && !o.emit_job) {
+          throw app::UsageError("sweep: --shards is for Indexed Job pods; under MPI every rank takes cells as it frees up");
+        }
         loaded = app::load_sweep(o);
         if (o.dry_run || o.emit_job) return;
         out = app::sweep_out_dir(o);
@@ -129,7 +131,7 @@ int run_sweep_mpi(const MpiSession& mpi, const app::SweepCommands& commands, con
     return app::kExitOk;
   }
   if (const auto code = agree(mpi, [&] {
-        if (root) sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells), loaded.configs);
+        if (root) sweep::prepare_sweep_dir(out, sweep::sweep_record(loaded.spec, loaded.cells, out), loaded.configs);
       })) {
     return *code;
   }

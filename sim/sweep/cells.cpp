@@ -20,6 +20,15 @@
 namespace gpusim::sweep {
 namespace fs = std::filesystem;
 
+namespace {
+
+// `./a.yaml` and `a.yaml` (both relative to the sweep file's directory) name one file.
+bool same_file_name(const std::string& a, const std::string& b) {
+  return fs::path(a).lexically_normal() == fs::path(b).lexically_normal();
+}
+
+}  // namespace
+
 std::vector<EditedConfig> read_edited_configs(const SweepSpec& spec, const fs::path& base) {
   std::vector<EditedConfig> edited;
   for (std::size_t a = 0; a < spec.axes.size(); ++a) {
@@ -27,7 +36,7 @@ std::vector<EditedConfig> read_edited_configs(const SweepSpec& spec, const fs::p
     if (!axis.field) continue;
     const ConfigField& field = *axis.field;
     const std::string where = fmt::format("{}:{}: axes.{}", spec.file, axis.line, axis.name);
-    auto file = std::find_if(edited.begin(), edited.end(), [&](const EditedConfig& e) { return e.name == field.config; });
+    auto file = std::find_if(edited.begin(), edited.end(), [&](const EditedConfig& e) { return same_file_name(e.name, field.config); });
     if (file == edited.end()) {
       const fs::path path = fs::path(field.config).is_absolute() ? fs::path(field.config) : base / field.config;
       std::ifstream in(path, std::ios::binary);
@@ -65,7 +74,9 @@ std::string edited_text(const EditedConfig& config, const std::vector<std::strin
   std::sort(fields.begin(), fields.end(), [](const auto& x, const auto& y) { return x.span.begin > y.span.begin; });
   std::string text = config.text;
   for (const EditedConfig::Field& field : fields) {
-    text.replace(field.span.begin, field.span.end - field.span.begin, yaml_scalar_text(values[field.axis]));
+    // Written in the quotes the file used, so that a string stays a string ("1" -> "2").
+    const char quote = config.text[field.span.begin];
+    text.replace(field.span.begin, field.span.end - field.span.begin, yaml_scalar_text(values[field.axis], quote));
   }
   return text;
 }
@@ -108,7 +119,7 @@ std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedCo
     const fs::path copies = out / "configs" / fmt::format("f{:0{}}", variant, variant_width);
     const auto copy_of = [&](const std::string& name) -> std::optional<fs::path> {
       for (std::size_t e = 0; e < edited.size(); ++e) {
-        if (edited[e].name == name) return copies / names[e];
+        if (same_file_name(edited[e].name, name)) return copies / names[e];
       }
       return std::nullopt;
     };
@@ -119,7 +130,7 @@ std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedCo
       if (option.value.empty()) continue;
       const std::optional<fs::path> copy = option.name == "config" ? copy_of(option.value) : std::nullopt;
       cell.args.push_back(copy ? copy->string() : option.value);
-      for (std::size_t e = 0; e < edited.size(); ++e) named[e] = named[e] || (copy && edited[e].name == option.value);
+      for (std::size_t e = 0; e < edited.size(); ++e) named[e] = named[e] || (copy && same_file_name(edited[e].name, option.value));
     }
     // An edited file the run options do not list is one more --config.
     for (std::size_t e = 0; e < edited.size(); ++e) {
@@ -144,7 +155,7 @@ std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedCo
   return cells;
 }
 
-nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cell>& cells) {
+nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cell>& cells, const fs::path& out) {
   nlohmann::ordered_json record;
   record["tool"] = "gpusim sweep";
   record["about"] = "gpusim sweep wrote this directory: cells/ (one `gpusim run` output each), logs/ and merged/";
@@ -163,7 +174,14 @@ nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cel
     axes.push_back(std::move(entry));
   }
   auto& list = record["cells"] = nlohmann::ordered_json::array();
-  for (const Cell& cell : cells) list.push_back({{"id", cell.id}, {"values", cell.values}, {"args", cell.args}});
+  const std::string copies = out.empty() ? std::string() : (out / "configs").string() + "/";
+  for (const Cell& cell : cells) {
+    std::vector<std::string> args = cell.args;
+    for (std::string& arg : args) {
+      if (!copies.empty() && arg.starts_with(copies)) arg = fmt::format("DIR/configs/{}", arg.substr(copies.size()));
+    }
+    list.push_back({{"id", cell.id}, {"values", cell.values}, {"args", std::move(args)}});
+  }
   return record;
 }
 
@@ -242,7 +260,7 @@ void prepare_sweep_dir(const fs::path& dir, const nlohmann::ordered_json& record
   if (!error) fs::create_directories(dir / "logs", error);
   if (error) throw core::InputError(fmt::format("--out {}: cannot create: {}", dir.string(), error.message()));
   for (const DerivedConfig& config : configs) {
-    if (fs::is_symlink(config.path.parent_path(), error) || fs::is_symlink(config.path, error)) {
+    if (fs::is_symlink(dir / "configs", error) || fs::is_symlink(config.path.parent_path(), error) || fs::is_symlink(config.path, error)) {
       throw core::InputError(fmt::format("--out {}: {} is a symbolic link; gpusim sweep writes only its own files", dir.string(),
                                          config.path.string()));
     }

@@ -46,7 +46,9 @@ std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedCo
                                const std::filesystem::path& out = "DIR", std::vector<DerivedConfig>* derived = nullptr);
 
 // What gpusim-sweep.json records: the sweep, its axes and metrics, and every cell's command.
-nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cell>& cells);
+// `out` is the sweep directory the cells' arguments name: the record names its copies of edited
+// configuration files as DIR/configs/..., so that the sweep resumes through any path to it.
+nlohmann::ordered_json sweep_record(const SweepSpec& spec, const std::vector<Cell>& cells, const std::filesystem::path& out = {});
 
 // Makes `dir` the sweep's directory: created when absent or empty; resumed when it holds this
 // sweep's record (the same cells); refused when it holds another sweep or anything gpusim sweep

@@ -147,7 +147,10 @@ std::vector<PathStep> parse_config_path(std::string_view path) {
 
 std::size_t yaml_document_count(const std::string& text) {
   try {
-    return YAML::LoadAll(text).size();
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    std::size_t count = documents.size();
+    while (count > 1 && documents[count - 1].IsNull()) --count;
+    return count;
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(fmt::format("line {}: {}", e.mark.line + 1, e.msg));
   }
@@ -192,7 +195,9 @@ TextSpan locate_config_field(const std::string& text, std::size_t document, cons
     node.reset(next);  // rebinds (yaml-cpp's `=` would write into the document)
   }
   if (!node.IsScalar()) throw std::invalid_argument(fmt::format("{} is {}, not one value", walked, describe(node)));
-  const std::size_t begin = static_cast<std::size_t>(node.Mark().pos);
+  // yaml-cpp's positions start after a UTF-8 byte-order mark.
+  const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  const std::size_t begin = static_cast<std::size_t>(node.Mark().pos) + bom;
   if (begin < text.size() && (text[begin] == '&' || text[begin] == '!' || text[begin] == '*')) {
     // An anchor's value is others' too (an alias repeats it), and a tag's reading is its own.
     throw std::invalid_argument(fmt::format("{}: its value is written with an anchor, alias or tag; a sweep edits plain values only", walked));
@@ -207,8 +212,17 @@ TextSpan locate_config_field(const std::string& text, std::size_t document, cons
   throw std::invalid_argument(fmt::format("{}: its value '{}' is written in a form a sweep cannot edit (over several lines?)", walked, node.Scalar()));
 }
 
-std::string yaml_scalar_text(const std::string& value) {
-  if (plain_safe(value)) return value;
+std::string yaml_scalar_text(const std::string& value, char quote) {
+  if (quote == '\'') {
+    std::string quoted(1, '\'');
+    for (const char c : value) {
+      quoted += c;
+      if (c == '\'') quoted += c;
+    }
+    quoted += '\'';
+    return quoted;
+  }
+  if (quote != '"' && plain_safe(value)) return value;
   std::string quoted(1, '"');
   for (const char c : value) {
     if (c == '"' || c == '\\') quoted += '\\';

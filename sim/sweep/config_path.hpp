@@ -34,10 +34,13 @@ struct TextSpan {
 // mapping rather than one value.
 TextSpan locate_config_field(const std::string& text, std::size_t document, const std::vector<PathStep>& steps);
 
-// How many YAML documents `text` holds. Throws std::invalid_argument on a syntax error.
+// How many YAML documents `text` holds, not counting empty ones after the first (a trailing
+// `---`). Throws std::invalid_argument on a syntax error.
 std::size_t yaml_document_count(const std::string& text);
 
-// `value` as a YAML scalar: as written when it reads back as the same text, double-quoted otherwise.
-std::string yaml_scalar_text(const std::string& value);
+// `value` as a YAML scalar. `quote` is how the value it replaces was written: '"' or '\'' keeps
+// those quotes (a quoted "1" is a string, and stays one); otherwise as written when it reads back
+// as the same text, double-quoted when not.
+std::string yaml_scalar_text(const std::string& value, char quote = 0);
 
 }  // namespace gpusim::sweep

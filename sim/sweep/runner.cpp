@@ -11,6 +11,8 @@
 #include <set>
 #include <string_view>
 #include <atomic>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <chrono>
 #include <fstream>
@@ -115,8 +117,8 @@ class LocalCellQueue final : public CellQueue {
 };
 
 // Removes the staging directories `gpusim run` left for `ids` when it was killed outright:
-// cells/.ID.gpusim-partial-PID (or -PID-N), its own names (sim/io/output_dir.cpp), and only
-// directories. Returns how many.
+// cells/.ID.gpusim-partial-PID (or -PID-N), its own names (sim/io/output_dir.cpp), only
+// directories, and only where no process PID runs. Returns how many.
 std::size_t remove_leftover_staging(const fs::path& out, const std::set<std::string>& ids) {
   std::size_t removed = 0;
   std::error_code error;
@@ -127,7 +129,12 @@ std::size_t remove_leftover_staging(const fs::path& out, const std::set<std::str
     if (!name.starts_with(".") || mark == std::string::npos || ids.count(name.substr(1, mark - 1)) == 0) continue;
     const std::string rest = name.substr(mark + std::string_view(".gpusim-partial-").size());
     const bool own_name = !rest.empty() && rest.find_first_not_of("0123456789-") == std::string::npos && std::isdigit(static_cast<unsigned char>(rest.front()));
-    if (own_name && entry.is_directory(error) && !entry.is_symlink(error)) leftovers.push_back(entry.path());
+    if (!own_name || !entry.is_directory(error) || entry.is_symlink(error)) continue;
+    // A process of that id still running may be the cell's orphan (its sweep killed outright):
+    // its directory is not a leftover yet.
+    const pid_t pid = static_cast<pid_t>(std::strtol(rest.c_str(), nullptr, 10));
+    if (pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM)) continue;
+    leftovers.push_back(entry.path());
   }
   for (const fs::path& leftover : leftovers) {
     if (fs::remove_all(leftover, error) != static_cast<std::uintmax_t>(-1) && !error) ++removed;

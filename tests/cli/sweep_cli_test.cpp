@@ -110,17 +110,24 @@ TEST(SweepCli, ThreadsResumeAndShardsMergeToTheSameBytes) {
   fs::remove_all(dir / "two/cells/c0002");
   // What a cell killed outright leaves: its staging directory, removed as the cell runs again. A
   // complete cell's, and a name gpusim does not write, stay.
-  for (const char* leftover : {".c0002.gpusim-partial-4242", ".c0002.gpusim-partial-4243-1", ".c0001.gpusim-partial-4244", ".c0002.gpusim-partial-mine"}) {
+  // (Process ids above Linux's largest pid_max, so that none runs; this test's own id runs.)
+  const std::string alive = fmt::format(".c0002.gpusim-partial-{}", ::getpid());
+  for (const std::string leftover : {".c0002.gpusim-partial-2147480001", ".c0002.gpusim-partial-2147480002-1",
+                                     ".c0001.gpusim-partial-2147480003", ".c0002.gpusim-partial-mine", alive.c_str()}) {
     fs::create_directories(dir / "two/cells" / leftover);
     std::ofstream(dir / "two/cells" / leftover / "summary.json") << "{}";
   }
   const CliResult resumed = run_gpusim(dir, "sweep sweep.yaml --out two --quiet");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("removed 2 staging directories"), std::string::npos) << resumed.err;
-  EXPECT_FALSE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-4242"));
-  EXPECT_FALSE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-4243-1"));
-  EXPECT_TRUE(fs::exists(dir / "two/cells/.c0001.gpusim-partial-4244/summary.json"));
+  EXPECT_FALSE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-2147480001"));
+  EXPECT_FALSE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-2147480002-1"));
+  EXPECT_TRUE(fs::exists(dir / "two/cells/.c0001.gpusim-partial-2147480003/summary.json"));
   EXPECT_TRUE(fs::exists(dir / "two/cells/.c0002.gpusim-partial-mine/summary.json"));
+  EXPECT_TRUE(fs::exists(dir / "two/cells" / alive / "summary.json"));  // a live process's
+  for (const std::string kept : {".c0001.gpusim-partial-2147480003", ".c0002.gpusim-partial-mine", alive.c_str()}) {
+    fs::remove_all(dir / "two/cells" / kept);
+  }
   EXPECT_NE(resumed.out.find("6 cells: 1 run, 5 complete before"), std::string::npos) << resumed.out;
   EXPECT_EQ(files_of(dir / "one/merged"), files_of(dir / "two/merged"));
   // An Indexed Job's pods: every index a process with JOB_COMPLETION_INDEX set, then the merge.
@@ -262,8 +269,20 @@ TEST(SweepCli, AnAxisOverAConfigurationFieldEditsThatValueAlone) {
   const nlohmann::json record = json_of(dir / "out/gpusim-sweep.json");
   EXPECT_EQ(record["axes"][0]["path"], kBalancedWeight);
   EXPECT_EQ(record["axes"][0]["config"], "weights.yaml");
-  // A resumed run finds its copies as it wrote them; a configuration file changed since is refused.
+  // A resumed run finds its copies as it wrote them, through any path to the directory; a
+  // configuration file changed since is refused.
   ASSERT_EQ(run_gpusim(dir, "sweep field.yaml --out out --quiet").exit_code, 0);
+  fs::create_directory_symlink("out", dir / "link");
+  const CliResult linked = run_gpusim(dir, "sweep field.yaml --out link --quiet");
+  ASSERT_EQ(linked.exit_code, 0) << linked.err;
+  EXPECT_NE(linked.out.find("6 cells: 0 run, 6 complete before"), std::string::npos) << linked.out;
+  EXPECT_EQ(json_of(dir / "out/gpusim-sweep.json")["cells"][0]["args"][8], "DIR/configs/f0000/weights.yaml");
+  // `./weights.yaml` under run names the same file: the copy replaces it.
+  std::string spelled = slurp(dir / "field.yaml");
+  std::ofstream(dir / "dot.yaml") << spelled.replace(spelled.find("  config: weights.yaml"), 22, "  config: ./weights.yaml");
+  const CliResult dot = run_gpusim(dir, "sweep dot.yaml --dry-run");
+  EXPECT_EQ(dot.out.find("--config ./weights.yaml"), std::string::npos) << dot.out;
+  EXPECT_NE(dot.out.find("--config DIR/configs/f0000/weights.yaml --seed 42"), std::string::npos) << dot.out;
   std::ofstream(dir / "weights.yaml", std::ios::app) << "# changed\n";
   const CliResult changed = run_gpusim(dir, "sweep field.yaml --out out --quiet");
   EXPECT_EQ(changed.exit_code, 1);

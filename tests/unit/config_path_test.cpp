@@ -56,7 +56,16 @@ TEST(ConfigPath, DocumentsAreCountedAndChosen) {
   EXPECT_THROW(spelled(text, 2, "n"), std::invalid_argument);
 }
 
+TEST(ConfigPath, AByteOrderMarkAndATrailingSeparatorChangeNothing) {
+  const std::string text = std::string("\xEF\xBB\xBF") + "a: 10\nb: 2\n---\n";
+  EXPECT_EQ(yaml_document_count(text), 1U);
+  EXPECT_EQ(spelled(text, 0, "b"), "2");
+}
+
 TEST(ConfigPath, AValueIsQuotedOnlyWhereItWouldNotReadBackAsWritten) {
+  // In the quotes of the value it replaces: a quoted "1" was a string, and "2" stays one.
+  EXPECT_EQ(yaml_scalar_text("2", '"'), "\"2\"");
+  EXPECT_EQ(yaml_scalar_text("it's", '\''), "'it''s'");
   EXPECT_EQ(yaml_scalar_text("0.5"), "0.5");
   EXPECT_EQ(yaml_scalar_text("koordinator.sh/gpu-core"), "koordinator.sh/gpu-core");
   EXPECT_EQ(yaml_scalar_text("a: b"), "\"a: b\"");
