@@ -129,7 +129,7 @@ LoadedSweep load_sweep(const SweepOptions& o) {
   loaded.working_dir = fs::absolute(fs::path(o.file)).parent_path();
   const std::vector<sweep::EditedConfig> edited = sweep::read_edited_configs(loaded.spec, loaded.working_dir);
   const fs::path out = o.out.empty() ? fs::path("DIR") : fs::absolute(fs::path(o.out)).lexically_normal();
-  loaded.cells = sweep::expand_cells(loaded.spec, edited, out, &loaded.configs);
+  loaded.cells = sweep::expand_cells(loaded.spec, edited, out, &loaded.configs, loaded.working_dir);
   return loaded;
 }
 

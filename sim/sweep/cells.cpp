@@ -22,9 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `./a.yaml` and `a.yaml` (both relative to the sweep file's directory) name one file.
-bool same_file_name(const std::string& a, const std::string& b) {
-  return fs::path(a).lexically_normal() == fs::path(b).lexically_normal();
+// `./a.yaml`, `a.yaml` and its absolute path (relative ones to `base`, the sweep file's directory)
+// name one file.
+bool same_file_name(const std::string& a, const std::string& b, const fs::path& base) {
+  return (base / a).lexically_normal() == (base / b).lexically_normal();
 }
 
 }  // namespace
@@ -36,7 +37,7 @@ std::vector<EditedConfig> read_edited_configs(const SweepSpec& spec, const fs::p
     if (!axis.field) continue;
     const ConfigField& field = *axis.field;
     const std::string where = fmt::format("{}:{}: axes.{}", spec.file, axis.line, axis.name);
-    auto file = std::find_if(edited.begin(), edited.end(), [&](const EditedConfig& e) { return same_file_name(e.name, field.config); });
+    auto file = std::find_if(edited.begin(), edited.end(), [&](const EditedConfig& e) { return same_file_name(e.name, field.config, base); });
     if (file == edited.end()) {
       const fs::path path = fs::path(field.config).is_absolute() ? fs::path(field.config) : base / field.config;
       std::ifstream in(path, std::ios::binary);
@@ -97,7 +98,7 @@ std::vector<std::string> copy_names(const std::vector<EditedConfig>& edited) {
 }  // namespace
 
 std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedConfig>& edited, const fs::path& out,
-                               std::vector<DerivedConfig>* derived) {
+                               std::vector<DerivedConfig>* derived, const fs::path& base) {
   const std::size_t count = cell_count(spec);
   const int width = std::max<int>(4, static_cast<int>(std::to_string(count - 1).size()));
   std::size_t variants = 1;  // combinations of the field axes' values
@@ -119,7 +120,7 @@ std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedCo
     const fs::path copies = out / "configs" / fmt::format("f{:0{}}", variant, variant_width);
     const auto copy_of = [&](const std::string& name) -> std::optional<fs::path> {
       for (std::size_t e = 0; e < edited.size(); ++e) {
-        if (same_file_name(edited[e].name, name)) return copies / names[e];
+        if (same_file_name(edited[e].name, name, base)) return copies / names[e];
       }
       return std::nullopt;
     };
@@ -130,7 +131,7 @@ std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedCo
       if (option.value.empty()) continue;
       const std::optional<fs::path> copy = option.name == "config" ? copy_of(option.value) : std::nullopt;
       cell.args.push_back(copy ? copy->string() : option.value);
-      for (std::size_t e = 0; e < edited.size(); ++e) named[e] = named[e] || (copy && same_file_name(edited[e].name, option.value));
+      for (std::size_t e = 0; e < edited.size(); ++e) named[e] = named[e] || (copy && same_file_name(edited[e].name, option.value, base));
     }
     // An edited file the run options do not list is one more --config.
     for (std::size_t e = 0; e < edited.size(); ++e) {

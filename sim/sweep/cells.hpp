@@ -41,9 +41,11 @@ struct DerivedConfig {
 
 // Every cell, in order. Cells whose field axes hold the same values share one copy of each edited
 // file, DIR/configs/fNNNN/ (`out` is DIR); their --config names it in place of the file. The
-// copies are added to `derived`.
+// copies are added to `derived`. `base` is the sweep file's directory, where relative file names
+// resolve (so that `x.yaml` under run and its absolute path under an axis are one file).
 std::vector<Cell> expand_cells(const SweepSpec& spec, const std::vector<EditedConfig>& edited = {},
-                               const std::filesystem::path& out = "DIR", std::vector<DerivedConfig>* derived = nullptr);
+                               const std::filesystem::path& out = "DIR", std::vector<DerivedConfig>* derived = nullptr,
+                               const std::filesystem::path& base = {});
 
 // What gpusim-sweep.json records: the sweep, its axes and metrics, and every cell's command.
 // `out` is the sweep directory the cells' arguments name: the record names its copies of edited

@@ -52,7 +52,18 @@ bool plain_safe(const std::string& value) {
                     c == '-' || c == '/' || c == '+';
     if (!ok) return false;
   }
+  // YAML reads these plain as null, not as the text.
+  if (value == "null" || value == "Null" || value == "NULL") return false;
   return value.front() != '-' || value.size() > 1;
+}
+
+// A newline, a tab or another control character: written plain or in single quotes it would read
+// back otherwise (a newline folds to a space) or not at all.
+bool has_control(const std::string& value) {
+  for (const char c : value) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') return true;
+  }
+  return false;
 }
 
 // Where the scalar starting at `begin` ends: its closing quote, or for a plain scalar the end of
@@ -164,7 +175,8 @@ TextSpan locate_config_field(const std::string& text, std::size_t document, cons
     throw std::invalid_argument(fmt::format("line {}: {}", e.mark.line + 1, e.msg));
   }
   if (document >= documents.size()) {
-    throw std::invalid_argument(fmt::format("has {} document{}, no document {}", documents.size(), documents.size() == 1 ? "" : "s", document));
+    const std::size_t count = yaml_document_count(text);
+    throw std::invalid_argument(fmt::format("has {} document{}, no document {}", count, count == 1 ? "" : "s", document));
   }
   YAML::Node node = documents[document];
   bool in_flow = false;
@@ -213,7 +225,7 @@ TextSpan locate_config_field(const std::string& text, std::size_t document, cons
 }
 
 std::string yaml_scalar_text(const std::string& value, char quote) {
-  if (quote == '\'') {
+  if (quote == '\'' && !has_control(value)) {
     std::string quoted(1, '\'');
     for (const char c : value) {
       quoted += c;
@@ -225,8 +237,18 @@ std::string yaml_scalar_text(const std::string& value, char quote) {
   if (quote != '"' && plain_safe(value)) return value;
   std::string quoted(1, '"');
   for (const char c : value) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (c == '\n') {
+      quoted += "\\n";
+    } else if (c == '\t') {
+      quoted += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') {
+      quoted += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    } else {
+      quoted += c;
+    }
   }
   quoted += '"';
   return quoted;

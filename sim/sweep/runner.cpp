@@ -16,6 +16,7 @@
 #include <cstring>
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -132,8 +133,9 @@ std::size_t remove_leftover_staging(const fs::path& out, const std::set<std::str
     if (!own_name || !entry.is_directory(error) || entry.is_symlink(error)) continue;
     // A process of that id still running may be the cell's orphan (its sweep killed outright):
     // its directory is not a leftover yet.
-    const pid_t pid = static_cast<pid_t>(std::strtol(rest.c_str(), nullptr, 10));
-    if (pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM)) continue;
+    const long long pid = std::strtoll(rest.c_str(), nullptr, 10);
+    const bool possible = pid > 0 && pid <= std::numeric_limits<pid_t>::max();
+    if (possible && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) continue;
     leftovers.push_back(entry.path());
   }
   for (const fs::path& leftover : leftovers) {

@@ -283,6 +283,13 @@ TEST(SweepCli, AnAxisOverAConfigurationFieldEditsThatValueAlone) {
   const CliResult dot = run_gpusim(dir, "sweep dot.yaml --dry-run");
   EXPECT_EQ(dot.out.find("--config ./weights.yaml"), std::string::npos) << dot.out;
   EXPECT_NE(dot.out.find("--config DIR/configs/f0000/weights.yaml --seed 42"), std::string::npos) << dot.out;
+  // So does its absolute path under the axis.
+  spelled = slurp(dir / "field.yaml");
+  std::ofstream(dir / "abs.yaml") << spelled.replace(spelled.find("    config: weights.yaml"), 24,
+                                                     "    config: " + fs::absolute(dir / "weights.yaml").string());
+  const CliResult abs = run_gpusim(dir, "sweep abs.yaml --dry-run");
+  EXPECT_EQ(abs.out.find("--config weights.yaml"), std::string::npos) << abs.out;
+  EXPECT_NE(abs.out.find("--config DIR/configs/f0000/weights.yaml --seed 42"), std::string::npos) << abs.out;
   std::ofstream(dir / "weights.yaml", std::ios::app) << "# changed\n";
   const CliResult changed = run_gpusim(dir, "sweep field.yaml --out out --quiet");
   EXPECT_EQ(changed.exit_code, 1);

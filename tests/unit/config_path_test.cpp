@@ -3,6 +3,7 @@
 #include "sim/sweep/config_path.hpp"
 
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,18 @@ TEST(ConfigPath, AByteOrderMarkAndATrailingSeparatorChangeNothing) {
   const std::string text = std::string("\xEF\xBB\xBF") + "a: 10\nb: 2\n---\n";
   EXPECT_EQ(yaml_document_count(text), 1U);
   EXPECT_EQ(spelled(text, 0, "b"), "2");
+}
+
+// Whatever the value and however the file wrote the one it replaces, the text reads back as it.
+TEST(ConfigPath, EveryValueReadsBackAsItselfInEachQuoting) {
+  for (const std::string value : {"1", "0.5", "it's", "x\"y\\z", "a\nb", "c\x01" "d", "tab\there", "null", "a: b", "#z", "é €"}) {
+    for (const char quote : {'\0', '"', '\''}) {
+      const std::string text = "k: " + yaml_scalar_text(value, quote) + "\n";
+      const YAML::Node doc = YAML::Load(text);
+      ASSERT_TRUE(doc["k"].IsScalar()) << text;
+      EXPECT_EQ(doc["k"].Scalar(), value) << text;
+    }
+  }
 }
 
 TEST(ConfigPath, AValueIsQuotedOnlyWhereItWouldNotReadBackAsWritten) {
