@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
+
+#include "sim/core/status.hpp"
+#include "traces/k8s/yaml_documents.hpp"
 
 namespace gpusim::sweep {
 namespace {
@@ -156,24 +160,30 @@ std::vector<PathStep> parse_config_path(std::string_view path) {
   return steps;
 }
 
-std::size_t yaml_document_count(const std::string& text) {
+namespace {
+
+std::vector<YAML::Node> yaml_documents(const std::string& text) {
+  // Not YAML::LoadAll, which loops for ever on some malformed text (the fuzzer found one).
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    std::size_t count = documents.size();
-    while (count > 1 && documents[count - 1].IsNull()) --count;
-    return count;
-  } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(fmt::format("line {}: {}", e.mark.line + 1, e.msg));
+    return traces::load_yaml_documents(text, "FILE");
+  } catch (const core::InputError& e) {
+    // "FILE:52: yaml: why" -> "line 52: yaml: why": the caller names the file.
+    const std::string what = e.what();
+    throw std::invalid_argument(what.starts_with("FILE:") ? "line " + what.substr(5) : what);
   }
 }
 
+}  // namespace
+
+std::size_t yaml_document_count(const std::string& text) {
+  const std::vector<YAML::Node> documents = yaml_documents(text);
+  std::size_t count = documents.size();
+  while (count > 1 && documents[count - 1].IsNull()) --count;
+  return count;
+}
+
 TextSpan locate_config_field(const std::string& text, std::size_t document, const std::vector<PathStep>& steps) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    throw std::invalid_argument(fmt::format("line {}: {}", e.mark.line + 1, e.msg));
-  }
+  const std::vector<YAML::Node> documents = yaml_documents(text);
   if (document >= documents.size()) {
     const std::size_t count = yaml_document_count(text);
     throw std::invalid_argument(fmt::format("has {} document{}, no document {}", count, count == 1 ? "" : "s", document));
@@ -207,13 +217,20 @@ TextSpan locate_config_field(const std::string& text, std::size_t document, cons
     node.reset(next);  // rebinds (yaml-cpp's `=` would write into the document)
   }
   if (!node.IsScalar()) throw std::invalid_argument(fmt::format("{} is {}, not one value", walked, describe(node)));
-  // yaml-cpp's positions start after a UTF-8 byte-order mark.
-  const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-  const std::size_t begin = static_cast<std::size_t>(node.Mark().pos) + bom;
+  // Each document is parsed with the lines before it kept (blank), so the mark's line and column
+  // are the file's; yaml-cpp counts line 0's columns after a UTF-8 byte-order mark.
+  const YAML::Mark mark = node.Mark();
+  std::size_t begin = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (int line = 0; line < mark.line && begin < text.size(); ++line) {
+    const std::size_t newline = text.find('\n', begin);
+    begin = newline == std::string::npos ? text.size() : newline + 1;
+  }
+  begin += static_cast<std::size_t>(std::max(0, mark.column));
   if (begin < text.size() && (text[begin] == '&' || text[begin] == '!' || text[begin] == '*')) {
     // An anchor's value is others' too (an alias repeats it), and a tag's reading is its own.
     throw std::invalid_argument(fmt::format("{}: its value is written with an anchor, alias or tag; a sweep edits plain values only", walked));
   }
+  if (begin > text.size()) begin = text.size();
   const TextSpan span{begin, scalar_end(text, begin, in_flow)};
   // The span must spell the value the parser read, or the edit would land elsewhere.
   try {

@@ -320,6 +320,10 @@ TEST(SweepCli, ABadConfigurationFieldAxisNamesTheSweepFileLineAndWhatIsThere) {
   std::ofstream(dir / "weights.yaml", std::ios::app) << "---\nkind: Other\n";
   const CliResult documents = run_gpusim(dir, "sweep field.yaml --out out");
   EXPECT_NE(documents.err.find("weights.yaml holds 2 YAML documents: say which with document: N"), std::string::npos) << documents.err;
+  // Text after a document's end, on which yaml-cpp's LoadAll would loop for ever (the fuzzer's find).
+  std::ofstream(dir / "weights.yaml") << "{a: 1},\n";
+  const CliResult stray = run_gpusim(dir, "sweep field.yaml --out out");
+  EXPECT_NE(stray.err.find("field.yaml:8: axes.balanced-weight.path: weights.yaml: line 1: yaml: unexpected text after the end of a document"), std::string::npos) << stray.err;
   std::string text = slurp(dir / "field.yaml");
   std::ofstream(dir / "named.yaml") << text.replace(text.find("balanced-weight:"), 16, "fill-target:");
   const CliResult named = run_gpusim(dir, "sweep named.yaml --out out");
