@@ -36,5 +36,5 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== libFuzzer: every reader's fuzz target, 6 s each"
 bash scripts/fuzz.sh smoke 6
 
-echo "== Regression gate: metrics equal the baselines, speed within the threshold (results/baselines/)"
+echo "== Regression gate: metrics equal the baselines, hot-path instructions within the threshold (results/baselines/)"
 bash scripts/gate.sh
