@@ -21,6 +21,7 @@ using sched::Status;
 class GpuFit final : public sched::FilterPlugin {
  public:
   std::string_view name() const override { return "gpu-fit"; }
+  bool node_local() const override { return true; }
   Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
                 sched::CycleState&) const override {
     if (!pod.wants_gpu()) return Status::ok();
@@ -84,6 +85,7 @@ class GpuFit final : public sched::FilterPlugin {
 class NodeAffinity final : public sched::FilterPlugin {
  public:
   std::string_view name() const override { return "node-affinity"; }
+  bool node_local() const override { return true; }
   bool applies(const sched::PodSpec& pod, const sched::ClusterState&) const override {
     return pod.constraints != nullptr && (!pod.constraints->node_selector.empty() || !pod.constraints->required_terms.empty());
   }
@@ -103,6 +105,7 @@ class NodeAffinity final : public sched::FilterPlugin {
 class TaintToleration final : public sched::FilterPlugin {
  public:
   std::string_view name() const override { return "taint-toleration"; }
+  bool node_local() const override { return true; }
   bool applies(const sched::PodSpec&, const sched::ClusterState& cluster) const override {
     return cluster.tainted_nodes() > 0;
   }

@@ -22,6 +22,7 @@ class NodeResourcesFit final : public sched::FilterPlugin, public sched::ScorePl
  public:
   explicit NodeResourcesFit(const NodeResourcesFitArgs& args) : scorer_(args.scoring()) {}
   std::string_view name() const override { return "node-resources-fit"; }
+  bool node_local() const override { return true; }
   Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
                 sched::CycleState&) const override {
     // Checked first and for every pod, as kube-scheduler's fitsRequest does.

@@ -85,7 +85,7 @@ void Framework::check_profile(const Profile& profile, const Registry& registry) 
 
 Framework::Framework(const Profile& profile, const Registry& registry,
                      const PluginContext& context, ClusterState& cluster)
-    : profile_(profile), cluster_(cluster), cycle_(cluster.node_count()) {
+    : profile_(profile), cluster_(cluster), cycle_(cluster.node_count()), verdicts_(cluster.node_count()) {
   queue_sort_ = build<QueueSortPlugin>(profile.queue_sort, "queue-sort", registry, context, profile.plugin_args, owned_);
   for (const auto& name : profile.pre_filter) {
     pre_filters_.push_back(build<PreFilterPlugin>(name, "pre-filter", registry, context, profile.plugin_args, owned_));
@@ -154,8 +154,11 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
 
   // PostFilter may free room (preemption); then the filters run once more.
   active_filters_.clear();
+  active_filters_node_local_ = true;
   for (const FilterPlugin* plugin : filters_) {
-    if (plugin->applies(pod, cluster_)) active_filters_.push_back(plugin);
+    if (!plugin->applies(pod, cluster_)) continue;
+    active_filters_.push_back(plugin);
+    active_filters_node_local_ = active_filters_node_local_ && plugin->node_local();
   }
   for (int attempt = 0; attempt < 2 && feasible_.empty(); ++attempt) {
     filter_nodes(pod);
@@ -230,12 +233,28 @@ void Framework::filter_nodes(const PodSpec& pod) {
     filter_some_nodes(pod);
     return;
   }
+  // Node-local filters give the verdict they gave this shape last time until the node changes
+  // (sim/sched/filter_verdicts.hpp). A filter that does not apply passes every node, so which of
+  // them apply does not change a verdict.
+  const std::uint32_t slot = active_filters_node_local_ ? verdicts_.slot(pod) : FilterVerdicts::kNoSlot;
   const auto try_node = [&](NodeIndex n) {
     if (!cluster_.present(n)) return;
-    for (const FilterPlugin* plugin : active_filters_) {
-      if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) return;
+    if (slot != FilterVerdicts::kNoSlot) {
+      const FilterVerdicts::Verdict known = verdicts_.find(slot, n, cluster_.version(n));
+      if (known != FilterVerdicts::Verdict::kUnknown) {
+        if (known == FilterVerdicts::Verdict::kPass) feasible_.push_back(n);
+        return;
+      }
     }
-    feasible_.push_back(n);
+    bool pass = true;
+    for (const FilterPlugin* plugin : active_filters_) {
+      if (!plugin->filter(pod, n, cluster_, cycle_).is_ok()) {
+        pass = false;
+        break;
+      }
+    }
+    if (slot != FilterVerdicts::kNoSlot) verdicts_.remember(slot, n, cluster_.version(n), pass);
+    if (pass) feasible_.push_back(n);
   };
   if (!pod.wants_gpu()) {
     const auto node_count = static_cast<NodeIndex>(cluster_.node_count());

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/sched/filter_verdicts.hpp"
 #include "sim/sched/plugin.hpp"
 #include "sim/sched/profile.hpp"
 #include "sim/sched/registry.hpp"
@@ -63,6 +64,8 @@ class Framework {
   std::vector<PreFilterPlugin*> pre_filters_;
   std::vector<FilterPlugin*> filters_;
   std::vector<const FilterPlugin*> active_filters_;  // this cycle's: those that apply to the pod
+  bool active_filters_node_local_ = false;            // every one of them is node_local()
+  FilterVerdicts verdicts_;
   std::vector<PostFilterPlugin*> post_filters_;
   std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
   GpuSelector* gpu_selector_ = nullptr;

@@ -51,6 +51,11 @@ class FilterPlugin : public virtual Plugin {
   }
   virtual Status filter(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
                         CycleState& cycle) const = 0;
+  // true when filter() reads nothing but the pod's filter shape (sim/sched/filter_shape.hpp),
+  // node n's state in the cluster (whose version changes with it) and the plugin's fixed
+  // configuration: not the cycle state, other nodes, time or metrics. The framework then reuses
+  // a verdict until node n changes (sim/sched/filter_verdicts.hpp).
+  virtual bool node_local() const { return false; }
   // Diagnosis only (Framework::diagnose, once per pod that never ran): why node n cannot run the
   // pod, as the kube-scheduler plugin this filter stands for would say it (all its reasons: e.g.
   // NodeResourcesFit names every resource the node lacks). Must reject exactly when filter()

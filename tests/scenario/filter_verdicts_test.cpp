@@ -1,0 +1,157 @@
+// The framework's remembered filter verdicts (sim/sched/filter_verdicts.hpp): node-local filters run
+// again only on nodes that changed since the framework last saw the pod's shape, and the placements
+// are those of a framework that filters every node every time.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "sim/config/profiles.hpp"
+#include "sim/sched/filter_verdicts.hpp"
+#include "tests/scenario/test_cluster.hpp"
+
+namespace gpusim::testing {
+namespace {
+
+// Passes every node and counts its calls into the test's counter; node-local or not, as built.
+class CountingFilter final : public sched::FilterPlugin {
+ public:
+  CountingFilter(int* calls, bool node_local) : calls_(calls), node_local_(node_local) {}
+  std::string_view name() const override { return node_local_ ? "counting-local" : "counting-global"; }
+  bool node_local() const override { return node_local_; }
+  sched::Status filter(const sched::PodSpec&, sched::NodeIndex, const sched::ClusterState&,
+                       sched::CycleState&) const override {
+    ++*calls_;
+    return sched::Status::ok();
+  }
+
+ private:
+  int* calls_;
+  bool node_local_;
+};
+
+sched::Registry registry_with_counters(int* calls) {
+  sched::Registry registry = policy::builtin_registry();
+  registry.add("counting-local", [calls](const sched::PluginContext&) { return std::make_unique<CountingFilter>(calls, true); });
+  registry.add("counting-global", [calls](const sched::PluginContext&) { return std::make_unique<CountingFilter>(calls, false); });
+  return registry;
+}
+
+sched::Profile with_filter(const char* profile_name, const char* filter) {
+  sched::Profile profile = config::builtin_profile(profile_name);
+  profile.filter.emplace_back(filter);
+  return profile;
+}
+
+TEST(FilterVerdicts, NodeLocalFiltersRunAgainOnlyOnChangedNodes) {
+  Bench bench;
+  int calls = 0;
+  const sched::Registry registry = registry_with_counters(&calls);
+  sched::Framework framework(with_filter("bestfit", "counting-local"), registry, bench.context(), bench.state);
+  const cluster::PodSpec cpu_pod = pod(1000, 0, 0);
+  ASSERT_TRUE(framework.schedule(cpu_pod));
+  EXPECT_EQ(calls, 3) << "first cycle of the shape: every node";
+  const auto second = framework.schedule(cpu_pod);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(calls, 4) << "second cycle: only the node the first pod took";
+  cluster::PodSpec other = cpu_pod;
+  other.cpu_milli = 2000;  // another shape: every node again
+  const auto third = framework.schedule(other);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(calls, 7);
+  framework.release(cpu_pod, *second);  // that node changes again
+  ASSERT_TRUE(framework.schedule(cpu_pod));
+  EXPECT_EQ(calls, 7 + (second->node == third->node ? 1 : 2)) << "the nodes changed since the shape's last cycle";
+}
+
+TEST(FilterVerdicts, AFilterThatIsNotNodeLocalFiltersEveryNodeEveryCycle) {
+  Bench bench;
+  int calls = 0;
+  const sched::Registry registry = registry_with_counters(&calls);
+  sched::Framework framework(with_filter("bestfit", "counting-global"), registry, bench.context(), bench.state);
+  const cluster::PodSpec cpu_pod = pod(1000, 0, 0);
+  for (int cycle = 1; cycle <= 3; ++cycle) {
+    ASSERT_TRUE(framework.schedule(cpu_pod));
+    EXPECT_EQ(calls, 3 * cycle);
+  }
+}
+
+// 60 nodes, 3000 cycles of pods of 12 shapes (GPU shares, whole GPUs, CPU only, a model rule) with
+// ends in between: the framework that remembers verdicts places every pod where the one that filters
+// every node each cycle (a filter that is not node-local turns the table off) places it.
+TEST(FilterVerdicts, PlacementsEqualThoseOfFilteringEveryNode) {
+  const cluster::GpuCatalog catalog = two_model_catalog();
+  std::vector<cluster::NodeSpec> nodes;
+  for (int i = 0; i < 60; ++i) {
+    nodes.push_back({"n" + std::to_string(i), 16000 + 8000 * (i % 4), 65536, 1 + i % 8, static_cast<cluster::GpuModelId>(i % 3 == 0 ? 1 : 0), {}, {}});
+  }
+  for (const char* profile_name : {"fgd", "bestfit", "gpu-packing"}) {
+    int calls = 0;
+    const sched::Registry registry = registry_with_counters(&calls);
+    cluster::ClusterState remembered_state(catalog, nodes);
+    cluster::ClusterState every_state(catalog, nodes);
+    std::vector<cluster::PodSpec> workload;
+    for (int s = 0; s < 12; ++s) {
+      const std::int32_t milli = s % 4 == 3 ? 0 : s % 2 == 0 ? 1000 : 100 + 80 * s;
+      cluster::PodSpec p = pod(1000 * (1 + s % 5), milli == 0 ? 0 : milli < 1000 ? 1 : 1 + s % 3, milli);
+      if (s == 5) p.allowed_models.add(1);
+      workload.push_back(p);
+    }
+    const sched::PluginContext remembered_context{&catalog, workload, 7, remembered_state.node_count()};
+    const sched::PluginContext every_context{&catalog, workload, 7, every_state.node_count()};
+    sched::Framework remembered(with_filter(profile_name, "counting-local"), registry, remembered_context, remembered_state);
+    sched::Framework every(with_filter(profile_name, "counting-global"), registry, every_context, every_state);
+    std::mt19937 rng(11);
+    std::vector<std::pair<cluster::PodSpec, cluster::Placement>> running;
+    int placed = 0;
+    for (int cycle = 0; cycle < 3000; ++cycle) {
+      if (!running.empty() && rng() % 3 == 0) {
+        const std::size_t victim = rng() % running.size();
+        remembered.release(running[victim].first, running[victim].second);
+        every.release(running[victim].first, running[victim].second);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(victim));
+        continue;
+      }
+      const cluster::PodSpec& p = workload[rng() % workload.size()];
+      const auto a = remembered.schedule(p);
+      const auto b = every.schedule(p);
+      ASSERT_EQ(a.has_value(), b.has_value()) << profile_name << " cycle " << cycle;
+      if (!a) continue;
+      ASSERT_EQ(*a, *b) << profile_name << " cycle " << cycle;
+      running.emplace_back(p, *a);
+      ++placed;
+    }
+    EXPECT_GT(placed, 500) << profile_name;
+    remembered_state.check_invariants();
+  }
+}
+
+TEST(FilterVerdicts, ATableThatIsFullRemembersNoNewShape) {
+  sched::FilterVerdicts verdicts(sched::FilterVerdicts::kMaxEntries / 2);
+  const cluster::PodSpec a = pod(1000, 1, 500), b = pod(2000, 1, 500), c = pod(3000, 1, 500);
+  EXPECT_EQ(verdicts.slot(a), 0U);
+  EXPECT_EQ(verdicts.slot(b), 1U);
+  EXPECT_EQ(verdicts.slot(c), sched::FilterVerdicts::kNoSlot);
+  EXPECT_EQ(verdicts.slot(a), 0U) << "a shape it has keeps its slot";
+  verdicts.remember(1, 7, 41, true);
+  EXPECT_EQ(verdicts.find(1, 7, 41), sched::FilterVerdicts::Verdict::kPass);
+  EXPECT_EQ(verdicts.find(1, 7, 42), sched::FilterVerdicts::Verdict::kUnknown) << "the node changed since";
+  EXPECT_EQ(verdicts.find(0, 7, 41), sched::FilterVerdicts::Verdict::kUnknown) << "another shape";
+  verdicts.remember(1, 7, 42, false);
+  EXPECT_EQ(verdicts.find(1, 7, 42), sched::FilterVerdicts::Verdict::kFail);
+}
+
+// The shape's key holds the rules' address: the table keeps them alive, so no later rules can take
+// that address and be mistaken for them.
+TEST(FilterVerdicts, ARememberedShapeKeepsItsPlacementRulesAlive) {
+  sched::FilterVerdicts verdicts(3);
+  cluster::PodSpec ruled = pod(1000, 1, 500);
+  auto rules = std::make_shared<cluster::PodConstraints>();
+  const std::weak_ptr<const cluster::PodConstraints> watch = rules;
+  ruled.constraints = std::move(rules);
+  EXPECT_EQ(verdicts.slot(ruled), 0U);
+  ruled.constraints.reset();
+  EXPECT_FALSE(watch.expired());
+}
+
+}  // namespace
+}  // namespace gpusim::testing
