@@ -29,6 +29,8 @@ class Fgd final : public sched::ScorePlugin, public sched::GpuSelector {
   Fgd(std::span<const cluster::PodSpec> workload, std::size_t nodes)
       : typical_(metrics::typical_pods(workload, kPopularity)), nodes_(nodes), frag_(nodes) {}
   std::string_view name() const override { return "fgd"; }
+  // Its score reads the pod's resource shape, the node and the fixed typical pods; it does not normalise.
+  bool node_local() const override { return true; }
 
   void pre_score(const sched::PodSpec& pod, std::span<const sched::NodeIndex>,
                  const sched::ClusterState&, sched::CycleState&) override {

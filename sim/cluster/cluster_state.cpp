@@ -22,6 +22,7 @@ ClusterState::ClusterState(const GpuCatalog& catalog, std::vector<NodeSpec> node
   app_pods_.resize(n);
   node_gpu_free_.resize(n);
   version_.assign(n, 0);
+  changes_.reserve(2 * n + 1024);
   unhealthy_.assign(n, GpuSet{});
   present_.assign(n, 1);
   present_count_ = n;
@@ -158,7 +159,7 @@ void ClusterState::allocate(const PodSpec& pod, const Placement& placement, bool
     refresh_view(n, g);  // fits() guarantees the GPU is healthy and below the pods-per-GPU limit
     allocated_gpu_milli_ += pod.gpu_milli;
   }
-  ++version_[n];
+  changed(n);
 }
 
 void ClusterState::release(const PodSpec& pod, const Placement& placement, bool counts_as_pod) {
@@ -196,7 +197,7 @@ void ClusterState::release(const PodSpec& pod, const Placement& placement, bool 
     refresh_view(n, g);
     allocated_gpu_milli_ -= pod.gpu_milli;
   }
-  ++version_[n];
+  changed(n);
 }
 
 std::int32_t ClusterState::app_pods(NodeIndex n, std::int32_t app) const {
@@ -221,7 +222,7 @@ void ClusterState::set_taints(NodeIndex n, std::vector<Taint> taints) {
   tainted_nodes_ -= taints_.at(n).empty() ? 0 : 1;
   taints_[n] = std::move(taints);
   tainted_nodes_ += taints_[n].empty() ? 0 : 1;
-  ++version_[n];
+  changed(n);
 }
 
 void ClusterState::set_device_class(NodeIndex n, int device, std::uint8_t device_class) {
@@ -230,7 +231,7 @@ void ClusterState::set_device_class(NodeIndex n, int device, std::uint8_t device
   class_devices_[n * kDeviceClasses + current].remove(device);
   class_devices_[n * kDeviceClasses + device_class].add(device);
   current = device_class;
-  ++version_[n];
+  changed(n);
 }
 
 void ClusterState::count_nonzero(const PodSpec& pod, NodeIndex n, std::int64_t sign) {
@@ -244,7 +245,7 @@ void ClusterState::count_nonzero(const PodSpec& pod, NodeIndex n, std::int64_t s
 void ClusterState::set_present(NodeIndex n, bool present) {
   if ((present_.at(n) != 0) != present) present_count_ = present ? present_count_ + 1 : present_count_ - 1;
   present_.at(n) = present ? 1 : 0;
-  ++version_[n];
+  changed(n);
 }
 
 void ClusterState::set_gpu_healthy(NodeIndex n, int gpu, bool healthy) {
@@ -257,7 +258,7 @@ void ClusterState::set_gpu_healthy(NodeIndex n, int gpu, bool healthy) {
     unhealthy_[n].add(gpu);
   }
   refresh_view(n, gpu);
-  ++version_[n];
+  changed(n);
 }
 
 void ClusterState::check_invariants() const {
@@ -300,6 +301,22 @@ void ClusterState::check_invariants() const {
   GPUSIM_CHECK(in_use == gpus_in_use_, "GPUs-in-use count out of step");
   GPUSIM_CHECK(allocated_cpu == allocated_cpu_, "allocated CPU out of step");
   GPUSIM_CHECK(allocated_memory == allocated_memory_, "allocated memory out of step");
+}
+
+void ClusterState::changed(NodeIndex n) {
+  ++version_[n];
+  if (changes_.size() == changes_.capacity()) {
+    // Keep the newer half: a caller further behind than that starts over from all nodes.
+    const std::size_t dropped = changes_.size() / 2;
+    changes_.erase(changes_.begin(), changes_.begin() + static_cast<std::ptrdiff_t>(dropped));
+    changes_base_ += dropped;
+  }
+  changes_.push_back(n);
+}
+
+std::optional<std::span<const NodeIndex>> ClusterState::changes_since(std::uint64_t mark) const {
+  if (mark < changes_base_ || mark > change_mark()) return std::nullopt;
+  return std::span<const NodeIndex>(changes_).subspan(static_cast<std::size_t>(mark - changes_base_));
 }
 
 }  // namespace gpusim::cluster

@@ -7,6 +7,7 @@
 // chasing; each node carries a version that increases on every change, which lets policies
 // cache per-node results.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -98,6 +99,12 @@ class ClusterState {
   std::size_t present_count() const { return present_count_; }
   // Increases on every change to node n.
   std::uint64_t version(NodeIndex n) const { return version_[n]; }
+  // The nodes in the order they changed, a node once per change: callers that keep per-node
+  // results revisit only these. change_mark() names the present point; changes_since(mark) the
+  // nodes changed after it, oldest first, or nullopt when they are no longer kept (the log keeps
+  // between N and 2N + 1024 of the latest changes, N the node count; then visit every node).
+  std::uint64_t change_mark() const { return changes_base_ + changes_.size(); }
+  std::optional<std::span<const NodeIndex>> changes_since(std::uint64_t mark) const;
 
   // Whether `placement` can take `pod` now: resources free and the GPU set well formed.
   bool fits(const PodSpec& pod, const Placement& placement) const;
@@ -150,6 +157,9 @@ class ClusterState {
   static std::int64_t free_bucket(std::int64_t milli) { return (milli + kMilliPerGpu - 1) / kMilliPerGpu; }
   void move_to_free_bucket(NodeIndex n);
   std::vector<std::uint64_t> version_;
+  void changed(NodeIndex n);  // bumps n's version and logs the change
+  std::vector<NodeIndex> changes_;
+  std::uint64_t changes_base_ = 0;  // the change mark of changes_[0]
   std::vector<std::size_t> gpu_offset_;
   std::vector<std::int32_t> gpu_free_;  // real milli free per GPU
   // What the scheduler sees: gpu_free_, or 0 if unhealthy or at the node's pods-per-GPU limit.

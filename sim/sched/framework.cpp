@@ -85,7 +85,8 @@ void Framework::check_profile(const Profile& profile, const Registry& registry) 
 
 Framework::Framework(const Profile& profile, const Registry& registry,
                      const PluginContext& context, ClusterState& cluster)
-    : profile_(profile), cluster_(cluster), cycle_(cluster.node_count()), verdicts_(cluster.node_count()) {
+    : profile_(profile), cluster_(cluster), cycle_(cluster.node_count()), verdicts_(cluster.node_count()),
+      rankings_(cluster.node_count()) {
   queue_sort_ = build<QueueSortPlugin>(profile.queue_sort, "queue-sort", registry, context, profile.plugin_args, owned_);
   for (const auto& name : profile.pre_filter) {
     pre_filters_.push_back(build<PreFilterPlugin>(name, "pre-filter", registry, context, profile.plugin_args, owned_));
@@ -133,6 +134,8 @@ Framework::Framework(const Profile& profile, const Registry& registry,
   total_scores_.assign(n, 0);
   tie_rank_.resize(n);
   std::iota(tie_rank_.begin(), tie_rank_.end(), 0U);
+  rankable_ = !scorers_.empty() && extenders_.empty() && profile.percentage_of_nodes_to_score == 100 &&
+              std::all_of(scorers_.begin(), scorers_.end(), [](const auto& s) { return s.first->node_local(); });
   if (profile.tie_break == TieBreak::kSeededRank) {
     core::Rng rng = core::Rng::stream(context.seed, "tie-break-rank");
     rng.shuffle(std::span<std::uint32_t>(tie_rank_));
@@ -160,30 +163,43 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
     active_filters_.push_back(plugin);
     active_filters_node_local_ = active_filters_node_local_ && plugin->node_local();
   }
-  for (int attempt = 0; attempt < 2 && feasible_.empty(); ++attempt) {
-    filter_nodes(pod);
-    if (!feasible_.empty() || attempt == 1) break;
-    bool made_room = false;
+  ShapeRankings::Ranking* ranking = rankable_ && active_filters_node_local_ ? rankings_.ranking(pod) : nullptr;
+  const auto make_room = [&] {
     for (PostFilterPlugin* plugin : post_filters_) {
-      if (plugin->post_filter(pod, cluster_, cycle_).is_ok()) {
-        made_room = true;
-        break;
-      }
+      if (plugin->post_filter(pod, cluster_, cycle_).is_ok()) return true;
     }
-    if (!made_room) break;
+    return false;
+  };
+  NodeIndex chosen = 0;
+  if (ranking != nullptr) {
+    // Node-local scores read only the pod in PreScore, so it runs before the nodes are known.
+    for (auto& [plugin, weight] : scorers_) plugin->pre_score(pod, {}, cluster_, cycle_);
+    std::optional<NodeIndex> best = ranked_best(*ranking, pod);
+    if (!best && make_room()) best = ranked_best(*ranking, pod);
+    feasible_count_ = ranking->feasible;
+    if (!best) {
+      last_outcome_ = Outcome::kNoFeasibleNode;
+      return std::nullopt;
+    }
+    chosen = *best;
+  } else {
+    for (int attempt = 0; attempt < 2 && feasible_.empty(); ++attempt) {
+      filter_nodes(pod);
+      if (!feasible_.empty() || attempt == 1 || !make_room()) break;
+    }
+    // The extender is called after the filters, with the nodes that passed them (as kube-scheduler).
+    for (Extender* extender : extenders_) {
+      if (feasible_.empty()) break;
+      extender->filter(pod, feasible_, cluster_);
+    }
+    feasible_count_ = feasible_.size();
+    if (feasible_.empty()) {
+      last_outcome_ = Outcome::kNoFeasibleNode;
+      return std::nullopt;
+    }
+    // As kube-scheduler: a single feasible node is taken without scoring.
+    chosen = feasible_.size() == 1 ? feasible_.front() : select_host(pod);
   }
-  // The extender is called after the filters, with the nodes that passed them (as kube-scheduler).
-  for (Extender* extender : extenders_) {
-    if (feasible_.empty()) break;
-    extender->filter(pod, feasible_, cluster_);
-  }
-  if (feasible_.empty()) {
-    last_outcome_ = Outcome::kNoFeasibleNode;
-    return std::nullopt;
-  }
-
-  // As kube-scheduler: a single feasible node is taken without scoring.
-  const NodeIndex chosen = feasible_.size() == 1 ? feasible_.front() : select_host(pod);
   cluster::Placement placement{chosen, {}};
   if (pod.wants_gpu()) {
     if (cluster::has_device_classes(cluster_.node(chosen))) {
@@ -338,6 +354,57 @@ NodeIndex Framework::select_host(const PodSpec& pod) {
     }
   }
   return best;
+}
+
+// The walk over every node (filter_nodes, then select_host) would pick the feasible node with the
+// highest total and, among equals, the smallest tie rank; a single feasible node it takes without
+// scoring, which is the same node. The ranking's heap gives that node once entries of nodes that
+// changed after they were pushed are dropped from its top.
+std::optional<NodeIndex> Framework::ranked_best(ShapeRankings::Ranking& ranking, const PodSpec& pod) {
+  const auto changes = ranking.built ? cluster_.changes_since(ranking.mark) : std::nullopt;
+  if (changes) {
+    for (const NodeIndex n : *changes) rank_node(ranking, pod, n);
+  } else {
+    ranking.heap.clear();
+    ranking.feasible = 0;
+    std::fill(ranking.stamps.begin(), ranking.stamps.end(), 0);
+    const auto node_count = static_cast<NodeIndex>(cluster_.node_count());
+    for (NodeIndex n = 0; n < node_count; ++n) rank_node(ranking, pod, n);
+  }
+  ranking.built = true;
+  ranking.mark = cluster_.change_mark();
+  while (!ranking.heap.empty()) {
+    const ShapeRankings::Entry& top = ranking.heap.front();
+    if (ranking.stamps[top.node] == (((top.version + 1) << 1) | 1U)) return top.node;
+    std::pop_heap(ranking.heap.begin(), ranking.heap.end(), ShapeRankings::below);
+    ranking.heap.pop_back();
+  }
+  return std::nullopt;
+}
+
+void Framework::rank_node(ShapeRankings::Ranking& ranking, const PodSpec& pod, NodeIndex n) {
+  const std::uint64_t version = cluster_.version(n);
+  std::uint64_t& stamp = ranking.stamps[n];
+  if ((stamp >> 1) == version + 1) return;  // a node that changed twice: already seen as it is now
+  const bool passed_before = (stamp & 1U) != 0;
+  bool pass = cluster_.present(n);
+  for (std::size_t f = 0; pass && f < active_filters_.size(); ++f) {
+    pass = active_filters_[f]->filter(pod, n, cluster_, cycle_).is_ok();
+  }
+  stamp = ((version + 1) << 1) | (pass ? 1U : 0U);
+  ranking.feasible = ranking.feasible + (pass ? 1 : 0) - (passed_before ? 1 : 0);
+  if (!pass) return;
+  std::int64_t total = 0;
+  for (auto& [plugin, weight] : scorers_) total += weight * plugin->score(pod, n, cluster_, cycle_);
+  ranking.heap.push_back({total, tie_rank_[n], n, version});
+  std::push_heap(ranking.heap.begin(), ranking.heap.end(), ShapeRankings::below);
+  if (ranking.heap.size() > 2 * ranking.stamps.size() + 64) {
+    // Compact: keep each node's current entry only.
+    std::erase_if(ranking.heap, [&](const ShapeRankings::Entry& e) {
+      return ranking.stamps[e.node] != (((e.version + 1) << 1) | 1U);
+    });
+    std::make_heap(ranking.heap.begin(), ranking.heap.end(), ShapeRankings::below);
+  }
 }
 
 void Framework::release(const PodSpec& pod, const cluster::Placement& placement) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/sched/filter_verdicts.hpp"
+#include "sim/sched/shape_rankings.hpp"
 #include "sim/sched/plugin.hpp"
 #include "sim/sched/profile.hpp"
 #include "sim/sched/registry.hpp"
@@ -32,7 +33,7 @@ class Framework {
   std::optional<cluster::Placement> schedule(const PodSpec& pod);
   Outcome last_outcome() const { return last_outcome_; }
   // Number of feasible nodes in the last cycle.
-  std::size_t last_feasible_count() const { return feasible_.size(); }
+  std::size_t last_feasible_count() const { return feasible_count_; }
 
   // Why no node can take the pod now, as kube-scheduler's FitError says it (sim/sched/
   // fit_error.hpp): PreFilter, every present node through the filters that apply, then the
@@ -53,6 +54,10 @@ class Framework {
   // percentageOfNodesToScore below 100: from next_start_, until enough nodes are feasible.
   void filter_some_nodes(const PodSpec& pod);
   NodeIndex select_host(const PodSpec& pod);
+  // The shape's best node from its ranking (sim/sched/shape_rankings.hpp), after re-ranking the
+  // nodes changed since its last cycle; nullopt when no node passes.
+  std::optional<NodeIndex> ranked_best(ShapeRankings::Ranking& ranking, const PodSpec& pod);
+  void rank_node(ShapeRankings::Ranking& ranking, const PodSpec& pod, NodeIndex n);
   Extender* gpu_binder(NodeIndex n) const;  // the first extender that picks GPUs on n, or null
   void check_profile(const Profile& profile, const Registry& registry) const;
 
@@ -66,6 +71,10 @@ class Framework {
   std::vector<const FilterPlugin*> active_filters_;  // this cycle's: those that apply to the pod
   bool active_filters_node_local_ = false;            // every one of them is node_local()
   FilterVerdicts verdicts_;
+  // Every score plugin is node-local, none normalises, every node is scored and no extender
+  // filters: cycles whose filters are node-local too take the best node from rankings_.
+  bool rankable_ = false;
+  ShapeRankings rankings_;
   std::vector<PostFilterPlugin*> post_filters_;
   std::vector<std::pair<ScorePlugin*, std::int64_t>> scorers_;
   GpuSelector* gpu_selector_ = nullptr;
@@ -77,6 +86,7 @@ class Framework {
 
   std::vector<std::uint64_t> candidates_;  // a bit per node: those worth filtering
   std::vector<NodeIndex> feasible_;
+  std::size_t feasible_count_ = 0;  // in the last cycle
   std::vector<NodeScore> plugin_scores_;
   std::vector<std::int64_t> total_scores_;
   std::vector<std::uint32_t> tie_rank_;  // per node; smaller wins a tie

@@ -85,6 +85,13 @@ class ScorePlugin : public virtual Plugin {
   virtual std::int64_t score(const PodSpec& pod, NodeIndex n, const ClusterState& cluster,
                              CycleState& cycle) = 0;
   virtual void normalize(std::span<NodeScore> scores) const { (void)scores; }
+  // true when score() reads nothing but the pod's filter shape (sim/sched/filter_shape.hpp), node
+  // n's state (whose version changes with it) and the plugin's own per-node state that changes
+  // only with node n; pre_score() reads only the pod (not the feasible nodes); and normalize() is
+  // the default, which leaves scores as they are. A node's score then holds until the node
+  // changes, and the framework keeps the best node per shape up to date instead of scoring every
+  // feasible node each cycle (sim/sched/shape_rankings.hpp).
+  virtual bool node_local() const { return false; }
 };
 
 // Picks the GPUs on the chosen node. Precondition: the node passed the filters.

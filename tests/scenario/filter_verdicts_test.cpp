@@ -1,6 +1,7 @@
-// The framework's remembered filter verdicts (sim/sched/filter_verdicts.hpp): node-local filters run
-// again only on nodes that changed since the framework last saw the pod's shape, and the placements
-// are those of a framework that filters every node every time.
+// The framework's remembered filter verdicts (sim/sched/filter_verdicts.hpp) and per-shape rankings
+// (sim/sched/shape_rankings.hpp): node-local filters and scores run again only on nodes that changed
+// since the framework last saw the pod's shape, and the placements are those of a framework that
+// filters and scores every node every time.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -29,11 +30,36 @@ class CountingFilter final : public sched::FilterPlugin {
   bool node_local_;
 };
 
+// Scores a node by its free CPU (more is better) and counts its calls; node-local or not, as built.
+class CountingScore final : public sched::ScorePlugin {
+ public:
+  CountingScore(int* calls, bool node_local) : calls_(calls), node_local_(node_local) {}
+  std::string_view name() const override { return node_local_ ? "counting-score-local" : "counting-score-global"; }
+  bool node_local() const override { return node_local_; }
+  std::int64_t score(const sched::PodSpec&, sched::NodeIndex n, const sched::ClusterState& cluster,
+                     sched::CycleState&) override {
+    ++*calls_;
+    return cluster.cpu_free(n) / 1000;
+  }
+
+ private:
+  int* calls_;
+  bool node_local_;
+};
+
 sched::Registry registry_with_counters(int* calls) {
   sched::Registry registry = policy::builtin_registry();
   registry.add("counting-local", [calls](const sched::PluginContext&) { return std::make_unique<CountingFilter>(calls, true); });
   registry.add("counting-global", [calls](const sched::PluginContext&) { return std::make_unique<CountingFilter>(calls, false); });
+  registry.add("counting-score-local", [calls](const sched::PluginContext&) { return std::make_unique<CountingScore>(calls, true); });
+  registry.add("counting-score-global", [calls](const sched::PluginContext&) { return std::make_unique<CountingScore>(calls, false); });
   return registry;
+}
+
+sched::Profile scored_by(const char* score) {
+  sched::Profile profile = config::builtin_profile("bestfit");
+  profile.score = {{score, 1}};
+  return profile;
 }
 
 sched::Profile with_filter(const char* profile_name, const char* filter) {
@@ -122,6 +148,101 @@ TEST(FilterVerdicts, PlacementsEqualThoseOfFilteringEveryNode) {
     }
     EXPECT_GT(placed, 500) << profile_name;
     remembered_state.check_invariants();
+  }
+}
+
+// n0 has 32 cores, n1 64, n2 16: the pod (20 cores) goes where the most CPU is free; a node that
+// fails the filter is not scored.
+TEST(ShapeRankings, NodeLocalScoresRunAgainOnlyOnChangedNodes) {
+  Bench bench;
+  int calls = 0;
+  const sched::Registry registry = registry_with_counters(&calls);
+  sched::Framework framework(scored_by("counting-score-local"), registry, bench.context(), bench.state);
+  const cluster::PodSpec cpu_pod = pod(20000, 0, 0);
+  const auto first = framework.schedule(cpu_pod);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->node, 1U);
+  EXPECT_EQ(calls, 2) << "first cycle of the shape: every node that passes (n0, n1)";
+  EXPECT_EQ(framework.last_feasible_count(), 2U);
+  const auto second = framework.schedule(cpu_pod);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->node, 1U) << "n1 still has 44 cores free, n0 32";
+  EXPECT_EQ(calls, 3) << "only n1 changed";
+  const auto third = framework.schedule(cpu_pod);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->node, 0U) << "n1 has 24 free now, n0 32";
+  EXPECT_EQ(calls, 4);
+  const auto fourth = framework.schedule(cpu_pod);
+  ASSERT_TRUE(fourth);
+  EXPECT_EQ(fourth->node, 1U) << "n0 has 12 free, too few: n1 (24) is the only node left";
+  EXPECT_EQ(calls, 4) << "n0 changed and now fails the filter";
+  EXPECT_EQ(framework.last_feasible_count(), 1U);
+  EXPECT_FALSE(framework.schedule(cpu_pod)) << "n0 12 free, n1 4, n2 16: none holds 20 cores";
+  EXPECT_EQ(framework.last_outcome(), sched::Outcome::kNoFeasibleNode);
+  EXPECT_EQ(framework.last_feasible_count(), 0U);
+  framework.release(cpu_pod, *first);
+  const auto fifth = framework.schedule(cpu_pod);
+  ASSERT_TRUE(fifth);
+  EXPECT_EQ(fifth->node, 1U) << "the release freed n1";
+  EXPECT_EQ(calls, 5);
+}
+
+TEST(ShapeRankings, AScoreThatIsNotNodeLocalScoresEveryFeasibleNodeEveryCycle) {
+  Bench bench;
+  int calls = 0;
+  const sched::Registry registry = registry_with_counters(&calls);
+  sched::Framework framework(scored_by("counting-score-global"), registry, bench.context(), bench.state);
+  const cluster::PodSpec cpu_pod = pod(1000, 0, 0);
+  for (int cycle = 1; cycle <= 3; ++cycle) {
+    ASSERT_TRUE(framework.schedule(cpu_pod));
+    EXPECT_EQ(calls, 3 * cycle);
+  }
+}
+
+// The node-local score ranks, its twin walks every node; 40 nodes so that ties and the change log's
+// overflow (a shape unseen for many changes is ranked again from every node) both occur.
+TEST(ShapeRankings, PlacementsEqualThoseOfScoringEveryNode) {
+  const cluster::GpuCatalog catalog = two_model_catalog();
+  std::vector<cluster::NodeSpec> nodes;
+  for (int i = 0; i < 40; ++i) nodes.push_back({"n" + std::to_string(i), 8000 + 4000 * (i % 5), 65536, 0, 0, {}, {}});
+  int calls = 0;
+  const sched::Registry registry = registry_with_counters(&calls);
+  cluster::ClusterState ranked_state(catalog, nodes);
+  cluster::ClusterState walked_state(catalog, nodes);
+  for (const sched::TieBreak tie : {sched::TieBreak::kNodeIndex, sched::TieBreak::kSeededRank}) {
+    sched::Profile ranked_profile = scored_by("counting-score-local");
+    sched::Profile walked_profile = scored_by("counting-score-global");
+    ranked_profile.tie_break = walked_profile.tie_break = tie;
+    sched::Framework ranked(ranked_profile, registry, {&catalog, {}, 3, ranked_state.node_count()}, ranked_state);
+    sched::Framework walked(walked_profile, registry, {&catalog, {}, 3, walked_state.node_count()}, walked_state);
+    std::mt19937 rng(5);
+    std::vector<std::pair<cluster::PodSpec, cluster::Placement>> running;
+    int placed = 0;
+    for (int cycle = 0; cycle < 4000; ++cycle) {
+      if (!running.empty() && rng() % 2 == 0) {
+        const std::size_t victim = rng() % running.size();
+        ranked.release(running[victim].first, running[victim].second);
+        walked.release(running[victim].first, running[victim].second);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(victim));
+        continue;
+      }
+      // Eight shapes, one of them rare, so that it meets a log that no longer holds its changes.
+      const auto draw = static_cast<std::int64_t>(rng() % 400);
+      const cluster::PodSpec p = pod(draw == 0 ? 3000 : 1000 * (1 + draw % 7), 0, 0);
+      const auto a = ranked.schedule(p);
+      const auto b = walked.schedule(p);
+      ASSERT_EQ(a.has_value(), b.has_value()) << "cycle " << cycle;
+      ASSERT_EQ(ranked.last_feasible_count(), walked.last_feasible_count()) << "cycle " << cycle;
+      if (!a) continue;
+      ASSERT_EQ(*a, *b) << "cycle " << cycle;
+      running.emplace_back(p, *a);
+      ++placed;
+    }
+    EXPECT_GT(placed, 1000);
+    for (const auto& [p, placement] : running) {
+      ranked.release(p, placement);
+      walked.release(p, placement);
+    }
   }
 }
 

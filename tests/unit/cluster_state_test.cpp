@@ -115,5 +115,30 @@ TEST_F(ClusterStateTest, UnhealthyGpuReadsZeroAndTakesNoPods) {
   state.check_invariants();
 }
 
+// The change log (change_mark, changes_since): every change names its node, in order; a mark older
+// than the log keeps is answered with nullopt, so the caller visits every node instead.
+TEST_F(ClusterStateTest, ChangeLogListsChangedNodesAndForgetsOldOnes) {
+  const std::uint64_t start = state.change_mark();
+  PodSpec p;
+  p.cpu_milli = 1000;
+  p.memory_mib = 1;
+  state.allocate(p, {2, {}});
+  state.set_present(0, false);
+  state.set_present(0, true);
+  const auto changes = state.changes_since(start);
+  ASSERT_TRUE(changes);
+  EXPECT_EQ(std::vector<NodeIndex>(changes->begin(), changes->end()), (std::vector<NodeIndex>{2, 0, 0}));
+  EXPECT_TRUE(state.changes_since(state.change_mark())->empty());
+  EXPECT_FALSE(state.changes_since(state.change_mark() + 1)) << "a mark from the future";
+  // The log holds at most 2 x 3 + 1024 changes: far more drops the oldest.
+  for (int i = 0; i < 3000; ++i) state.set_present(1, i % 2 == 1);
+  EXPECT_FALSE(state.changes_since(start));
+  const std::uint64_t recent = state.change_mark();
+  state.set_present(2, false);
+  ASSERT_TRUE(state.changes_since(recent));
+  EXPECT_EQ(state.changes_since(recent)->size(), 1U);
+  EXPECT_EQ(state.changes_since(recent)->front(), 2U);
+}
+
 }  // namespace
 }  // namespace gpusim::cluster
