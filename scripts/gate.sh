@@ -104,7 +104,10 @@ for scenario in "${scenarios[@]}"; do
   fi
 done
 
-count_instructions "$scratch/counts"
+if ! count_instructions "$scratch/counts"; then
+  echo "gate: FAILED: a hot path could not be counted (is valgrind installed? scripts/setup.sh installs it)" >&2
+  exit 1
+fi
 read -r fill ref ratio <<< "$(measure_speed)"
 if [[ $mode == --update ]]; then
   threshold=$(jq -r '.threshold' "$baselines/instructions.json" 2> /dev/null || echo 1.05)

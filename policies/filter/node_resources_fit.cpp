@@ -22,6 +22,9 @@ class NodeResourcesFit final : public sched::FilterPlugin, public sched::ScorePl
  public:
   explicit NodeResourcesFit(const NodeResourcesFitArgs& args) : scorer_(args.scoring()) {}
   std::string_view name() const override { return "node-resources-fit"; }
+  // One answer for both points: the filter reads the node's free resources, and the score (FitScorer)
+  // reads the node's requests and capacity and the pod's requests, in PreScore from the pod alone, and
+  // does not normalise. So profiles scored by it (and fgd) alone keep their best node per shape.
   bool node_local() const override { return true; }
   Status filter(const sched::PodSpec& pod, sched::NodeIndex n, const sched::ClusterState& cluster,
                 sched::CycleState&) const override {

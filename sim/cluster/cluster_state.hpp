@@ -102,7 +102,7 @@ class ClusterState {
   // The nodes in the order they changed, a node once per change: callers that keep per-node
   // results revisit only these. change_mark() names the present point; changes_since(mark) the
   // nodes changed after it, oldest first, or nullopt when they are no longer kept (the log keeps
-  // between N and 2N + 1024 of the latest changes, N the node count; then visit every node).
+  // the latest N + 512 to 2N + 1024 changes, N the node count; then visit every node).
   std::uint64_t change_mark() const { return changes_base_ + changes_.size(); }
   std::optional<std::span<const NodeIndex>> changes_since(std::uint64_t mark) const;
 

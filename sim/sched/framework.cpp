@@ -148,6 +148,7 @@ std::optional<cluster::Placement> Framework::schedule(const PodSpec& pod) {
   cycle_.reset();
   cycle_.chosen_node = -1;
   feasible_.clear();
+  feasible_count_ = 0;
   for (PreFilterPlugin* plugin : pre_filters_) {
     if (!plugin->pre_filter(pod, cluster_, cycle_).is_ok()) {
       last_outcome_ = Outcome::kRejectedByPreFilter;

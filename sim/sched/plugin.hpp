@@ -87,8 +87,9 @@ class ScorePlugin : public virtual Plugin {
   virtual void normalize(std::span<NodeScore> scores) const { (void)scores; }
   // true when score() reads nothing but the pod's filter shape (sim/sched/filter_shape.hpp), node
   // n's state (whose version changes with it) and the plugin's own per-node state that changes
-  // only with node n; pre_score() reads only the pod (not the feasible nodes); and normalize() is
-  // the default, which leaves scores as they are. A node's score then holds until the node
+  // only with node n; pre_score() reads only the pod (not the feasible nodes); neither writes the
+  // cycle state (a node scored in an earlier cycle is not scored again); and normalize() is the
+  // default, which leaves scores as they are. A node's score then holds until the node
   // changes, and the framework keeps the best node per shape up to date instead of scoring every
   // feasible node each cycle (sim/sched/shape_rankings.hpp).
   virtual bool node_local() const { return false; }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "sim/config/profiles.hpp"
 #include "sim/sched/filter_verdicts.hpp"
@@ -62,8 +63,17 @@ sched::Profile scored_by(const char* score) {
   return profile;
 }
 
+// A built-in profile, or "scored-by-fit": bestfit's filters with NodeResourcesFit's score alone
+// (LeastAllocated), which is node-local, so that profile is ranked as fgd's is.
+sched::Profile base_profile(const std::string& name) {
+  if (name != "scored-by-fit") return config::builtin_profile(name);
+  sched::Profile profile = config::builtin_profile("bestfit");
+  profile.score = {{"node-resources-fit", 1}};
+  return profile;
+}
+
 sched::Profile with_filter(const char* profile_name, const char* filter) {
-  sched::Profile profile = config::builtin_profile(profile_name);
+  sched::Profile profile = base_profile(profile_name);
   profile.filter.emplace_back(filter);
   return profile;
 }
@@ -102,15 +112,16 @@ TEST(FilterVerdicts, AFilterThatIsNotNodeLocalFiltersEveryNodeEveryCycle) {
 }
 
 // 60 nodes, 3000 cycles of pods of 12 shapes (GPU shares, whole GPUs, CPU only, a model rule) with
-// ends in between: the framework that remembers verdicts places every pod where the one that filters
-// every node each cycle (a filter that is not node-local turns the table off) places it.
+// ends in between: the framework that remembers verdicts (and, for fgd and scored-by-fit, ranks each
+// shape's nodes) places every pod where the one that filters and scores every node each cycle (a
+// filter that is not node-local turns both off) places it.
 TEST(FilterVerdicts, PlacementsEqualThoseOfFilteringEveryNode) {
   const cluster::GpuCatalog catalog = two_model_catalog();
   std::vector<cluster::NodeSpec> nodes;
   for (int i = 0; i < 60; ++i) {
     nodes.push_back({"n" + std::to_string(i), 16000 + 8000 * (i % 4), 65536, 1 + i % 8, static_cast<cluster::GpuModelId>(i % 3 == 0 ? 1 : 0), {}, {}});
   }
-  for (const char* profile_name : {"fgd", "bestfit", "gpu-packing"}) {
+  for (const char* profile_name : {"fgd", "bestfit", "gpu-packing", "scored-by-fit"}) {
     int calls = 0;
     const sched::Registry registry = registry_with_counters(&calls);
     cluster::ClusterState remembered_state(catalog, nodes);
