@@ -3,7 +3,7 @@
 // event is marked and skipped when it reaches the front.
 //
 // Two stores: a run of events pushed in firing order (each no earlier than the one pushed into the
-// run before it) and a binary heap for the rest. A trace's arrivals, set up front in time order,
+// run before it) and a 4-ary heap for the rest. A trace's arrivals, set up front in time order,
 // stay in the run, so the heap holds only what is in flight and stays small (Philly: 82,755
 // arrivals would otherwise sit in it). Pops take the earlier of the two fronts, so the order is
 // the same as one heap's.
@@ -21,6 +21,12 @@ class EventQueue {
  public:
   // Returns the id that `cancel` accepts.
   EventId push(Time time, Phase phase, std::uint32_t kind, std::uint64_t payload);
+  // Takes `count` ids in a block, as `count` pushes would now, for events pushed later with
+  // push_reserved: a process drawn up front but fed to the queue one event at a time keeps the
+  // place among ties that pushing it all up front would give it, and the queue stays small.
+  EventId reserve_ids(std::uint64_t count);
+  // Pushes an event under an id from reserve_ids. Precondition: the id is pushed once.
+  void push_reserved(EventId id, Time time, Phase phase, std::uint32_t kind, std::uint64_t payload);
   // Marks an event so it is never popped. Returns false if the id is unknown or already
   // popped or cancelled.
   bool cancel(EventId id);
@@ -38,6 +44,9 @@ class EventQueue {
  private:
   void drop_cancelled_fronts();
   bool run_first() const;  // whether the run's front fires before the heap's (both live)
+  void store(const Event& event);
+  void heap_push(const Event& event);
+  Event heap_pop();  // precondition: the heap is not empty
   bool is_done(EventId id) const { return ((done_[id / 64] >> (id % 64)) & 1U) != 0; }
   void mark_done(EventId id) { done_[id / 64] |= std::uint64_t{1} << (id % 64); }
 

@@ -12,6 +12,12 @@ EventId Simulation::schedule(Time time, Phase phase, std::uint32_t kind, std::ui
   return queue_.push(time, phase, kind, payload);
 }
 
+void Simulation::schedule_reserved(EventId id, Time time, Phase phase, std::uint32_t kind, std::uint64_t payload) {
+  GPUSIM_CHECK(time >= now_, fmt::format("event kind {} scheduled at {} us, before now ({} us)",
+                                         kind, time.micros(), now_.micros()));
+  queue_.push_reserved(id, time, phase, kind, payload);
+}
+
 std::uint64_t Simulation::run(EventHandler& handler, std::optional<Time> until) {
   std::uint64_t count = 0;
   while (!queue_.empty()) {

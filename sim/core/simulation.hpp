@@ -20,6 +20,9 @@ class Simulation {
   Time now() const { return now_; }
   // Schedules an event at `time` >= now(). Scheduling into the past is an engine bug.
   EventId schedule(Time time, Phase phase, std::uint32_t kind, std::uint64_t payload = 0);
+  // A block of ids for events scheduled later with schedule_reserved (EventQueue::reserve_ids).
+  EventId reserve_ids(std::uint64_t count) { return queue_.reserve_ids(count); }
+  void schedule_reserved(EventId id, Time time, Phase phase, std::uint32_t kind, std::uint64_t payload = 0);
   bool cancel(EventId id) { return queue_.cancel(id); }
   // Runs until the queue is empty, or until the next event is later than `until`.
   // Returns the number of events handled.

@@ -64,23 +64,35 @@ std::uint32_t Bus::component_id(Component& component) {
   return static_cast<std::uint32_t>(components_.size() - 1);
 }
 
+std::uint64_t Bus::timer_payload(std::uint32_t tag, std::uint64_t payload) const {
+  GPUSIM_CHECK(tag < (1U << 16) && payload < (std::uint64_t{1} << kTagShift), "timer tag or payload too large");
+  return (std::uint64_t{tag} << kTagShift) | payload;
+}
+
 core::EventId Bus::set_timer(Component& component, std::uint32_t tag, std::uint64_t payload, core::Time at,
                              core::Phase phase) {
-  GPUSIM_CHECK(tag < (1U << 16) && payload < (std::uint64_t{1} << kTagShift), "timer tag or payload too large");
-  return simulation_.schedule(at, phase, kTimerBase + component_id(component),
-                              (std::uint64_t{tag} << kTagShift) | payload);
+  return simulation_.schedule(at, phase, kTimerBase + component_id(component), timer_payload(tag, payload));
+}
+
+void Bus::set_reserved_timer(core::EventId id, Component& component, std::uint32_t tag, std::uint64_t payload,
+                             core::Time at, core::Phase phase) {
+  simulation_.schedule_reserved(id, at, phase, kTimerBase + component_id(component), timer_payload(tag, payload));
+}
+
+void Bus::deliver(Message message, core::Time now) {
+  if (store_ != nullptr) store_->record(message, now);
+  for (Component* component : subscribers_[static_cast<std::size_t>(message.topic)]) {
+    component->on_message(message, now);
+  }
 }
 
 void Bus::handle(const core::Event& event) {
   if (event.kind == kDeliver) {
     const auto slot = static_cast<std::uint32_t>(event.payload);
-    // Copied out: a subscriber may publish, and publishing may grow the slab.
-    Message message = slab_[slot];
+    // Passed by value, so copied out before the slot is free: a subscriber may publish, and
+    // publishing may reuse the slot or grow the slab.
     free_slots_.push_back(slot);
-    if (store_ != nullptr) store_->record(message, event.time);
-    for (Component* component : subscribers_[static_cast<std::size_t>(message.topic)]) {
-      component->on_message(message, event.time);
-    }
+    deliver(slab_[slot], event.time);
     return;
   }
   Component* component = components_.at(event.kind - kTimerBase);

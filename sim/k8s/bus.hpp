@@ -43,6 +43,14 @@ class Bus final : private core::EventHandler {
   // Calls component.on_timer(tag, payload) at `at`. Returns an id for cancel_timer.
   core::EventId set_timer(Component& component, std::uint32_t tag, std::uint64_t payload, core::Time at,
                           core::Phase phase = core::Phase::kStateChange);
+  // Timers set later in the place among ties that setting them now would give them
+  // (core::EventQueue::reserve_ids): reserve a block, then set each with its id.
+  core::EventId reserve_timer_ids(std::uint64_t count) { return simulation_.reserve_ids(count); }
+  void set_reserved_timer(core::EventId id, Component& component, std::uint32_t tag, std::uint64_t payload, core::Time at,
+                          core::Phase phase = core::Phase::kStateChange);
+  // Delivers `message` now, as a published message is when its event fires: to the store, then
+  // to its topic's subscribers. For a component whose timer stands for a message.
+  void deliver(Message message, core::Time now);
   bool cancel_timer(core::EventId id) { return simulation_.cancel(id); }
   core::Time now() const { return simulation_.now(); }
   // Runs until no event is left. Returns the number of events handled.
@@ -54,6 +62,7 @@ class Bus final : private core::EventHandler {
  private:
   void handle(const core::Event& event) override;
   std::uint32_t component_id(Component& component);
+  std::uint64_t timer_payload(std::uint32_t tag, std::uint64_t payload) const;
 
   core::Simulation simulation_;
   Store* store_ = nullptr;

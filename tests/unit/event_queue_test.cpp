@@ -83,6 +83,62 @@ TEST(EventQueue, TwoStoresMatchOneHeapPopForPop) {
   }
 }
 
+// An event pushed later under a reserved id pops where it would have if pushed when the id was
+// reserved: before the events pushed after the reservation, at equal time and phase.
+TEST(EventQueue, ReservedIdsKeepTheirPlaceAmongTies) {
+  EventQueue queue;
+  queue.push(Time::from_seconds(5), Phase::kStateChange, 1, 0);
+  const EventId reserved = queue.reserve_ids(2);
+  queue.push(Time::from_seconds(5), Phase::kStateChange, 2, 0);
+  queue.push(Time::from_seconds(4), Phase::kStateChange, 0, 0);
+  queue.push_reserved(reserved + 1, Time::from_seconds(5), Phase::kStateChange, 4, 0);
+  EXPECT_EQ(queue.pop().kind, 0U);
+  queue.push_reserved(reserved, Time::from_seconds(5), Phase::kStateChange, 3, 0);
+  std::vector<std::uint32_t> kinds;
+  while (!queue.empty()) kinds.push_back(queue.pop().kind);
+  EXPECT_EQ(kinds, (std::vector<std::uint32_t>{1, 3, 4, 2}));
+  EXPECT_THROW(queue.push_reserved(reserved, Time::from_seconds(6), Phase::kStateChange, 3, 0), InvariantViolation)
+      << "an id already popped";
+  EXPECT_THROW(queue.push_reserved(reserved + 99, Time::from_seconds(6), Phase::kStateChange, 3, 0), InvariantViolation)
+      << "an id never reserved";
+}
+
+// Mostly out of order (the 4-ary heap), with reserved ids pushed later: pops as from one sorted list.
+TEST(EventQueue, HeapWithReservedIdsMatchesSortedOrder) {
+  EventQueue queue;
+  std::vector<Event> reference;
+  std::vector<EventId> waiting;  // reserved, not yet pushed
+  std::uint64_t state = 7;
+  const auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  std::int64_t now = 0;
+  for (int step = 0; step < 30'000; ++step) {
+    const std::uint64_t what = next() % 12;
+    const std::int64_t at = now + static_cast<std::int64_t>(next() % 64);  // many ties
+    const auto kind = static_cast<std::uint32_t>(step);
+    if (what < 4) {
+      const EventId id = queue.push(Time::from_micros(at), Phase::kStateChange, kind, 0);
+      reference.push_back(Event{Time::from_micros(at), Phase::kStateChange, id, kind, 0});
+    } else if (what < 5) {
+      const EventId first = queue.reserve_ids(3);
+      for (EventId i = 0; i < 3; ++i) waiting.push_back(first + i);
+    } else if (what < 8 && !waiting.empty()) {
+      const std::size_t pick = next() % waiting.size();
+      const EventId id = waiting[pick];
+      waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(pick));
+      queue.push_reserved(id, Time::from_micros(at), Phase::kStateChange, kind, 0);
+      reference.push_back(Event{Time::from_micros(at), Phase::kStateChange, id, kind, 0});
+    } else if (!reference.empty()) {
+      const auto first = std::min_element(reference.begin(), reference.end(),
+                                          [](const Event& a, const Event& b) { return fires_before(a, b); });
+      const Event event = queue.pop();
+      ASSERT_EQ(event.seq, first->seq) << "step " << step;
+      now = event.time.micros();
+      reference.erase(first);
+    }
+    ASSERT_EQ(queue.live_size(), reference.size());
+  }
+}
+
 class Recorder final : public EventHandler {
  public:
   explicit Recorder(Simulation& sim) : sim_(sim) {}
