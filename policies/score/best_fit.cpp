@@ -28,6 +28,11 @@ class BestFit final : public sched::ScorePlugin {
     return static_cast<std::int64_t>((1.0 - raw) * static_cast<double>(sched::kMaxNodeScore));
   }
 
+  // Reads the pod's CPU and GPU request (both in its filter shape) and node n's free CPU and GPU.
+  bool node_local() const override { return true; }
+  // Min-max onto [0, 100], rounded down: only the highest raw score maps to 100.
+  bool normalize_keeps_the_best() const override { return true; }
+
   void normalize(std::span<sched::NodeScore> scores) const override {
     if (scores.empty()) return;
     const auto [lo, hi] = std::minmax_element(scores.begin(), scores.end(),

@@ -135,7 +135,9 @@ Framework::Framework(const Profile& profile, const Registry& registry,
   tie_rank_.resize(n);
   std::iota(tie_rank_.begin(), tie_rank_.end(), 0U);
   rankable_ = !scorers_.empty() && extenders_.empty() && profile.percentage_of_nodes_to_score == 100 &&
-              std::all_of(scorers_.begin(), scorers_.end(), [](const auto& s) { return s.first->node_local(); });
+              std::all_of(scorers_.begin(), scorers_.end(), [](const auto& s) { return s.first->node_local(); }) &&
+              ((scorers_.size() == 1 && scorers_.front().second > 0) ||
+               std::none_of(scorers_.begin(), scorers_.end(), [](const auto& s) { return s.first->normalize_keeps_the_best(); }));
   if (profile.tie_break == TieBreak::kSeededRank) {
     core::Rng rng = core::Rng::stream(context.seed, "tie-break-rank");
     rng.shuffle(std::span<std::uint32_t>(tie_rank_));

@@ -71,8 +71,9 @@ class Framework {
   std::vector<const FilterPlugin*> active_filters_;  // this cycle's: those that apply to the pod
   bool active_filters_node_local_ = false;            // every one of them is node_local()
   FilterVerdicts verdicts_;
-  // Every score plugin is node-local, none normalises, every node is scored and no extender
-  // filters: cycles whose filters are node-local too take the best node from rankings_.
+  // Every score plugin is node-local, none normalises (or the only one keeps the best), every
+  // node is scored and no extender filters: cycles whose filters are node-local too take the best
+  // node from rankings_.
   bool rankable_ = false;
   ShapeRankings rankings_;
   std::vector<PostFilterPlugin*> post_filters_;

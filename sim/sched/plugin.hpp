@@ -89,10 +89,16 @@ class ScorePlugin : public virtual Plugin {
   // n's state (whose version changes with it) and the plugin's own per-node state that changes
   // only with node n; pre_score() reads only the pod (not the feasible nodes); neither writes the
   // cycle state (a node scored in an earlier cycle is not scored again); and normalize() is the
-  // default, which leaves scores as they are. A node's score then holds until the node
-  // changes, and the framework keeps the best node per shape up to date instead of scoring every
-  // feasible node each cycle (sim/sched/shape_rankings.hpp).
+  // default, which leaves scores as they are, or keeps the best (below). A node's score then holds
+  // until the node changes, and the framework keeps the best node per shape up to date instead of
+  // scoring every feasible node each cycle (sim/sched/shape_rankings.hpp).
   virtual bool node_local() const { return false; }
+  // true when the nodes with the highest normalised score are exactly those with the highest raw
+  // score, as with a min-max scaling onto [0, 100] rounded down (only the top raw score maps to
+  // 100). In a profile where it is the only score plugin, the best node by raw score is then the
+  // best by normalised score, ties included, and a node-local plugin of this kind is ranked too;
+  // beside other score plugins the normalised values count, and it is not.
+  virtual bool normalize_keeps_the_best() const { return false; }
 };
 
 // Picks the GPUs on the chosen node. Precondition: the node passed the filters.

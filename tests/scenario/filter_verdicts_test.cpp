@@ -4,7 +4,9 @@
 // filters and scores every node every time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <span>
 #include <string>
 
 #include "sim/config/profiles.hpp"
@@ -48,12 +50,37 @@ class CountingScore final : public sched::ScorePlugin {
   bool node_local_;
 };
 
+// CountingScore's min-max twin: normalises onto [0, 100] rounded down, as best-fit does, so the
+// top normalised score is the top raw score (normalize_keeps_the_best).
+class CountingMinMaxScore final : public sched::ScorePlugin {
+ public:
+  explicit CountingMinMaxScore(int* calls) : calls_(calls) {}
+  std::string_view name() const override { return "counting-score-min-max"; }
+  bool node_local() const override { return true; }
+  bool normalize_keeps_the_best() const override { return true; }
+  std::int64_t score(const sched::PodSpec&, sched::NodeIndex n, const sched::ClusterState& cluster,
+                     sched::CycleState&) override {
+    ++*calls_;
+    return cluster.cpu_free(n) / 1000;
+  }
+  void normalize(std::span<sched::NodeScore> scores) const override {
+    std::int64_t lo = scores.front().score;
+    std::int64_t hi = lo;
+    for (const sched::NodeScore& s : scores) lo = std::min(lo, s.score), hi = std::max(hi, s.score);
+    for (sched::NodeScore& s : scores) s.score = hi == lo ? 0 : (s.score - lo) * 100 / (hi - lo);
+  }
+
+ private:
+  int* calls_;
+};
+
 sched::Registry registry_with_counters(int* calls) {
   sched::Registry registry = policy::builtin_registry();
   registry.add("counting-local", [calls](const sched::PluginContext&) { return std::make_unique<CountingFilter>(calls, true); });
   registry.add("counting-global", [calls](const sched::PluginContext&) { return std::make_unique<CountingFilter>(calls, false); });
   registry.add("counting-score-local", [calls](const sched::PluginContext&) { return std::make_unique<CountingScore>(calls, true); });
   registry.add("counting-score-global", [calls](const sched::PluginContext&) { return std::make_unique<CountingScore>(calls, false); });
+  registry.add("counting-score-min-max", [calls](const sched::PluginContext&) { return std::make_unique<CountingMinMaxScore>(calls); });
   return registry;
 }
 
@@ -283,6 +310,35 @@ TEST(FilterVerdicts, ARememberedShapeKeepsItsPlacementRulesAlive) {
   EXPECT_EQ(verdicts.slot(ruled), 0U);
   ruled.constraints.reset();
   EXPECT_FALSE(watch.expired());
+}
+
+}  // namespace
+}  // namespace gpusim::testing
+
+namespace gpusim::testing {
+namespace {
+
+// A score that normalises but keeps the best (best-fit's min-max) is ranked when it is the only
+// score plugin: n1 changed, so n1 alone is scored again. Beside another score plugin its normalised
+// values count, and every feasible node is scored every cycle.
+TEST(ShapeRankings, AMinMaxScoreIsRankedOnlyWhenAlone) {
+  for (const bool alone : {true, false}) {
+    Bench bench;
+    int calls = 0;
+    const sched::Registry registry = registry_with_counters(&calls);
+    sched::Profile profile = scored_by("counting-score-min-max");
+    if (!alone) profile.score.push_back({"counting-score-local", 1});
+    sched::Framework framework(profile, registry, bench.context(), bench.state);
+    const cluster::PodSpec cpu_pod = pod(20000, 0, 0);
+    const auto first = framework.schedule(cpu_pod);
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->node, 1U) << "n1 has the most CPU free";
+    const int first_calls = calls;
+    const auto second = framework.schedule(cpu_pod);
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->node, 1U) << "n1 still has 44 cores free, n0 32";
+    EXPECT_EQ(calls - first_calls, alone ? 1 : 4) << (alone ? "ranked: only n1 changed" : "two scores on n0 and n1");
+  }
 }
 
 }  // namespace
