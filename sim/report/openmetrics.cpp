@@ -32,7 +32,7 @@ constexpr double kMaxSeconds = 1e11;               // about 3,000 years: later i
 // A number field in [0, high] ("" reads -1 where allowed); anything else is an input error naming
 // the file, line and column, never a made-up value.
 double number(const Table& table, const fs::path& file, std::size_t row, std::size_t column, double high, bool allow_empty) {
-  const std::string& text = table.rows[row][column];
+  const std::string_view text = table.rows[row][column];
   if (text.empty() && allow_empty) return -1;
   const double value = table.number(row, column);
   if (!(value >= 0 && value <= high)) {
@@ -63,7 +63,7 @@ struct PodRow {
 };
 
 // The physical GPUs of a list of device indices ("0-3"), each one on the GPU it is part of.
-std::vector<int> physical_gpus(const std::string& devices, const RunNode& node, const fs::path& file, std::size_t row) {
+std::vector<int> physical_gpus(std::string_view devices, const RunNode& node, const fs::path& file, std::size_t row) {
   std::vector<int> gpus;
   for (std::size_t pos = 0; pos <= devices.size();) {
     const std::size_t dash = std::min(devices.find('-', pos), devices.size());
@@ -143,8 +143,8 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
              c_node = pods.column("node"), c_gpus = pods.column("gpus"),
              c_cpu = pods.column("cpu_milli"), c_milli = pods.column("gpu_milli"),
              c_share = pods.column("gpu_share_milli");
-  const auto node_of = [&](const std::string& name, const fs::path& file, std::size_t r) {
-    const auto it = node_index.find(name);
+  const auto node_of = [&](std::string_view name, const fs::path& file, std::size_t r) {
+    const auto it = node_index.find(std::string(name));
     if (it == node_index.end()) throw InputError(fmt::format("{}:{}: node: '{}' is not in {}", file.string(), r + 2, name, (o.dir / "nodes.csv").string()));
     return it->second;
   };
@@ -156,7 +156,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   double span = 0;
   for (std::size_t r = 0; r < pods.rows.size(); ++r) {
     PodRow row{number(pods, pods_file, r, c_arrival, kMaxSeconds, false), number(pods, pods_file, r, c_end, kMaxSeconds, true),
-               pods.rows[r][c_outcome]};
+               std::string(pods.rows[r][c_outcome])};
     const double start = number(pods, pods_file, r, c_start, kMaxSeconds, true);
     span = std::max({span, row.arrival, row.end});
     row.cpu_milli = static_cast<std::int64_t>(number(pods, pods_file, r, c_cpu, 1e12, false));
@@ -165,7 +165,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     if (start >= 0) {
       span_of(start, row.end, pods_file, r);
       const std::size_t node = node_of(pods.rows[r][c_node], pods_file, r);
-      const std::string& gpus = pods.rows[r][c_gpus];
+      const std::string_view gpus = pods.rows[r][c_gpus];
       placed.push_back({r, node, gpus.empty() ? std::vector<int>{} : physical_gpus(gpus, cluster.nodes[node], pods_file, r),
                         row.cpu_milli, row.held_on(cluster.nodes[node]), start, row.end});
     }
@@ -185,7 +185,7 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
       const double end = number(earlier, earlier_file, r, c_to, kMaxSeconds, true);
       span_of(start, end, earlier_file, r);
       span = std::max(span, end);
-      const std::string& gpus = earlier.rows[r][c_devices];
+      const std::string_view gpus = earlier.rows[r][c_devices];
       placed.push_back({of, node, gpus.empty() ? std::vector<int>{} : physical_gpus(gpus, cluster.nodes[node], earlier_file, r),
                         rows[of].cpu_milli, rows[of].held_on(cluster.nodes[node]), start, end});
     }

@@ -40,7 +40,7 @@ QueueSeriesFile read_queue_series(const std::filesystem::path& csv) {
     if (std::isnan(time) || time < 0 || time < previous) fail("time_s", fmt::format("'{}' is not a time at or after the row before", t.rows[r][c_time]));
     previous = time;
     if (!k8s::queue_metric(t.rows[r][c_metric])) fail("metric", fmt::format("'{}' is not a queue metric gpusim writes", t.rows[r][c_metric]));
-    const std::string& v = t.rows[r][c_value];
+    const std::string_view v = t.rows[r][c_value];
     if (v != "nan" && v != "inf" && v != "-inf" && std::isnan(t.number(r, c_value))) fail("value", fmt::format("'{}' is not a number", v));
   }
   file.last_time_s = previous;
@@ -59,12 +59,12 @@ void write_queue_families(const QueueSeriesFile& file, std::int64_t epoch, const
   std::map<std::string, std::vector<Series>> by_metric;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    const std::string& metric = t.rows[r][c_metric];
-    const std::string& labels = t.rows[r][c_labels];
-    auto& list = by_metric[metric];
-    const auto [it, added] = index.emplace(std::pair{metric, labels}, list.size());
-    if (added) list.push_back({labels, {}});
-    const std::string& v = t.rows[r][c_value];
+    const std::string_view metric = t.rows[r][c_metric];
+    const std::string_view labels = t.rows[r][c_labels];
+    auto& list = by_metric[std::string(metric)];
+    const auto [it, added] = index.emplace(std::pair{std::string(metric), std::string(labels)}, list.size());
+    if (added) list.push_back({std::string(labels), {}});
+    const std::string_view v = t.rows[r][c_value];
     const double value = v == "nan" ? NAN : v == "inf" ? INFINITY : v == "-inf" ? -INFINITY : t.number(r, c_value);
     list[it->second].points.emplace_back(t.number(r, c_time), value);
   }

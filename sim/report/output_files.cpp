@@ -46,22 +46,24 @@ std::size_t Table::column(const std::string& name) const {
 }
 
 double Table::number(std::size_t row, std::size_t column) const {
-  const std::string& text = rows.at(row).at(column);
-  if (text.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const std::string_view field = rows.at(row).at(column);
+  if (field.empty()) return std::numeric_limits<double>::quiet_NaN();
   double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc{} || end != text.data() + text.size()) return std::numeric_limits<double>::quiet_NaN();
+  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (error != std::errc{} || end != field.data() + field.size()) return std::numeric_limits<double>::quiet_NaN();
   return value;
 }
 
 Table read_table(const fs::path& csv) {
-  const std::string text = io::read_file(csv, "gpusim CSV output");
   Table table;
+  table.text = std::make_unique<const std::string>(io::read_file(csv, "gpusim CSV output"));
+  table.unquoted = std::make_unique<std::deque<std::string>>();
+  const std::string_view whole = *table.text;
   table.source = csv;
   // Fields as RFC 4180 quotes them (pods.csv quotes a reason that holds commas); gpusim writes no
   // line break inside a field.
   const auto split = [&](std::string_view line) {
-    std::vector<std::string> fields;
+    std::vector<std::string_view> fields;
     fields.reserve(table.header.size());
     std::size_t start = 0;
     while (true) {
@@ -78,20 +80,20 @@ Table read_table(const fs::path& csv) {
             break;
           }
         }
-        fields.push_back(std::move(field));
+        fields.emplace_back(table.unquoted->emplace_back(std::move(field)));
         start = i + 1;  // past the closing quote, at the comma (or the end)
         if (start >= line.size()) break;
         ++start;
         continue;
       }
       const std::size_t comma = line.find(',', start);
-      fields.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
     return fields;
   };
-  std::string_view rest = text;
+  std::string_view rest = whole;
   bool first = true;
   std::size_t line_number = 0;
   while (!rest.empty()) {
@@ -100,7 +102,7 @@ Table read_table(const fs::path& csv) {
     rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
     ++line_number;
     if (first) {
-      table.header = split(line);
+      for (const std::string_view name : split(line)) table.header.emplace_back(name);
       first = false;
     } else if (!line.empty()) {
       table.rows.push_back(split(line));

@@ -2,9 +2,12 @@
 // Reading a gpusim output directory back: summary.json and the per-run CSVs it was written with
 // (results/README.md). Used by the report, the plots and the OpenMetrics export, so that each
 // works on a finished output without re-simulating.
+#include <deque>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpusim::report {
@@ -29,7 +32,12 @@ OutputFiles read_output(const std::filesystem::path& dir);
 struct Table {
   std::filesystem::path source;  // the file it was read from, for errors
   std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
+  // Views into the file's text, or into `unquoted` for a field that was quoted: a pods.csv of
+  // 10^5 rows is 2 M fields, and a string each cost a plotted replay 8 % of its command. Both are
+  // held by pointer, so a moved Table's views stay valid.
+  std::vector<std::vector<std::string_view>> rows;
+  std::unique_ptr<const std::string> text;
+  std::unique_ptr<std::deque<std::string>> unquoted;
   // Every row has the header's fields (read_table refuses others). Throws "<source>:1: header:
   // missing column ..." when absent.
   std::size_t column(const std::string& name) const;

@@ -19,7 +19,7 @@ using core::InputError;
 // A whole number of a CSV field in [low, high], or an error naming the file, line and column.
 template <typename Int>
 Int whole(const Table& table, const fs::path& file, std::size_t row, std::size_t column, Int low, Int high) {
-  const std::string& text = table.rows[row][column];
+  const std::string_view text = table.rows[row][column];
   Int value{};
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size() || value < low || value > high) {
@@ -46,9 +46,9 @@ std::vector<RunNode> read_nodes(const fs::path& file, std::vector<std::string>& 
   std::vector<RunNode> nodes;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const auto& row = table.rows[r];
-    RunNode node{row[c_node], row[c_model], row[c_name],
+    RunNode node{std::string(row[c_node]), std::string(row[c_model]), std::string(row[c_name]),
                  whole<std::int32_t>(table, file, r, c_gpus, 0, cluster::kMaxGpusPerNode),
-                 whole<std::int32_t>(table, file, r, c_devices, 0, cluster::kMaxGpusPerNode), row[c_plugin],
+                 whole<std::int32_t>(table, file, r, c_devices, 0, cluster::kMaxGpusPerNode), std::string(row[c_plugin]),
                  whole<std::int64_t>(table, file, r, c_cpu, 0, std::int64_t{1} << 50),
                  whole<std::int64_t>(table, file, r, c_memory, 0, std::int64_t{1} << 40), 0};
     if (node.name.empty()) throw InputError(fmt::format("{}:{}: node: empty", file.string(), r + 2));
@@ -76,10 +76,10 @@ std::vector<metrics::TypicalPod> read_typical(const fs::path& file, std::vector<
     pod.gpu_milli = whole<std::int32_t>(table, file, r, c_milli, 0, cluster::kMilliPerGpu);
     pod.gpu_count = whole<std::int32_t>(table, file, r, c_count, 0, cluster::kMaxGpusPerNode);
     pod.count = whole<std::int64_t>(table, file, r, c_pods, 0, std::int64_t{1} << 50);
-    const std::string& list = table.rows[r][c_models];
+    const std::string_view list = table.rows[r][c_models];
     for (std::size_t pos = 0; pos < list.size();) {
       const std::size_t bar = std::min(list.find('|', pos), list.size());
-      pod.models.add(model_id(models, list.substr(pos, bar - pos), file, r));
+      pod.models.add(model_id(models, std::string(list.substr(pos, bar - pos)), file, r));
       pos = bar + 1;
     }
     pod.probability = table.number(r, c_p);

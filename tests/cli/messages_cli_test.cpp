@@ -110,5 +110,32 @@ TEST(Messages, PlotsThatCouldNotBeDrawnAreNamed) {
   EXPECT_EQ(report::missing_plots_note({{"plots/jct-cdf.svg"}, ""}), "");
 }
 
+
+// The plots' gnuplots run side by side: one that fails (a gnuplot that refuses allocation-time.gp)
+// is named and its plot left out, the others are drawn and listed in their order.
+TEST(Messages, APlotThatFailsAmongOthersRunningIsNamedAndTheRestKept) {
+  const fs::path dir = fresh_dir("messages-one-plot-fails");
+  write_pods_that_never_wait(dir);
+  fs::create_directories(dir / "bin");
+  {
+    std::ofstream fake(dir / "bin" / "gnuplot");
+    fake << "#!/bin/sh\ncase \"$1\" in allocation-time.gp) exit 1;; esac\nexec /usr/bin/gnuplot \"$@\"\n";
+  }
+  fs::permissions(dir / "bin" / "gnuplot", fs::perms::owner_all);
+  const std::string command = fmt::format("cd '{}' && PATH='{}':/usr/bin:/bin {} run --mode replay --workload pods.csv --out o "
+                                          "> /dev/null 2> err.txt", dir.string(), (dir / "bin").string(), GPUSIM_TEST_BINARY);
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_EQ(slurp(dir / "err.txt"), "gpusim: note: report.md lacks plots: gnuplot failed on plots/allocation-time.gp\n");
+  EXPECT_TRUE(fs::exists(dir / "o" / "plots" / "jct-cdf.svg"));
+  EXPECT_TRUE(fs::exists(dir / "o" / "plots" / "pending-time.svg"));
+  EXPECT_FALSE(fs::exists(dir / "o" / "plots" / "allocation-time.svg"));
+  const std::string report = slurp(dir / "o" / "report.md");
+  const auto jct = report.find("plots/jct-cdf.svg"), pending = report.find("plots/pending-time.svg");
+  ASSERT_NE(jct, std::string::npos) << report;
+  ASSERT_NE(pending, std::string::npos) << report;
+  EXPECT_LT(jct, pending);
+  EXPECT_EQ(report.find("plots/allocation-time.svg"), std::string::npos) << report;
+}
+
 }  // namespace
 }  // namespace gpusim::testing
