@@ -7,7 +7,7 @@
 namespace gpusim::core {
 namespace {
 // The heap is 4-ary: half the levels of a binary heap, and a node's 4 children are 160 adjacent
-// bytes, so a pop from a heap of 80,000 GPU-failure timers touches 8 levels, not 17. The order
+// bytes, so a pop from a heap of 80,000 GPU-failure timers touches 9 levels, not 17. The order
 // popped is the same for any heap, (time, phase, seq) being total.
 constexpr std::size_t kArity = 4;
 }  // namespace
