@@ -11,7 +11,9 @@ ShapeRankings::Ranking* ShapeRankings::ranking(const cluster::PodSpec& pod) {
   if (pod.constraints != nullptr) kept_rules_.push_back(pod.constraints);
   auto made = std::make_unique<Ranking>();
   made->stamps.assign(nodes_, 0);
-  made->heap.reserve(nodes_);
+  // Framework::rank_node compacts the heap once it passes 2N + 64 entries, so it never holds more
+  // than 2N + 65: room for that up front, and a scheduling cycle never grows it (a test counts).
+  made->heap.reserve(2 * nodes_ + 65);
   rankings_.push_back(std::move(made));
   return rankings_.back().get();
 }
