@@ -108,9 +108,11 @@ double TimeShareLp::solve(TimeShareObjective objective, bool aware, const std::v
 // The share columns X[j][t] (j * types + t) and the rows every policy has: per job a throughput
 // row (coefficient weight_j c[j][t]; its bounds are the policy's), per job Sum_t X[j][t] <= 1, per
 // type Sum_j scale_j X[j][t] <= GPUs. `cost_of_share`: each share column's objective coefficient
-// is its throughput coefficient (else 0).
+// is its throughput coefficient (else 0). `count` (max-min's classes): how many jobs each row of
+// `jobs` stands for, each taking the same share, so that its type rows count its GPUs that often.
 void TimeShareLp::load_shares(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
-                              const std::vector<double>& weight, bool use_speed, bool cost_of_share) {
+                              const std::vector<double>& weight, bool use_speed, bool cost_of_share,
+                              const std::vector<double>* count) {
   const std::size_t n = jobs.size();
   const std::size_t types = gpus_of_type.size();
   starts_.assign(1, 0);
@@ -129,7 +131,7 @@ void TimeShareLp::load_shares(const std::vector<TimeShareJob>& jobs, const std::
       rows_.push_back(static_cast<int>(n + j));
       values_.push_back(1.0);
       rows_.push_back(static_cast<int>(2 * n + t));
-      values_.push_back(jobs[j].scale);
+      values_.push_back(jobs[j].scale * (count != nullptr ? (*count)[j] : 1.0));
       starts_.push_back(static_cast<int>(rows_.size()));
     }
   }
@@ -143,23 +145,58 @@ void TimeShareLp::load_shares(const std::vector<TimeShareJob>& jobs, const std::
   for (std::size_t t = 0; t < types; ++t) row_upper_[2 * n + t] = gpus_of_type[t];
 }
 
-// The shared rows, then the column z: every job's throughput row minus z >= 0; maximise z.
+// Jobs the LP cannot tell apart -- the same GPUs, the same coefficient on every type, the same
+// weight -- are one class, solved as one row of shares that each of its jobs takes. Swapping two
+// such jobs maps an allocation to one as good, so averaging over the swaps turns any optimum into
+// one where they share alike: the class LP's optimum is the full LP's. It has a row per class
+// (tens on Philly) instead of per job (thousands in flight at 4 times its rate), and what it gives
+// each class does not depend on the jobs' order, where the full LP's vertex gave identical jobs
+// different shares by their column's place in the matrix.
 double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                             const std::vector<double>& weight, bool use_speed, std::vector<double>& shares) {
   const std::size_t n = jobs.size();
   const std::size_t types = gpus_of_type.size();
-  const std::size_t columns = n * types + 1;
-  load_shares(jobs, gpus_of_type, weight, use_speed, false);
+  // Classes in the order of their keys (GPUs, weight, then the coefficients), so that the class
+  // LP is the same whatever order the jobs came in.
+  order_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) order_[j] = j;
+  const auto key_less = [&](std::size_t a, std::size_t b) {
+    if (jobs[a].scale != jobs[b].scale) return jobs[a].scale < jobs[b].scale;
+    if (weight[a] != weight[b]) return weight[a] < weight[b];
+    for (std::size_t t = 0; t < types; ++t) {
+      const double ca = coefficient(jobs[a], t, use_speed), cb = coefficient(jobs[b], t, use_speed);
+      if (ca != cb) return ca < cb;
+    }
+    return false;
+  };
+  std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return key_less(a, b) || (!key_less(b, a) && a < b); });
+  class_of_.resize(n);
+  class_jobs_.clear();
+  class_weight_.clear();
+  class_count_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = order_[i];
+    if (i == 0 || key_less(order_[i - 1], j)) {
+      class_jobs_.push_back(jobs[j]);
+      class_weight_.push_back(weight[j]);
+      class_count_.push_back(0);
+    }
+    class_of_[j] = class_jobs_.size() - 1;
+    class_count_.back() += 1;
+  }
+  const std::size_t k = class_jobs_.size();
+  const std::size_t columns = k * types + 1;
+  load_shares(class_jobs_, gpus_of_type, class_weight_, use_speed, false, &class_count_);
   // Second to z, a reward for every GPU-second used, so that the optimum does not leave a type idle
   // while it crowds another: at most 1e-7 of z is traded for it.
   double gpus = 0;
   for (const double g : gpus_of_type) gpus += g;
   const double reward = 1e-7 / std::max(gpus, 1.0);
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t t = 0; t < types; ++t) cost_[j * types + t] = reward * jobs[j].scale;
+  for (std::size_t c = 0; c < k; ++c) {
+    for (std::size_t t = 0; t < types; ++t) cost_[c * types + t] = reward * class_jobs_[c].scale * class_count_[c];
   }
-  for (std::size_t j = 0; j < n; ++j) {
-    rows_.push_back(static_cast<int>(j));
+  for (std::size_t c = 0; c < k; ++c) {
+    rows_.push_back(static_cast<int>(c));
     values_.push_back(-1.0);
   }
   starts_.push_back(static_cast<int>(rows_.size()));
@@ -168,14 +205,70 @@ double TimeShareLp::max_min(const std::vector<TimeShareJob>& jobs, const std::ve
   cost_.push_back(1.0);
   ClpSimplex model;
   model.setLogLevel(0);
-  model.loadProblem(static_cast<int>(columns), static_cast<int>(2 * n + types), starts_.data(), rows_.data(), values_.data(),
+  model.loadProblem(static_cast<int>(columns), static_cast<int>(2 * k + types), starts_.data(), rows_.data(), values_.data(),
                     column_lower_.data(), column_upper_.data(), cost_.data(), row_lower_.data(), row_upper_.data());
   model.setOptimizationDirection(-1);  // maximise z
   ++solves_;
   GPUSIM_CHECK(run(model), "CLP failed on a max-min time-share LP");
   const double* x = model.primalColumnSolution();
-  for (std::size_t i = 0; i < n * types; ++i) shares[i] = std::clamp(x[i], 0.0, 1.0);
-  return x[n * types];
+  // A class's shares go to its jobs, laid out where possible: the class's amount on each type is
+  // cut, type after type, into its jobs' equal pieces in their order, so that all but a job per type
+  // boundary run on one type (a job with time on two types moves between them from round to round).
+  //  - By throughput: each job gets the class's throughput theta = Sum_t c_t x_t; a piece u on type
+  //    t takes u / c_t of its time, within its one unit only if theta <= c_t on every type used.
+  //  - Else by time: each job gets the class's time s = Sum_t x_t, so its throughput is c_t s on a
+  //    type alone; every job still meets the optimum z if weight c_t s >= z on every type used.
+  //  - Else every job takes the class's shares.
+  // Either layout keeps each type's total, so the objective and the GPUs used are the class LP's.
+  const double z = x[k * types];
+  const auto share_of = [&](std::size_t c, std::size_t t) { return std::clamp(x[c * types + t], 0.0, 1.0); };
+  layout_.assign(k, Layout::kShares);
+  need_.assign(k, 0.0);
+  for (std::size_t c = 0; c < k; ++c) {
+    const TimeShareJob& job = class_jobs_[c];
+    double theta = 0, time = 0;
+    for (std::size_t t = 0; t < types; ++t) {
+      theta += coefficient(job, t, use_speed) * share_of(c, t);
+      time += share_of(c, t);
+    }
+    bool by_throughput = true, by_time = true;
+    for (std::size_t t = 0; t < types; ++t) {
+      if (share_of(c, t) <= 0) continue;
+      const double speed = coefficient(job, t, use_speed);
+      by_throughput = by_throughput && theta <= speed * (1 + 1e-12);
+      by_time = by_time && class_weight_[c] * speed * time >= z * (1 - 1e-9);
+    }
+    layout_[c] = by_throughput ? Layout::kThroughput : by_time ? Layout::kTime : Layout::kShares;
+    need_[c] = by_throughput ? theta : time;
+  }
+  // The amount of a class's piece on type t, per unit of the job's time there.
+  const auto per_time = [&](std::size_t c, std::size_t t) {
+    return layout_[c] == Layout::kThroughput ? coefficient(class_jobs_[c], t, use_speed) : 1.0;
+  };
+  wrap_type_.assign(k, 0);
+  wrap_left_.assign(k, 0.0);
+  for (std::size_t c = 0; c < k; ++c) wrap_left_[c] = class_count_[c] * per_time(c, 0) * share_of(c, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t c = class_of_[j];
+    double* share = &shares[j * types];
+    for (std::size_t t = 0; t < types; ++t) share[t] = layout_[c] == Layout::kShares ? share_of(c, t) : 0.0;
+    if (layout_[c] == Layout::kShares) continue;
+    double need = need_[c];
+    while (need > 1e-12 && wrap_type_[c] < types) {
+      const std::size_t t = wrap_type_[c];
+      const double take = std::min(need, wrap_left_[c]);
+      if (take > 0) {
+        share[t] = std::min(1.0, share[t] + take / per_time(c, t));
+        need -= take;
+        wrap_left_[c] -= take;
+      }
+      // The next type once this one is used up (to rounding: the last job takes what is left).
+      if (wrap_left_[c] > 1e-12 || t + 1 == types) break;
+      ++wrap_type_[c];
+      wrap_left_[c] = class_count_[c] * per_time(c, t + 1) * share_of(c, t + 1);
+    }
+  }
+  return z;
 }
 
 // The shared rows, the throughput rows bounded below by bound_j(c) (set per step); objective:
@@ -185,7 +278,7 @@ double TimeShareLp::finish_time_fair(const std::vector<TimeShareJob>& jobs, cons
   const std::size_t n = jobs.size();
   const std::size_t types = gpus_of_type.size();
   const std::size_t columns = n * types;
-  load_shares(jobs, gpus_of_type, std::vector<double>(n, 1.0), use_speed, true);
+  load_shares(jobs, gpus_of_type, std::vector<double>(n, 1.0), use_speed, true, nullptr);
   // rho_j <= c  <=>  thr_j >= remaining_j / (c * isolated_time_j - elapsed_j), where
   // isolated_time_j = elapsed_j + remaining_j / isolated_j; any c <= elapsed_j / isolated_time_j fails.
   std::vector<double> isolated_time(n);

@@ -7,6 +7,9 @@
 //    Sum_t speed[j][t] X[j][t] / isolated_j, where isolated_j is the job's throughput
 //    with its agnostic share of time (z' / scale_j, z' the agnostic optimum) spread over the types
 //    it can run on in proportion to their GPUs (the paper's equal allocation X^equal).
+//    Both are solved over classes of jobs the LP cannot tell apart (same GPUs, coefficients and
+//    weight), a row per class instead of per job: the same optimum from an LP of tens of rows
+//    instead of thousands, whose class totals do not depend on the jobs' order (max_min()).
 //  - Finish-time fairness: minimise the largest rho_j = (elapsed_j + remaining_j / thr_j(X)) /
 //    (elapsed_j + remaining_j / isolated_j), thr_j(X) = Sum_t speed[j][t] X[j][t]. Since X' gives
 //    every rho_j = 1, the optimum lies in (0, 1] (else the bound doubles until feasible); it is
@@ -51,7 +54,8 @@ class TimeShareLp {
   double max_min(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                  const std::vector<double>& weight, bool use_speed, std::vector<double>& shares);
   void load_shares(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
-                   const std::vector<double>& weight, bool use_speed, bool cost_of_share);
+                   const std::vector<double>& weight, bool use_speed, bool cost_of_share,
+                   const std::vector<double>* count);
   double finish_time_fair(const std::vector<TimeShareJob>& jobs, const std::vector<double>& gpus_of_type,
                           const std::vector<double>& isolated, bool use_speed, std::vector<double>& shares);
   std::uint64_t solves_ = 0;
@@ -59,6 +63,16 @@ class TimeShareLp {
   // Scratch arrays of the column-major matrix, reused across solves.
   std::vector<int> starts_, rows_;
   std::vector<double> values_, column_lower_, column_upper_, cost_, row_lower_, row_upper_;
+  // Max-min's classes of interchangeable jobs (max_min()), reused across solves.
+  std::vector<std::size_t> order_, class_of_;
+  std::vector<TimeShareJob> class_jobs_;
+  std::vector<double> class_weight_, class_count_;
+  // How a class's shares go to its jobs (max_min()).
+  enum class Layout : std::uint8_t { kThroughput, kTime, kShares };
+  std::vector<Layout> layout_;
+  std::vector<double> need_;            // per class: what each job gets, in the layout's unit
+  std::vector<std::size_t> wrap_type_;  // per class: the type its next job's piece comes from
+  std::vector<double> wrap_left_;       // per class: what is left to give on that type
 };
 
 }  // namespace gpusim::sched
