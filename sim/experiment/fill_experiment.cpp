@@ -110,7 +110,6 @@ class FillRun final : public core::EventHandler {
                                          inputs_.workload->source));
     }
     records_.resize(order_.size());
-    if (config_.record_series) series_.reserve(order_.size());
     core::Simulation simulation;
     simulation.reserve(order_.size());
     if (config_.progress != nullptr) {
@@ -155,8 +154,7 @@ class FillRun final : public core::EventHandler {
     bin.first += allocation_pct;
     bin.second += 1;
     if (config_.record_series) {
-      series_.push_back({event.time.micros(), arrived_milli_, cluster_.allocated_gpu_milli(),
-                         cluster_.gpus_in_use(), running_, 0});
+      series_.push({event.time.micros(), arrived_milli_, cluster_.allocated_gpu_milli(), cluster_.gpus_in_use(), running_, 0});
     }
   }
 
@@ -247,7 +245,7 @@ class FillRun final : public core::EventHandler {
   sched::Framework framework_;
   std::vector<Arrival> order_;
   std::vector<PodRecord> records_;
-  std::vector<SeriesPoint> series_;
+  SeriesLog series_;
   std::map<int, std::pair<double, int>> bins_;  // load % -> (sum of allocation %, arrivals)
   std::int64_t arrived_milli_ = 0;
   std::int64_t failed_milli_ = 0;

@@ -273,190 +273,208 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
   }
   const k8s::DeviceChooser chooser(setup, topologies);
 
-  k8s::Bus bus;
-  bus.reserve(pods.size());  // the arrivals, set up front
-  k8s::ApiServer api(nodes, pods.size());
-  bus.set_store(api);
-  k8s::WorkloadDriver driver(bus, api, *workload, times);
-  std::vector<const topology::Topology*> node_topologies(nodes.size(), nullptr);
-  for (std::size_t n = 0; n < nodes.size(); ++n) node_topologies[n] = chooser.topology_of(static_cast<std::uint32_t>(n));
-  sched::PluginContext context = inputs.plugin_context(config.seed);
-  context.workload = pods;  // as the scheduler sees them (fractions as one device, if so)
-  context.topologies = node_topologies;
-  // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy.
-  std::vector<std::string> node_gpu_selection(nodes.size());
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    if (setup[n].model == k8s::DevicePluginModel::kGpushare) node_gpu_selection[n] = "best";
-  }
-  if (std::any_of(node_gpu_selection.begin(), node_gpu_selection.end(), [](const std::string& s) { return !s.empty(); })) {
-    context.node_gpu_selection = node_gpu_selection;
-  }
-  // HAMi's scheduler, an extender: it picks the node among those that passed the filters and the
-  // GPUs on it (sim/k8s/hami_scheduler.hpp).
-  std::optional<k8s::HamiScheduler> hami;
-  std::vector<sched::Extender*> extenders;
-  if (first_hami != nullptr) {
-    hami.emplace(setup, node_topologies, scheduler_nodes, *inputs.catalog, first_hami->hami.node_policy);
-    extenders.push_back(&*hami);
-  }
-  // gpushare's extender counts GiB for manifests that ask aliyun.com/gpu-mem; trace fractions on
-  // gpushare nodes go to the GPU that fits them most tightly by share (node_gpu_selection).
-  std::optional<k8s::GpushareScheduler> gpushare;
-  if (std::any_of(pods.begin(), pods.end(), [](const cluster::PodSpec& pod) {
-        return pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kAliyunGpuMem;
-      })) {
-    gpushare.emplace(setup, scheduler_nodes, *inputs.catalog);
-    extenders.push_back(&*gpushare);
-  }
-  context.extenders = extenders;
-  // Koordinator's node agents and their NodeMetric reports, where a plugin reads usage.
-  const auto reads_usage = [&] {
-    const auto is_load_aware = [&](const std::string& name) { return inputs.registry->canonical(name) == "load-aware"; };
-    return std::any_of(profile.filter.begin(), profile.filter.end(), is_load_aware) ||
-           std::any_of(profile.score.begin(), profile.score.end(), [&](const sched::WeightedPlugin& p) { return is_load_aware(p.name); });
+  // The simulation's components live in this scope only: the job metrics below, computed from the
+  // records alone, do not hold their memory too (at 10^6 jobs their tables and the job metrics'
+  // were each a few hundred MB, and the run's peak was both).
+  std::size_t job_metrics_at = 0, job_undefined_at = 0;
+  RunResult out = [&] {
+    k8s::Bus bus;
+    bus.reserve(pods.size());  // the arrivals, set up front
+    k8s::ApiServer api(nodes, pods.size());
+    bus.set_store(api);
+    k8s::WorkloadDriver driver(bus, api, *workload, times);
+    std::vector<const topology::Topology*> node_topologies(nodes.size(), nullptr);
+    for (std::size_t n = 0; n < nodes.size(); ++n) node_topologies[n] = chooser.topology_of(static_cast<std::uint32_t>(n));
+    sched::PluginContext context = inputs.plugin_context(config.seed);
+    context.workload = pods;  // as the scheduler sees them (fractions as one device, if so)
+    context.topologies = node_topologies;
+    // gpushare's extender binds each pod to the GPU that fits it most tightly, whatever the policy.
+    std::vector<std::string> node_gpu_selection(nodes.size());
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      if (setup[n].model == k8s::DevicePluginModel::kGpushare) node_gpu_selection[n] = "best";
+    }
+    if (std::any_of(node_gpu_selection.begin(), node_gpu_selection.end(), [](const std::string& s) { return !s.empty(); })) {
+      context.node_gpu_selection = node_gpu_selection;
+    }
+    // HAMi's scheduler, an extender: it picks the node among those that passed the filters and the
+    // GPUs on it (sim/k8s/hami_scheduler.hpp).
+    std::optional<k8s::HamiScheduler> hami;
+    std::vector<sched::Extender*> extenders;
+    if (first_hami != nullptr) {
+      hami.emplace(setup, node_topologies, scheduler_nodes, *inputs.catalog, first_hami->hami.node_policy);
+      extenders.push_back(&*hami);
+    }
+    // gpushare's extender counts GiB for manifests that ask aliyun.com/gpu-mem; trace fractions on
+    // gpushare nodes go to the GPU that fits them most tightly by share (node_gpu_selection).
+    std::optional<k8s::GpushareScheduler> gpushare;
+    if (std::any_of(pods.begin(), pods.end(), [](const cluster::PodSpec& pod) {
+          return pod.constraints != nullptr && pod.constraints->gpu_resource == cluster::GpuResource::kAliyunGpuMem;
+        })) {
+      gpushare.emplace(setup, scheduler_nodes, *inputs.catalog);
+      extenders.push_back(&*gpushare);
+    }
+    context.extenders = extenders;
+    // Koordinator's node agents and their NodeMetric reports, where a plugin reads usage.
+    const auto reads_usage = [&] {
+      const auto is_load_aware = [&](const std::string& name) { return inputs.registry->canonical(name) == "load-aware"; };
+      return std::any_of(profile.filter.begin(), profile.filter.end(), is_load_aware) ||
+             std::any_of(profile.score.begin(), profile.score.end(), [&](const sched::WeightedPlugin& p) { return is_load_aware(p.name); });
+    }();
+    std::optional<cluster::NodeMetrics> node_metrics;
+    if (reads_usage) {
+      node_metrics.emplace(nodes.size(), [&bus] { return bus.now(); });
+      context.node_metrics = &*node_metrics;
+    }
+    // The job ledger records what each job ran: the queueing plugins that evict (job rankings, rounds,
+    // quotas' reclaim) rank and plan from it. It listens only when one of them runs (below).
+    k8s::JobLedger ledger(pods.size());
+    k8s::QueueingInputs queueing;
+    queueing.ledger = &ledger;
+    queueing.job_speeds = inputs.job_types;
+    queueing.checkpoint_interval = settings.checkpoint_interval;
+    queueing.free_preemption = settings.free_preemption;
+    queueing.seed = config.seed;
+    // Quota profiles: the queues' quotas as given, else the default quota for every queue of the workload.
+    const k8s::QueueQuotas queue_quotas =
+        settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas;
+    queueing.queue_quotas = &queue_quotas;
+    queueing.kueue = settings.kueue.get();
+    queueing.kai = settings.kai.get();
+    k8s::QueueSeries queue_series;
+    if (config.record_series) queueing.queue_series = &queue_series;
+    k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
+                             present, lifecycle_events, settings.node_status_period, queueing);
+    const bool preempts = scheduler.evicts();
+
+    k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
+                               {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
+    k8s::Controller owners(bus, api, settings, *workload);
+    k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes);
+    k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
+    k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
+    std::optional<k8s::Descheduler> descheduler;
+    if (settings.descheduler) descheduler.emplace(bus, api, kubelets.truth(), setup, pods, settings);
+    std::optional<k8s::Koordlet> koordlet;
+    if (node_metrics) koordlet.emplace(bus, api, kubelets, settings, *node_metrics, present);
+    std::optional<k8s::MigPartitioner> partitioner;
+    if (std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) { return s.mig_dynamic; })) {
+      partitioner.emplace(bus, api, kubelets.truth(), setup, pods, settings, present);
+    }
+
+    using k8s::Topic;
+    if (preempts) {
+      // Before the scheduler, which reads it when a pod starts running.
+      for (const Topic topic : {Topic::kPodRunning, Topic::kPodTerminated, Topic::kContainerFailed, Topic::kContainerRestarted}) {
+        bus.subscribe(topic, ledger);
+      }
+      bus.subscribe(Topic::kPodRunning, scheduler);
+      bus.subscribe(Topic::kContainerRestarted, scheduler);
+    }
+    for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
+                              Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints, Topic::kJobFailed,
+                              Topic::kOwnerGaveUp}) {
+      bus.subscribe(topic, scheduler);
+    }
+    for (const Topic topic : {Topic::kPodBound, Topic::kGpuEvent, Topic::kPluginRestart, Topic::kNodeJoined,
+                              Topic::kNodeRemoved, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kPodTerminated}) {
+      bus.subscribe(topic, kubelets);
+    }
+    for (const Topic topic : {Topic::kPodBound, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) {
+      bus.subscribe(topic, node_lifecycle);
+    }
+    if (descheduler || preempts) bus.subscribe(Topic::kEvictRequest, kubelets);
+    if (descheduler) {
+      for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning, Topic::kPodTerminated}) {
+        bus.subscribe(topic, *descheduler);
+      }
+    }
+    if (partitioner) {
+      bus.subscribe(Topic::kMigReconfigure, kubelets);
+      bus.subscribe(Topic::kMigReconfigure, scheduler);
+      for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodAdmitted, Topic::kPodDeleted,
+                                Topic::kPodTerminated, Topic::kCycleDone, Topic::kNodeJoined, Topic::kNodeRemoved}) {
+        bus.subscribe(topic, *partitioner);
+      }
+    }
+    for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted, Topic::kContainerRestarted,
+                              Topic::kJobSuspended, Topic::kJobResumed}) {
+      bus.subscribe(topic, owners);
+    }
+    if (koordlet) {
+      bus.subscribe(Topic::kNodeMetrics, scheduler);
+      for (const Topic topic : {Topic::kPodBound, Topic::kNodeJoined, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) {
+        bus.subscribe(topic, *koordlet);
+      }
+    }
+    for (const Topic topic : {Topic::kPodTerminated, Topic::kJobFailed}) bus.subscribe(topic, driver);
+    bus.subscribe(Topic::kPodKill, kubelets);
+    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
+                              Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
+                              Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved, Topic::kNodeRecovered,
+                              Topic::kNodeJoined, Topic::kContainerFailed}) {
+      bus.subscribe(topic, metrics);
+    }
+    bus.report_progress(config.progress);
+    bus.run();
+    kubelets.truth().check_invariants();
+    scheduler.cache().check_invariants();
+    experiment::RunResult result = metrics.finish(profile.name,
+                                                  {scheduler.attempts(), owners.recreated(), owners.given_up(),
+                                                   owners.jobs_succeeded(), owners.jobs_failed(), owners.container_restarts()},
+                                                  [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
+    explain_never_ran(result, scheduler, api, *workload);
+    // A pod on MIG instances holds their share of each GPU's SMs, whatever it asked.
+    for (experiment::PodRecord& record : result.pods) {
+      const k8s::PodId latest = api.latest(record.source_index);
+      if (latest == k8s::kNoPod) continue;
+      if (const std::int32_t share = kubelets.mig_share_milli(latest); share >= 0) record.gpu_share_milli = share;
+    }
+    // Rows whose earlier pod objects ran too (preempted, evicted, failed and replaced): pods.csv has
+    // the last run only; the export needs them all.
+    for (k8s::PodId id = 0; id < api.pod_count(); ++id) {
+      const k8s::PodObject& pod = api.pod(id);
+      if (api.latest(pod.source) == id || !metrics.containers_ran(id)) continue;
+      const bool ended = pod.phase == k8s::PodPhase::kSucceeded || pod.phase == k8s::PodPhase::kFailed || pod.phase == k8s::PodPhase::kDeleted;
+      result.earlier_runs.push_back({pod.source, pod.node, pod.gpus, pod.running.micros(), ended ? pod.ended.micros() : -1});
+    }
+    std::stable_sort(result.earlier_runs.begin(), result.earlier_runs.end(),
+                     [](const experiment::EarlierRun& a, const experiment::EarlierRun& b) { return a.row < b.row; });
+    result.node_devices.reserve(setup.size());
+    for (const k8s::NodeSetup& node : setup) result.node_devices.push_back({k8s::to_string(node.model), node.replicas()});
+    // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
+    k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
+      job_metrics_at = result.metrics.size();
+    job_undefined_at = result.undefined.size();
+    if (preempts) {
+      result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
+      result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);
+    }
+    scheduler.add_metrics([&](std::string_view name, double value) { result.set(std::string(name), value); },
+                          workload->has_gangs);
+    result.queue_series = std::move(queue_series);
+    if (koordlet) result.set("node_metric_reports", static_cast<double>(koordlet->reports()));
+    if (vgpu) result.set("vgpu_pods_over_framebuffer", static_cast<double>(vgpu_over_framebuffer));
+    if (descheduler) {
+      result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
+      result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);
+    }
+    return result;
   }();
-  std::optional<cluster::NodeMetrics> node_metrics;
-  if (reads_usage) {
-    node_metrics.emplace(nodes.size(), [&bus] { return bus.now(); });
-    context.node_metrics = &*node_metrics;
-  }
-  // The job ledger records what each job ran: the queueing plugins that evict (job rankings, rounds,
-  // quotas' reclaim) rank and plan from it. It listens only when one of them runs (below).
-  k8s::JobLedger ledger(pods.size());
-  k8s::QueueingInputs queueing;
-  queueing.ledger = &ledger;
-  queueing.job_speeds = inputs.job_types;
-  queueing.checkpoint_interval = settings.checkpoint_interval;
-  queueing.free_preemption = settings.free_preemption;
-  queueing.seed = config.seed;
-  // Quota profiles: the queues' quotas as given, else the default quota for every queue of the workload.
-  const k8s::QueueQuotas queue_quotas =
-      settings.queue_quotas.queues.empty() ? k8s::default_queue_quotas(workload->queues.size()) : settings.queue_quotas;
-  queueing.queue_quotas = &queue_quotas;
-  queueing.kueue = settings.kueue.get();
-  queueing.kai = settings.kai.get();
-  k8s::QueueSeries queue_series;
-  if (config.record_series) queueing.queue_series = &queue_series;
-  k8s::Scheduler scheduler(bus, api, *inputs.catalog, scheduler_nodes, setup, pods, profile, *inputs.registry, context,
-                           present, lifecycle_events, settings.node_status_period, queueing);
-  const bool preempts = scheduler.evicts();
-
-  k8s::KubeletFleet kubelets(bus, api, *inputs.catalog, nodes, setup, chooser, pods, times, settings,
-                             {inputs.performance, inputs.job, config.seed, inputs.job_types}, present);
-  k8s::Controller owners(bus, api, settings, *workload);
-  k8s::NodeLifecycleController node_lifecycle(bus, api, pods, settings, nodes);
-  k8s::FailureInjector failures(bus, settings, *inputs.catalog, physical_nodes, times, pods, config.seed);
-  k8s::MetricsCollector metrics(bus, api, kubelets.truth(), *workload, times, config, settings, chooser);
-  std::optional<k8s::Descheduler> descheduler;
-  if (settings.descheduler) descheduler.emplace(bus, api, kubelets.truth(), setup, pods, settings);
-  std::optional<k8s::Koordlet> koordlet;
-  if (node_metrics) koordlet.emplace(bus, api, kubelets, settings, *node_metrics, present);
-  std::optional<k8s::MigPartitioner> partitioner;
-  if (std::any_of(setup.begin(), setup.end(), [](const k8s::NodeSetup& s) { return s.mig_dynamic; })) {
-    partitioner.emplace(bus, api, kubelets.truth(), setup, pods, settings, present);
-  }
-
-  using k8s::Topic;
-  if (preempts) {
-    // Before the scheduler, which reads it when a pod starts running.
-    for (const Topic topic : {Topic::kPodRunning, Topic::kPodTerminated, Topic::kContainerFailed, Topic::kContainerRestarted}) {
-      bus.subscribe(topic, ledger);
-    }
-    bus.subscribe(Topic::kPodRunning, scheduler);
-    bus.subscribe(Topic::kContainerRestarted, scheduler);
-  }
-  for (const Topic topic : {Topic::kPodCreated, Topic::kPodDeleted, Topic::kPodTerminated, Topic::kNodeStatus,
-                            Topic::kNodeJoined, Topic::kNodeRemoved, Topic::kNodeTaints, Topic::kJobFailed,
-                            Topic::kOwnerGaveUp}) {
-    bus.subscribe(topic, scheduler);
-  }
-  for (const Topic topic : {Topic::kPodBound, Topic::kGpuEvent, Topic::kPluginRestart, Topic::kNodeJoined,
-                            Topic::kNodeRemoved, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kPodTerminated}) {
-    bus.subscribe(topic, kubelets);
-  }
-  for (const Topic topic : {Topic::kPodBound, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) {
-    bus.subscribe(topic, node_lifecycle);
-  }
-  if (descheduler || preempts) bus.subscribe(Topic::kEvictRequest, kubelets);
-  if (descheduler) {
-    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning, Topic::kPodTerminated}) {
-      bus.subscribe(topic, *descheduler);
-    }
-  }
-  if (partitioner) {
-    bus.subscribe(Topic::kMigReconfigure, kubelets);
-    bus.subscribe(Topic::kMigReconfigure, scheduler);
-    for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodAdmitted, Topic::kPodDeleted,
-                              Topic::kPodTerminated, Topic::kCycleDone, Topic::kNodeJoined, Topic::kNodeRemoved}) {
-      bus.subscribe(topic, *partitioner);
-    }
-  }
-  for (const Topic topic : {Topic::kPodCreated, Topic::kPodTerminated, Topic::kPodDeleted, Topic::kContainerRestarted,
-                            Topic::kJobSuspended, Topic::kJobResumed}) {
-    bus.subscribe(topic, owners);
-  }
-  if (koordlet) {
-    bus.subscribe(Topic::kNodeMetrics, scheduler);
-    for (const Topic topic : {Topic::kPodBound, Topic::kNodeJoined, Topic::kNodeLost, Topic::kNodeRecovered, Topic::kNodeRemoved}) {
-      bus.subscribe(topic, *koordlet);
-    }
-  }
-  for (const Topic topic : {Topic::kPodTerminated, Topic::kJobFailed}) bus.subscribe(topic, driver);
-  bus.subscribe(Topic::kPodKill, kubelets);
-  for (const Topic topic : {Topic::kPodCreated, Topic::kPodBound, Topic::kPodDeleted, Topic::kPodRunning,
-                            Topic::kPodTerminated, Topic::kCycleDone, Topic::kGpusReleased, Topic::kPodAdmitted,
-                            Topic::kGpuEvent, Topic::kNodeLost, Topic::kNodeRemoved, Topic::kNodeRecovered,
-                            Topic::kNodeJoined, Topic::kContainerFailed}) {
-    bus.subscribe(topic, metrics);
-  }
-  bus.report_progress(config.progress);
-  bus.run();
-  kubelets.truth().check_invariants();
-  scheduler.cache().check_invariants();
-  experiment::RunResult result = metrics.finish(profile.name,
-                                                {scheduler.attempts(), owners.recreated(), owners.given_up(),
-                                                 owners.jobs_succeeded(), owners.jobs_failed(), owners.container_restarts()},
-                                                [&](k8s::PodId pod) { return kubelets.container_devices(pod); });
-  explain_never_ran(result, scheduler, api, *workload);
-  // A pod on MIG instances holds their share of each GPU's SMs, whatever it asked.
-  for (experiment::PodRecord& record : result.pods) {
-    const k8s::PodId latest = api.latest(record.source_index);
-    if (latest == k8s::kNoPod) continue;
-    if (const std::int32_t share = kubelets.mig_share_milli(latest); share >= 0) record.gpu_share_milli = share;
-  }
-  // Rows whose earlier pod objects ran too (preempted, evicted, failed and replaced): pods.csv has
-  // the last run only; the export needs them all.
-  for (k8s::PodId id = 0; id < api.pod_count(); ++id) {
-    const k8s::PodObject& pod = api.pod(id);
-    if (api.latest(pod.source) == id || !metrics.containers_ran(id)) continue;
-    const bool ended = pod.phase == k8s::PodPhase::kSucceeded || pod.phase == k8s::PodPhase::kFailed || pod.phase == k8s::PodPhase::kDeleted;
-    result.earlier_runs.push_back({pod.source, pod.node, pod.gpus, pod.running.micros(), ended ? pod.ended.micros() : -1});
-  }
-  std::stable_sort(result.earlier_runs.begin(), result.earlier_runs.end(),
-                   [](const experiment::EarlierRun& a, const experiment::EarlierRun& b) { return a.row < b.row; });
-  result.node_devices.reserve(setup.size());
-  for (const k8s::NodeSetup& node : setup) result.node_devices.push_back({k8s::to_string(node.model), node.replicas()});
-  // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
-  k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
   std::int64_t cluster_gpus = 0;
   for (const cluster::NodeSpec& node : nodes) cluster_gpus += node.gpu_count;
   std::vector<double> speeds;
   if (inputs.job_types != nullptr) speeds = inputs.job_types->equal_share_speeds(pods, nodes);
-  add_job_metrics(result, *workload, cluster_gpus, inputs.job_types != nullptr ? &speeds : nullptr);
-  if (preempts) {
-    result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));
-    result.set("gpu_hours_lost_to_preemption", kubelets.eviction_report().preempted_lost_gpu_s / 3600.0);
-  }
-  scheduler.add_metrics([&](std::string_view name, double value) { result.set(std::string(name), value); },
-                        workload->has_gangs);
-  result.queue_series = std::move(queue_series);
-  if (koordlet) result.set("node_metric_reports", static_cast<double>(koordlet->reports()));
-  if (vgpu) result.set("vgpu_pods_over_framebuffer", static_cast<double>(vgpu_over_framebuffer));
-  if (descheduler) {
-    result.set("descheduler_evictions", static_cast<double>(kubelets.eviction_report().evictions));
-    result.set("gpu_hours_lost_to_evictions", kubelets.eviction_report().lost_gpu_s / 3600.0);
-  }
-  return result;
+  // In their place among the metrics, as summary.json lists them: after the sharing metrics, before
+  // the preemptions and the scheduler's.
+  const std::size_t metrics_before = out.metrics.size(), undefined_before = out.undefined.size();
+  add_job_metrics(out, *workload, cluster_gpus, inputs.job_types != nullptr ? &speeds : nullptr);
+  const auto move_back = [](auto& list, std::size_t to, std::size_t from) {
+    const auto at = [&](std::size_t i) { return list.begin() + static_cast<std::ptrdiff_t>(i); };
+    std::rotate(at(to), at(from), list.end());
+  };
+  move_back(out.metrics, job_metrics_at, metrics_before);
+  move_back(out.undefined, job_undefined_at, undefined_before);
+  return out;
 }
 
 }  // namespace gpusim::experiment

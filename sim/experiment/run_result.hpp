@@ -11,6 +11,7 @@
 #include "sim/cluster/gpu_set.hpp"
 #include "sim/experiment/reason_text.hpp"
 #include "sim/experiment/run_config.hpp"
+#include "sim/experiment/series_log.hpp"
 #include "sim/k8s/queue_series.hpp"
 
 namespace gpusim::experiment {
@@ -74,16 +75,6 @@ struct NodeDevices {
   std::int32_t per_gpu = 1;
 };
 
-// One row of the time series: the cluster after an event.
-struct SeriesPoint {
-  std::int64_t time_us = 0;
-  std::int64_t arrived_gpu_milli = 0;
-  std::int64_t allocated_gpu_milli = 0;
-  std::int64_t gpus_in_use = 0;
-  std::int64_t running_pods = 0;
-  std::int64_t pending_pods = 0;
-};
-
 // Fill mode: mean GPU allocation (%) over the arrivals whose arrived load rounds to `load_pct`.
 struct CurvePoint {
   int load_pct = 0;
@@ -129,7 +120,7 @@ struct RunResult {
   RunConfig config;
   std::vector<std::pair<std::string, double>> metrics;
   std::vector<PodRecord> pods;
-  std::vector<SeriesPoint> series;
+  SeriesLog series;
   std::vector<CurvePoint> curve;
   // Traces of jobs with queues or gangs (Philly): one record per job and a table per queue
   // (sim/experiment/job_metrics.hpp); empty otherwise.

@@ -181,12 +181,20 @@ void MetricsCollector::gpu_event(const Message& message, core::Time now) {
 
 // The allocation integral from time 0 to `end`: samples after the makespan's end (GPUs a 1.6 kubelet
 // still held, pods killed before they ran) fall outside the mean.
+// Summed sample by sample in time order from an allocation of 0 at time 0.
 double MetricsCollector::integral_until(std::int64_t end) const {
-  const auto after = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), end,
-                                      [](std::int64_t t, const Checkpoint& c) { return t < c.time_us; });
-  if (after == checkpoints_.begin()) return 0;
-  const Checkpoint& last = *std::prev(after);
-  return last.integral + static_cast<double>(last.allocated) * static_cast<double>(end - last.time_us);
+  double integral = 0;
+  std::int64_t allocated = 0, since = 0;
+  bool any = false;
+  for (const experiment::SeriesPoint& point : series_) {
+    if (point.time_us > end) break;
+    integral += static_cast<double>(allocated) * static_cast<double>(point.time_us - since);
+    allocated = point.allocated_gpu_milli;
+    since = point.time_us;
+    any = true;
+  }
+  if (!any) return 0;
+  return integral + static_cast<double>(allocated) * static_cast<double>(end - since);
 }
 
 // The samples up to the makespan's end: the mean share of idle GPU milli that the typical pods
@@ -229,13 +237,8 @@ void MetricsCollector::on_timer(std::uint32_t tag, std::uint64_t, core::Time now
 
 void MetricsCollector::sample(core::Time now) {
   dirty_ = false;
-  const std::int64_t allocated = truth_.allocated_gpu_milli();
-  // Integrate allocation over time for the mean.
-  allocation_integral_ += static_cast<double>(last_allocated_) * static_cast<double>((now - last_time_).micros());
-  last_allocated_ = allocated;
   last_time_ = now;
-  checkpoints_.push_back({now.micros(), allocation_integral_, allocated});
-  if (config_.record_series) series_.push_back({now.micros(), 0, allocated, truth_.gpus_in_use(), running_, pending_});
+  series_.push({now.micros(), 0, truth_.allocated_gpu_milli(), truth_.gpus_in_use(), running_, pending_});
 }
 
 experiment::RunResult MetricsCollector::finish(std::string policy, const Counts& counts,
@@ -370,7 +373,7 @@ experiment::RunResult MetricsCollector::finish(std::string policy, const Counts&
   kubernetes_metrics(result, counts, any_ran ? core::Time::from_micros(last_end) : last_time_);
   if (config_.fragmentation_every_s > 0) fragmentation_metrics(result, any_ran ? last_end : 0);
   if (config_.record_pods) result.pods = std::move(records);
-  result.series = std::move(series_);
+  if (config_.record_series) result.series = std::move(series_);
   return result;
 }
 

@@ -87,20 +87,14 @@ class MetricsCollector final : public Component {
   std::vector<std::int64_t> unhealthy_since_;  // per GPU: -1 healthy, else since when (us)
   // Multi-GPU placements on nodes with a known topology, by the slowest link inside them.
   std::array<std::int64_t, 7> placements_by_link_{};
-  std::vector<experiment::SeriesPoint> series_;
+  // Every sample, kept compact; the mean allocation is integrated from it at the end, and it is
+  // timeseries.csv when the run records its series.
+  experiment::SeriesLog series_;
   std::vector<std::uint8_t> ran_;  // per pod object: its containers started
   std::int64_t running_ = 0;
   std::int64_t pending_ = 0;
-  std::int64_t last_allocated_ = 0;
-  core::Time last_time_ = core::Time::zero();
+  core::Time last_time_ = core::Time::zero();   // the last sample's
   core::Time last_event_ = core::Time::zero();  // the last pod or node change seen
-  double allocation_integral_ = 0;
-  struct Checkpoint {
-    std::int64_t time_us;
-    double integral;  // up to time_us
-    std::int64_t allocated;
-  };
-  std::vector<Checkpoint> checkpoints_;  // one per sample
   core::Time last_end_ = core::Time::zero();
   std::vector<metrics::TypicalPod> typical_;
   struct FragmentationSample {
