@@ -11,7 +11,7 @@ namespace {
 // The run time below which slowdown is measured against this floor (bounded slowdown, 10 s).
 constexpr std::int64_t kSlowdownFloorUs = 10'000'000;
 
-using metrics::percentile_of_sorted;
+using metrics::percentile_in_place;
 
 // Mean of a queue's sample; 0 for a queue with no completed job.
 double mean(const std::vector<double>& values) { return values.empty() ? 0 : metrics::sample_mean(values); }
@@ -140,8 +140,7 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload, std::i
   for (std::size_t q = 0; q < queues; ++q) {
     QueueSummary& row = table[q];
     row.mean_jct_s = mean(queue_jct[q]);
-    std::sort(queue_jct[q].begin(), queue_jct[q].end());
-    row.p95_jct_s = percentile_of_sorted(queue_jct[q], 0.95);
+    row.p95_jct_s = percentile_in_place(queue_jct[q], 0.95);
     row.mean_queueing_s = mean(queue_wait[q]);
     row.mean_slowdown = mean(queue_slowdown[q]);
     if (row.completed > 0) queue_means.push_back(row.mean_slowdown);
@@ -155,9 +154,8 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload, std::i
   } else {
     const double above = static_cast<double>(std::count_if(rho.begin(), rho.end(), [](double r) { return r > 1; }));
     result.set("job_mean_ftf_rho", mean(rho));
-    std::sort(rho.begin(), rho.end());
-    result.set("job_p95_ftf_rho", percentile_of_sorted(rho, 0.95));
-    result.set("job_max_ftf_rho", rho.back());
+    result.set("job_p95_ftf_rho", percentile_in_place(rho, 0.95));
+    result.set("job_max_ftf_rho", *std::max_element(rho.begin(), rho.end()));
     result.set("jobs_ftf_rho_above_1_pct", 100.0 * above / static_cast<double>(rho.size()));
   }
   result.set("jobs", static_cast<double>(jobs.size()));
@@ -169,16 +167,13 @@ void add_job_metrics(RunResult& result, const traces::Workload& workload, std::i
     }
   } else {
     result.set("job_mean_jct_s", mean(jct));
-    std::sort(jct.begin(), jct.end());
-    result.set("job_p50_jct_s", percentile_of_sorted(jct, 0.50));
-    result.set("job_p95_jct_s", percentile_of_sorted(jct, 0.95));
-    result.set("job_p99_jct_s", percentile_of_sorted(jct, 0.99));
+    result.set("job_p50_jct_s", percentile_in_place(jct, 0.50));
+    result.set("job_p95_jct_s", percentile_in_place(jct, 0.95));
+    result.set("job_p99_jct_s", percentile_in_place(jct, 0.99));
     result.set("job_mean_queueing_s", mean(wait));
-    std::sort(wait.begin(), wait.end());
-    result.set("job_p95_queueing_s", percentile_of_sorted(wait, 0.95));
+    result.set("job_p95_queueing_s", percentile_in_place(wait, 0.95));
     result.set("job_mean_slowdown", mean(slowdown));
-    std::sort(slowdown.begin(), slowdown.end());
-    result.set("job_p95_slowdown", percentile_of_sorted(slowdown, 0.95));
+    result.set("job_p95_slowdown", percentile_in_place(slowdown, 0.95));
     result.set("queue_slowdown_jain", jain(queue_means));
   }
   result.jobs = std::move(jobs);

@@ -15,10 +15,7 @@ constexpr std::uint32_t kFragmentationTick = 1;  // tag 0: the end-of-instant al
 
 using experiment::PodOutcome;
 
-double percentile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  return metrics::percentile_of_sorted(values, q);
-}
+double percentile(std::vector<double> values, double q) { return metrics::percentile_in_place(values, q); }
 
 double mean(const std::vector<double>& values) { return metrics::sample_mean(values); }
 
