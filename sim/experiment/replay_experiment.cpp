@@ -418,6 +418,7 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     bus.run();
     kubelets.truth().check_invariants();
     scheduler.cache().check_invariants();
+    kubelets.keep_outputs_only();
     experiment::RunResult result = metrics.finish(profile.name,
                                                   {scheduler.attempts(), owners.recreated(), owners.given_up(),
                                                    owners.jobs_succeeded(), owners.jobs_failed(), owners.container_restarts()},

@@ -185,7 +185,32 @@ KubeletFleet::KubeletFleet(Bus& bus, const ApiServer& api, const cluster::GpuCat
   }
 }
 
+std::vector<cluster::GpuSet> KubeletFleet::container_devices(PodId pod) const {
+  if (!outputs_only_) return pod < residents_.size() ? residents_[pod].containers : std::vector<cluster::GpuSet>{};
+  const auto it = std::lower_bound(kept_containers_.begin(), kept_containers_.end(), pod,
+                                   [](const auto& kept, PodId id) { return kept.first < id; });
+  return it != kept_containers_.end() && it->first == pod ? it->second : std::vector<cluster::GpuSet>{};
+}
+
+std::int32_t KubeletFleet::mig_share_milli(PodId pod) const {
+  if (!outputs_only_) return pod < residents_.size() ? residents_[pod].mig_share_milli : -1;
+  const auto it = std::lower_bound(kept_mig_share_.begin(), kept_mig_share_.end(), pod,
+                                   [](const auto& kept, PodId id) { return kept.first < id; });
+  return it != kept_mig_share_.end() && it->first == pod ? it->second : -1;
+}
+
+void KubeletFleet::keep_outputs_only() {
+  for (PodId id = 0; id < residents_.size(); ++id) {
+    Resident& r = residents_[id];
+    if (!r.containers.empty()) kept_containers_.emplace_back(id, std::move(r.containers));
+    if (r.mig_share_milli >= 0) kept_mig_share_.emplace_back(id, r.mig_share_milli);
+  }
+  std::vector<Resident>().swap(residents_);
+  outputs_only_ = true;
+}
+
 KubeletFleet::Resident& KubeletFleet::resident(PodId pod) {
+  GPUSIM_CHECK(!outputs_only_, "a kubelet was asked about a pod after the run");
   if (residents_.size() <= pod) residents_.resize(pod + 1);
   return residents_[pod];
 }
