@@ -444,7 +444,8 @@ RunResult run_replay(const RunInputs& inputs, const sched::Profile& profile, con
     for (const k8s::NodeSetup& node : setup) result.node_devices.push_back({k8s::to_string(node.model), node.replicas()});
     // Shared GPUs' time is integrated over the makespan, as allocation is (first arrival to last end).
     k8s::MetricsCollector::add_sharing_metrics(result, kubelets.sharing_report(metrics.last_end()));
-      job_metrics_at = result.metrics.size();
+    // The job metrics go here, once this scope is gone (below).
+    job_metrics_at = result.metrics.size();
     job_undefined_at = result.undefined.size();
     if (preempts) {
       result.set("preemptions", static_cast<double>(kubelets.eviction_report().preemptions));

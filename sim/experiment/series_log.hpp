@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <utility>
 #include <vector>
 
 namespace gpusim::experiment {
@@ -27,6 +28,20 @@ class SeriesLog {
   static constexpr std::size_t kChunkBytes = 1 << 16;
   static constexpr std::size_t kFields = 6;
   static constexpr std::size_t kMaxPointBytes = kFields * 10;  // a 64-bit varint takes at most 10
+
+  SeriesLog() = default;
+  SeriesLog(const SeriesLog&) = default;
+  SeriesLog& operator=(const SeriesLog&) = default;
+  // A log moved from is empty (its chunks went with the move; so do its counts).
+  SeriesLog(SeriesLog&& other) noexcept { *this = std::move(other); }
+  SeriesLog& operator=(SeriesLog&& other) noexcept {
+    chunks_ = std::exchange(other.chunks_, {});
+    ends_ = std::exchange(other.ends_, {});
+    used_ = std::exchange(other.used_, 0);
+    size_ = std::exchange(other.size_, 0);
+    last_ = std::exchange(other.last_, {});
+    return *this;
+  }
 
   void push(const SeriesPoint& point) {
     if (chunks_.empty() || used_ + kMaxPointBytes > kChunkBytes) {

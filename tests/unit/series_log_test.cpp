@@ -47,10 +47,16 @@ TEST(SeriesLog, EveryPointReadsBackInOrderAcrossChunks) {
     ++i;
   }
   EXPECT_EQ(i, pushed.size());
-  // A copy reads the same.
+  // A copy reads the same; so does a log moved to, and the one moved from is empty.
   const SeriesLog copy = log;
   i = 0;
   for (const SeriesPoint& point : copy) ASSERT_TRUE(same(point, pushed[i++]));
+  SeriesLog moved = std::move(log);
+  EXPECT_EQ(moved.size(), pushed.size());
+  EXPECT_TRUE(log.empty());  // NOLINT(bugprone-use-after-move): a moved-from log is defined empty
+  EXPECT_EQ(log.begin(), log.end());
+  log.push(pushed[0]);
+  EXPECT_TRUE(same(*log.begin(), pushed[0]));
 }
 
 TEST(SeriesLog, AReplaySampleTakesAFewBytes) {
