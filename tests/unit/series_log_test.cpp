@@ -23,17 +23,19 @@ TEST(SeriesLog, EveryPointReadsBackInOrderAcrossChunks) {
   EXPECT_TRUE(log.empty());
   EXPECT_EQ(log.begin(), log.end());
   const std::int64_t lowest = std::numeric_limits<std::int64_t>::min(), highest = std::numeric_limits<std::int64_t>::max();
-  SeriesPoint p;
+  SeriesPoint regular;  // a replay's points; between them, now and then, an extreme one
   for (int i = 0; i < 200'000; ++i) {
+    SeriesPoint p;
     if (i % 1000 == 7) {
       // Extremes: differences that wrap around 64 bits, and the widest varints.
       p = {i % 2 == 0 ? lowest : highest, highest, lowest, -1, 0, i % 3 == 0 ? lowest : 1};
     } else {
-      p.time_us += static_cast<std::int64_t>(rng() % 1'000'000);
-      p.allocated_gpu_milli = static_cast<std::int64_t>(rng() % 2'490'000);
-      p.gpus_in_use = static_cast<std::int64_t>(rng() % 2490);
-      p.running_pods += static_cast<std::int64_t>(rng() % 3) - 1;
-      p.pending_pods = static_cast<std::int64_t>(rng() % 50'000) - 25'000;
+      regular.time_us += static_cast<std::int64_t>(rng() % 1'000'000);
+      regular.allocated_gpu_milli = static_cast<std::int64_t>(rng() % 2'490'000);
+      regular.gpus_in_use = static_cast<std::int64_t>(rng() % 2490);
+      regular.running_pods += static_cast<std::int64_t>(rng() % 3) - 1;
+      regular.pending_pods = static_cast<std::int64_t>(rng() % 50'000) - 25'000;
+      p = regular;
     }
     log.push(p);
     pushed.push_back(p);
