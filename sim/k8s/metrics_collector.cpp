@@ -177,8 +177,8 @@ void MetricsCollector::gpu_event(const Message& message, core::Time now) {
 }
 
 // The allocation integral from time 0 to `end`: samples after the makespan's end (GPUs a 1.6 kubelet
-// still held, pods killed before they ran) fall outside the mean.
-// Summed sample by sample in time order from an allocation of 0 at time 0.
+// still held, pods killed before they ran) fall outside the mean. Summed sample by sample in time order
+// from an allocation of 0 at time 0, as the samples were taken.
 double MetricsCollector::integral_until(std::int64_t end) const {
   double integral = 0;
   std::int64_t allocated = 0, since = 0;
