@@ -5,6 +5,8 @@
 #                                          another; figures go to results/fuzz/campaign.md
 # FUZZ_TARGETS="a b" limits either to some targets (e.g. to run two campaigns side by side; the
 # table is assembled from every target's last campaign row in build-fuzz/).
+# FUZZ_BUILD=DIR fuzzes in a build already configured with -DGPUSIM_FUZZ=ON (scripts/test.sh's
+# sanitizer build, which also runs the suite) instead of configuring build-fuzz/.
 # A crash makes the script exit 1 once the targets running beside it finish, and leaves the input in
 # build-fuzz/crashes/<target>/: add it
 # to tests/fuzz/regressions/<target>/ with the fix, where every build replays it as a test.
@@ -17,10 +19,16 @@ all_targets=(openb_nodes openb_pods profile_yaml gpu_catalog calibration_json k8
 read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 
 bash scripts/setup.sh
-CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
-  -DGPUSIM_BUILD_TESTS=OFF -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF > /dev/null
+build=${FUZZ_BUILD:-build-fuzz}
+if [[ -z ${FUZZ_BUILD:-} ]]; then
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
+    -DGPUSIM_BUILD_TESTS=OFF -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF > /dev/null
+elif ! grep -q '^GPUSIM_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2> /dev/null; then
+  echo "fuzz: FUZZ_BUILD=$build is not a build configured with -DGPUSIM_FUZZ=ON" >&2
+  exit 2
+fi
 # Only the targets this run fuzzes (a campaign on another target may be running its binary).
-cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
+cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 case $mode in
   smoke) limit=(-max_total_time="${2:-20}" -timeout=10) ;;
@@ -32,10 +40,10 @@ esac
 
 fuzz_one() {
   local target=$1
-  work=build-fuzz/corpus/$target
-  crashes=build-fuzz/crashes/$target
+  work=$build/corpus/$target
+  crashes=$build/crashes/$target
   mkdir -p "$work" "$crashes"
-  log=build-fuzz/$target.log
+  log=$build/$target.log
   # Profiles are small files; the profile target also builds a framework per input, so longer
   # inputs (yaml-cpp under ASan) cut its speed from ~8,000 to ~1,000 runs a second.
   # The two YAML readers' seeds are at most 1.3 KB; 2 KB inputs keep them at about twice the
@@ -48,8 +56,8 @@ fuzz_one() {
   # Seeds and kept crash inputs; git keeps no empty folder, so only those that exist.
   seeds=()
   for d in "tests/fuzz/corpus/$target" "tests/fuzz/regressions/$target"; do [[ -d $d ]] && seeds+=("$d"); done
-  # The working corpus grows in build-fuzz/; the committed seeds and kept crash inputs seed it.
-  if ! build-fuzz/tests/fuzz/fuzz_"$target" "${limit[@]}" -max_len="$max_len" -rss_limit_mb=2048 \
+  # The working corpus grows in $build/; the committed seeds and kept crash inputs seed it.
+  if ! $build/tests/fuzz/fuzz_"$target" "${limit[@]}" -max_len="$max_len" -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "${seeds[@]}" > "$log" 2>&1; then
     tail -40 "$log"
     echo "fuzz: $target crashed; input kept in $crashes/" >&2
@@ -61,7 +69,7 @@ fuzz_one() {
   corpus=$(grep -aoE 'corp: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)  # libFuzzer's reduced corpus
   echo "fuzz: $target: $runs runs in $seconds s, coverage $cov edges, corpus $corpus, no crash"
   if [[ $mode == campaign ]]; then
-    echo "| \`$target\` | $runs | $seconds | $(( runs / (seconds > 0 ? seconds : 1) )) | $cov | $corpus | 0 |" > "build-fuzz/$target.campaign-row"
+    echo "| \`$target\` | $runs | $seconds | $(( runs / (seconds > 0 ? seconds : 1) )) | $cov | $corpus | 0 |" > "$build/$target.campaign-row"
   fi
 }
 
@@ -97,7 +105,7 @@ if [[ $mode == campaign ]]; then
     echo "| target | executions | seconds | exec/s | coverage (edges) | corpus (inputs) | open crashes |"
     echo "|---|---:|---:|---:|---:|---:|---:|"
     for target in "${all_targets[@]}"; do
-      cat "build-fuzz/$target.campaign-row" 2>/dev/null || echo "| \`$target\` | not run | | | | | |"
+      cat "$build/$target.campaign-row" 2>/dev/null || echo "| \`$target\` | not run | | | | | |"
     done
   } > results/fuzz/campaign.md
   echo "fuzz: campaign figures in results/fuzz/campaign.md"

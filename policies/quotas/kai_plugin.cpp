@@ -463,7 +463,10 @@ class KaiPlugin final : public ProgressiveFilling {
     // A queue whose job waits for its victims from an earlier cycle acts no more until it is placed.
     waiting_.assign(queues_in_walk(), 0);
     for (std::uint32_t q = 0; q < queues_in_walk(); ++q) waiting_[q] = has_nomination(q) ? 1 : 0;
-    const bool asked = reclaim(now) | preempt(now);
+    // Both act every cycle, reclaim first (KAI's actions run in order).
+    const bool reclaimed = reclaim(now);
+    const bool preempted = preempt(now);
+    const bool asked = reclaimed || preempted;
     // The jobs that made room were counted in their queues' allocation for the rest of the session
     // (KAI's pipelined tasks); from the next cycle on they count when they are bound.
     for (const Pipelined& p : pipelined_) {

@@ -6,6 +6,7 @@
 #include "sim/sched/profile.hpp"
 
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace gpusim::app {
@@ -42,7 +43,7 @@ void add_retired_policy_options(CLI::App& command, RetiredPolicyOptions& r) {
                          "--round-length",        "--gang-timeout",         "--gang-backoff",          "--queue-quotas"};
   std::string* values[] = {&r.tiresias_thresholds, &r.tiresias_starvation, &r.tiresias_queue_order, &r.themis_fairness,
                            &r.round_length,        &r.gang_timeout,        &r.gang_backoff,         &r.queue_quotas};
-  static_assert(std::size(names) == std::size(RetiredPolicyOptions{}.options));
+  static_assert(std::size(names) == std::extent_v<decltype(RetiredPolicyOptions::options)>);
   for (std::size_t i = 0; i < std::size(names); ++i) {
     r.options[i] = command.add_option(names[i], *values[i], "retired: see the message it gives")->group("");
   }

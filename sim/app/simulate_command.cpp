@@ -513,7 +513,9 @@ void use_kai_queue_labels(traces::Workload& workload, const k8s::kai::Queues& qu
   std::map<std::string, std::uint16_t> index;
   workload.queues.clear();
   for (std::size_t i = 0; i < workload.pods.size(); ++i) {
-    const auto& [label, line] = workload.kai_queue_of_pod[i];
+    // Named, not a structured binding: clang 14 (the sanitizer build) captures no binding in a lambda.
+    const std::string& label = workload.kai_queue_of_pod[i].queue;
+    const int line = workload.kai_queue_of_pod[i].line;
     if (!label.empty()) {
       const auto named = [&](const k8s::kai::Queue& q) { return q.name == label; };
       const auto child = [&](const k8s::kai::Queue& q) { return q.parent == label; };

@@ -136,8 +136,10 @@ struct RunResult {
   // Metrics this run cannot define (NaN in `metrics`, null in summary.json), with the reason.
   std::vector<std::pair<std::string, std::string>> undefined;
 
-  void set(std::string name, double value) { metrics.emplace_back(std::move(name), value); }
-  void set_undefined(std::string name, std::string reason) {
+  // Not inlined: inlined into a caller whose headers were precompiled, GCC 12 reports memcpy bounds
+  // a moved name cannot have (-Warray-bounds, -Wstringop-overread; GCC bug 105329's kind).
+  [[gnu::noinline]] void set(std::string name, double value) { metrics.emplace_back(std::move(name), value); }
+  [[gnu::noinline]] void set_undefined(std::string name, std::string reason) {
     undefined.emplace_back(name, std::move(reason));
     metrics.emplace_back(std::move(name), std::numeric_limits<double>::quiet_NaN());
   }

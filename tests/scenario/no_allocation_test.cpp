@@ -27,8 +27,16 @@ void count_allocation() {
 }  // namespace
 
 // AddressSanitizer's runtime provides operator new itself and reports each allocation to a hook;
-// elsewhere operator new is replaced. Both builds count.
-#ifdef __SANITIZE_ADDRESS__
+// elsewhere operator new is replaced. Both builds count. GCC says so with __SANITIZE_ADDRESS__,
+// clang with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define GPUSIM_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GPUSIM_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifdef GPUSIM_ADDRESS_SANITIZER
 extern "C" void __sanitizer_malloc_hook(const volatile void*, std::size_t) { count_allocation(); }
 #else
 void* operator new(std::size_t size) {
