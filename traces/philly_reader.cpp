@@ -1,5 +1,6 @@
 #include "traces/philly_reader.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -122,6 +123,7 @@ Workload read_jobs(CsvReader& csv, int max_gpus_per_pod) {
       std::min_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.submitted_s < b.submitted_s; })
           ->submitted_s;
   std::uint32_t gangs = 0;
+  workload.pods.reserve(rows.size());  // the gangs' extra workers are few
   for (std::size_t j = 0; j < rows.size(); ++j) {
     const Row& row = rows[j];
     cluster::PodSpec pod;
@@ -131,9 +133,9 @@ Workload read_jobs(CsvReader& csv, int max_gpus_per_pod) {
     pod.duration = row.duration;
     pod.deletion_time = *pod.creation_time + row.duration;
     pod.queue = row.queue;
-    const std::string job = fmt::format("job-{:05}", j);
+    std::string job = fmt::format(FMT_COMPILE("job-{:05}"), j);
     if (row.gpus <= max_gpus_per_pod) {
-      pod.name = job;
+      pod.name = std::move(job);
       pod.gpu_count = row.gpus;
       workload.pods.push_back(std::move(pod));
       continue;
@@ -142,7 +144,7 @@ Workload read_jobs(CsvReader& csv, int max_gpus_per_pod) {
     const int workers = (row.gpus + max_gpus_per_pod - 1) / max_gpus_per_pod;
     for (int w = 0; w < workers; ++w) {
       cluster::PodSpec worker = pod;
-      worker.name = fmt::format("{}-w{:03}", job, w);
+      worker.name = fmt::format(FMT_COMPILE("{}-w{:03}"), job, w);
       worker.gpu_count = std::min(max_gpus_per_pod, row.gpus - w * max_gpus_per_pod);
       workload.pods.push_back(std::move(worker));
     }

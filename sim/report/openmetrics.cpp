@@ -32,7 +32,7 @@ constexpr double kMaxSeconds = 1e11;               // about 3,000 years: later i
 // A number field in [0, high] ("" reads -1 where allowed); anything else is an input error naming
 // the file, line and column, never a made-up value.
 double number(const Table& table, const fs::path& file, std::size_t row, std::size_t column, double high, bool allow_empty) {
-  const std::string_view text = table.rows[row][column];
+  const std::string_view text = table.row(row)[column];
   if (text.empty() && allow_empty) return -1;
   const double value = table.number(row, column);
   if (!(value >= 0 && value <= high)) {
@@ -154,9 +154,9 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
   std::vector<Placed> placed;
   std::vector<PodRow> rows;
   double span = 0;
-  for (std::size_t r = 0; r < pods.rows.size(); ++r) {
+  for (std::size_t r = 0; r < pods.row_count(); ++r) {
     PodRow row{number(pods, pods_file, r, c_arrival, kMaxSeconds, false), number(pods, pods_file, r, c_end, kMaxSeconds, true),
-               std::string(pods.rows[r][c_outcome])};
+               std::string(pods.row(r)[c_outcome])};
     const double start = number(pods, pods_file, r, c_start, kMaxSeconds, true);
     span = std::max({span, row.arrival, row.end});
     row.cpu_milli = static_cast<std::int64_t>(number(pods, pods_file, r, c_cpu, 1e12, false));
@@ -164,8 +164,8 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     row.share_milli = static_cast<std::int32_t>(number(pods, pods_file, r, c_share, cluster::kMilliPerGpu, false));
     if (start >= 0) {
       span_of(start, row.end, pods_file, r);
-      const std::size_t node = node_of(pods.rows[r][c_node], pods_file, r);
-      const std::string_view gpus = pods.rows[r][c_gpus];
+      const std::size_t node = node_of(pods.row(r)[c_node], pods_file, r);
+      const std::string_view gpus = pods.row(r)[c_gpus];
       placed.push_back({r, node, gpus.empty() ? std::vector<int>{} : physical_gpus(gpus, cluster.nodes[node], pods_file, r),
                         row.cpu_milli, row.held_on(cluster.nodes[node]), start, row.end});
     }
@@ -176,16 +176,16 @@ void export_openmetrics(const OpenMetricsOptions& o, std::ostream& out) {
     const auto c_row = earlier.column("order"), c_where = earlier.column("node"),
                c_devices = earlier.column("gpus"), c_from = earlier.column("start_s"),
                c_to = earlier.column("end_s");
-    for (std::size_t r = 0; r < earlier.rows.size(); ++r) {
+    for (std::size_t r = 0; r < earlier.row_count(); ++r) {
       const double row = number(earlier, earlier_file, r, c_row, static_cast<double>(rows.size()) - 1, false);
       const std::size_t of = static_cast<std::size_t>(row);
       if (static_cast<double>(of) != row) throw InputError(fmt::format("{}:{}: order: not a row of pods.csv", earlier_file.string(), r + 2));
-      const std::size_t node = node_of(earlier.rows[r][c_where], earlier_file, r);
+      const std::size_t node = node_of(earlier.row(r)[c_where], earlier_file, r);
       const double start = number(earlier, earlier_file, r, c_from, kMaxSeconds, false);
       const double end = number(earlier, earlier_file, r, c_to, kMaxSeconds, true);
       span_of(start, end, earlier_file, r);
       span = std::max(span, end);
-      const std::string_view gpus = earlier.rows[r][c_devices];
+      const std::string_view gpus = earlier.row(r)[c_devices];
       placed.push_back({of, node, gpus.empty() ? std::vector<int>{} : physical_gpus(gpus, cluster.nodes[node], earlier_file, r),
                         rows[of].cpu_milli, rows[of].held_on(cluster.nodes[node]), start, end});
     }

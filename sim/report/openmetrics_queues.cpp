@@ -32,15 +32,15 @@ QueueSeriesFile read_queue_series(const std::filesystem::path& csv) {
   const std::size_t c_time = t.column("time_s"), c_metric = t.column("metric"), c_value = t.column("value");
   (void)t.column("labels");
   double previous = 0;
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+  for (std::size_t r = 0; r < t.row_count(); ++r) {
     const auto fail = [&](const char* field, const std::string& why) {
       throw core::InputError(fmt::format("{}:{}: {}: {}", csv.string(), r + 2, field, why));
     };
     const double time = t.number(r, c_time);
-    if (std::isnan(time) || time < 0 || time < previous) fail("time_s", fmt::format("'{}' is not a time at or after the row before", t.rows[r][c_time]));
+    if (std::isnan(time) || time < 0 || time < previous) fail("time_s", fmt::format("'{}' is not a time at or after the row before", t.row(r)[c_time]));
     previous = time;
-    if (!k8s::queue_metric(t.rows[r][c_metric])) fail("metric", fmt::format("'{}' is not a queue metric gpusim writes", t.rows[r][c_metric]));
-    const std::string_view v = t.rows[r][c_value];
+    if (!k8s::queue_metric(t.row(r)[c_metric])) fail("metric", fmt::format("'{}' is not a queue metric gpusim writes", t.row(r)[c_metric]));
+    const std::string_view v = t.row(r)[c_value];
     if (v != "nan" && v != "inf" && v != "-inf" && std::isnan(t.number(r, c_value))) fail("value", fmt::format("'{}' is not a number", v));
   }
   file.last_time_s = previous;
@@ -58,13 +58,13 @@ void write_queue_families(const QueueSeriesFile& file, std::int64_t epoch, const
   };
   std::map<std::string, std::vector<Series>> by_metric;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
-  for (std::size_t r = 0; r < t.rows.size(); ++r) {
-    const std::string_view metric = t.rows[r][c_metric];
-    const std::string_view labels = t.rows[r][c_labels];
+  for (std::size_t r = 0; r < t.row_count(); ++r) {
+    const std::string_view metric = t.row(r)[c_metric];
+    const std::string_view labels = t.row(r)[c_labels];
     auto& list = by_metric[std::string(metric)];
     const auto [it, added] = index.emplace(std::pair{std::string(metric), std::string(labels)}, list.size());
     if (added) list.push_back({std::string(labels), {}});
-    const std::string_view v = t.rows[r][c_value];
+    const std::string_view v = t.row(r)[c_value];
     const double value = v == "nan" ? NAN : v == "inf" ? INFINITY : v == "-inf" ? -INFINITY : t.number(r, c_value);
     list[it->second].points.emplace_back(t.number(r, c_time), value);
   }

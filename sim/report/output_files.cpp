@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "sim/core/status.hpp"
 #include "sim/io/input_file.hpp"
@@ -46,7 +48,8 @@ std::size_t Table::column(const std::string& name) const {
 }
 
 double Table::number(std::size_t row, std::size_t column) const {
-  const std::string_view field = rows.at(row).at(column);
+  if (row >= row_count() || column >= header.size()) throw std::out_of_range("Table::number");
+  const std::string_view field = fields[row * header.size() + column];
   if (field.empty()) return std::numeric_limits<double>::quiet_NaN();
   double value = 0;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
@@ -62,9 +65,7 @@ Table read_table(const fs::path& csv) {
   table.source = csv;
   // Fields as RFC 4180 quotes them (pods.csv quotes a reason that holds commas); gpusim writes no
   // line break inside a field.
-  const auto split = [&](std::string_view line) {
-    std::vector<std::string_view> fields;
-    fields.reserve(table.header.size());
+  const auto split = [&](std::string_view line, std::vector<std::string_view>& fields) {
     std::size_t start = 0;
     while (true) {
       if (start < line.size() && line[start] == '"') {
@@ -91,7 +92,6 @@ Table read_table(const fs::path& csv) {
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
-    return fields;
   };
   std::string_view rest = whole;
   bool first = true;
@@ -102,14 +102,18 @@ Table read_table(const fs::path& csv) {
     rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
     ++line_number;
     if (first) {
-      for (const std::string_view name : split(line)) table.header.emplace_back(name);
+      std::vector<std::string_view> names;
+      split(line, names);
+      for (const std::string_view name : names) table.header.emplace_back(name);
+      table.fields.reserve(table.header.size() * static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n') + 1));
       first = false;
     } else if (!line.empty()) {
-      table.rows.push_back(split(line));
+      const std::size_t before = table.fields.size();
+      split(line, table.fields);
       // Every reader indexes rows by the header's columns: a short or long row is a damaged file.
-      if (table.rows.back().size() != table.header.size()) {
+      if (table.fields.size() - before != table.header.size()) {
         throw core::InputError(fmt::format("{}:{}: expected {} fields, found {}", csv.string(), line_number, table.header.size(),
-                                           table.rows.back().size()));
+                                           table.fields.size() - before));
       }
     }
   }

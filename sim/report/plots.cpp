@@ -194,7 +194,7 @@ struct Drawer {
         if (run.policy != names[p] || !fs::exists(run.dir / "curve.csv")) continue;
         const Table curve = read_table(run.dir / "curve.csv");
         const auto load = curve.column("arrived_load_pct"), alloc = curve.column("gpu_allocation_pct");
-        for (std::size_t r = 0; r < curve.rows.size(); ++r) {
+        for (std::size_t r = 0; r < curve.row_count(); ++r) {
           by_load[static_cast<int>(curve.number(r, load))].push_back(curve.number(r, alloc));
         }
       }
@@ -266,8 +266,8 @@ struct Drawer {
         by_job = true;
         const Table jobs = read_table(run.dir / "jobs.csv");
         const auto jct_s = jobs.column("jct_s"), queueing_s = jobs.column("queueing_s"), completed = jobs.column("completed");
-        for (std::size_t r = 0; r < jobs.rows.size(); ++r) {
-          if (jobs.rows[r][completed] != "1") continue;
+        for (std::size_t r = 0; r < jobs.row_count(); ++r) {
+          if (jobs.row(r)[completed] != "1") continue;
           jct[run.policy].push_back(jobs.number(r, jct_s));
           wait[run.policy].push_back(jobs.number(r, queueing_s));
         }
@@ -277,8 +277,8 @@ struct Drawer {
       const Table pods = read_table(run.dir / "pods.csv");
       const auto arrival = pods.column("arrival_s"), start = pods.column("start_s"), end = pods.column("end_s"),
                  outcome = pods.column("outcome");
-      for (std::size_t r = 0; r < pods.rows.size(); ++r) {
-        const std::string_view o = pods.rows[r][outcome];
+      for (std::size_t r = 0; r < pods.row_count(); ++r) {
+        const std::string_view o = pods.row(r)[outcome];
         if (o == "completed") jct[run.policy].push_back(pods.number(r, end) - pods.number(r, arrival));
         // Completed pods only, as mean_queueing_delay_s.
         if (o == "completed") wait[run.policy].push_back(pods.number(r, start) - pods.number(r, arrival));
@@ -329,7 +329,7 @@ struct Drawer {
       if (!first_run.contains(policy) || !fs::exists(first_run[policy]->dir / "timeseries.csv")) continue;
       series[policy] = read_table(first_run[policy]->dir / "timeseries.csv");
       const Table& t = series[policy];
-      if (!t.rows.empty()) max_time = std::max(max_time, t.number(t.rows.size() - 1, t.column("time_s")));
+      if (t.row_count() != 0) max_time = std::max(max_time, t.number(t.row_count() - 1, t.column("time_s")));
     }
     const auto [unit, unit_name] = time_unit(max_time);
     for (const auto& [name, column, ylabel, title] :
@@ -343,11 +343,11 @@ struct Drawer {
       for (std::size_t p = 0; p < names.size(); ++p) {
         const Table& t = series[names[p]];
         std::vector<std::pair<double, double>> points;  // (time in the axis' unit, value): the steps drawn
-        if (!t.rows.empty()) {
+        if (t.row_count() != 0) {
           const auto time_col = t.column("time_s"), value_col = t.column(column);
-          const std::size_t stride = std::max<std::size_t>(1, (t.rows.size() + kMaxSeriesPoints - 1) / kMaxSeriesPoints);
+          const std::size_t stride = std::max<std::size_t>(1, (t.row_count() + kMaxSeriesPoints - 1) / kMaxSeriesPoints);
           const double scale = std::string(column) == "allocated_gpu_milli" ? 1000.0 : 1.0;
-          for (std::size_t r = 0; r < t.rows.size(); r += stride) {
+          for (std::size_t r = 0; r < t.row_count(); r += stride) {
             points.emplace_back(t.number(r, time_col) / unit, t.number(r, value_col) / scale);
           }
         }

@@ -19,7 +19,7 @@ using core::InputError;
 // A whole number of a CSV field in [low, high], or an error naming the file, line and column.
 template <typename Int>
 Int whole(const Table& table, const fs::path& file, std::size_t row, std::size_t column, Int low, Int high) {
-  const std::string_view text = table.rows[row][column];
+  const std::string_view text = table.row(row)[column];
   Int value{};
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size() || value < low || value > high) {
@@ -44,8 +44,8 @@ std::vector<RunNode> read_nodes(const fs::path& file, std::vector<std::string>& 
              c_gpus = table.column("gpus"), c_devices = table.column("devices"), c_plugin = table.column("device_plugin"),
              c_cpu = table.column("cpu_milli"), c_memory = table.column("gpu_memory_mib");
   std::vector<RunNode> nodes;
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    const auto& row = table.rows[r];
+  for (std::size_t r = 0; r < table.row_count(); ++r) {
+    const auto row = table.row(r);
     RunNode node{std::string(row[c_node]), std::string(row[c_model]), std::string(row[c_name]),
                  whole<std::int32_t>(table, file, r, c_gpus, 0, cluster::kMaxGpusPerNode),
                  whole<std::int32_t>(table, file, r, c_devices, 0, cluster::kMaxGpusPerNode), std::string(row[c_plugin]),
@@ -70,13 +70,13 @@ std::vector<metrics::TypicalPod> read_typical(const fs::path& file, std::vector<
   const auto c_cpu = table.column("cpu_milli"), c_milli = table.column("gpu_milli"), c_count = table.column("gpu_count"),
              c_models = table.column("gpu_models"), c_pods = table.column("count"), c_p = table.column("probability");
   std::vector<metrics::TypicalPod> typical;
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+  for (std::size_t r = 0; r < table.row_count(); ++r) {
     metrics::TypicalPod pod;
     pod.cpu_milli = whole<std::int64_t>(table, file, r, c_cpu, 0, std::int64_t{1} << 50);
     pod.gpu_milli = whole<std::int32_t>(table, file, r, c_milli, 0, cluster::kMilliPerGpu);
     pod.gpu_count = whole<std::int32_t>(table, file, r, c_count, 0, cluster::kMaxGpusPerNode);
     pod.count = whole<std::int64_t>(table, file, r, c_pods, 0, std::int64_t{1} << 50);
-    const std::string_view list = table.rows[r][c_models];
+    const std::string_view list = table.row(r)[c_models];
     for (std::size_t pos = 0; pos < list.size();) {
       const std::size_t bar = std::min(list.find('|', pos), list.size());
       pod.models.add(model_id(models, std::string(list.substr(pos, bar - pos)), file, r));
@@ -84,7 +84,7 @@ std::vector<metrics::TypicalPod> read_typical(const fs::path& file, std::vector<
     }
     pod.probability = table.number(r, c_p);
     if (!(pod.probability >= 0 && pod.probability <= 1)) {
-      throw InputError(fmt::format("{}:{}: probability: '{}' is not a number in [0, 1]", file.string(), r + 2, table.rows[r][c_p]));
+      throw InputError(fmt::format("{}:{}: probability: '{}' is not a number in [0, 1]", file.string(), r + 2, table.row(r)[c_p]));
     }
     typical.push_back(pod);
   }

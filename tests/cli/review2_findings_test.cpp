@@ -86,9 +86,9 @@ TEST_F(ReviewTwoExport, FillExportsEndInTheRunsFinalState) {
   EXPECT_EQ(last_value("gpusim_pending_pods"), "0");
   const report::Table pods = report::read_table(*dir_ / "fill" / "runs" / "fgd" / "seed-42" / "pods.csv");
   int failed = 0, scheduled = 0;
-  for (const auto& row : pods.rows) {
-    failed += row[pods.column("outcome")] == "failed";
-    scheduled += row[pods.column("outcome")] == "scheduled";
+  for (std::size_t r = 0; r < pods.row_count(); ++r) {
+    failed += pods.row(r)[pods.column("outcome")] == "failed";
+    scheduled += pods.row(r)[pods.column("outcome")] == "scheduled";
   }
   EXPECT_EQ(last_value("gpusim_pods{phase=\"Failed\"}"), std::to_string(failed));
   EXPECT_EQ(last_value("gpusim_pods{phase=\"Running\"}"), std::to_string(scheduled));
