@@ -8,7 +8,7 @@
 # FUZZ_BUILD=DIR fuzzes in a build already configured with -DGPUSIM_FUZZ=ON (scripts/test.sh's
 # sanitizer build, which also runs the suite) instead of configuring build-fuzz/.
 # A crash makes the script exit 1 once the targets running beside it finish, and leaves the input in
-# build-fuzz/crashes/<target>/: add it
+# build-fuzz/crashes/<target>/ (or FUZZ_BUILD's): add it
 # to tests/fuzz/regressions/<target>/ with the fix, where every build replays it as a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +21,9 @@ read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 bash scripts/setup.sh
 build=${FUZZ_BUILD:-build-fuzz}
 if [[ -z ${FUZZ_BUILD:-} ]]; then
-  CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
     -DGPUSIM_BUILD_TESTS=OFF -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF > /dev/null
-elif ! grep -q '^GPUSIM_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2> /dev/null; then
+elif ! grep -qiE '^GPUSIM_FUZZ:BOOL=(ON|1|TRUE|YES|Y)$' "$build/CMakeCache.txt" 2> /dev/null; then
   echo "fuzz: FUZZ_BUILD=$build is not a build configured with -DGPUSIM_FUZZ=ON" >&2
   exit 2
 fi

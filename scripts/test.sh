@@ -28,7 +28,9 @@ echo "== AddressSanitizer + UndefinedBehaviorSanitizer build (clang-14, libFuzze
 # whole library, 6 of CI's 34 minutes). -O1 -g1: half the compile time of -O2 -g; line tables still
 # give the sanitizers' reports file and line. No MPI: LeakSanitizer reports OpenMPI's own
 # allocations at MPI_Finalize as leaks, so the MPI sweep's tests run in the release build only.
-CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_WERROR=ON \
+# The compiler named on the command line: a build-asan/ configured with GCC before (CI's sanitizer
+# build was GCC's) is then configured afresh, where CXX alone would keep the cached compiler.
+cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_WERROR=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DGPUSIM_FUZZ=ON -DGPUSIM_BUILD_BENCH=OFF -DGPUSIM_WITH_CUDA=OFF -DGPUSIM_WITH_MPI=OFF
 cmake --build build-asan --parallel "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/k8s/workload_times.hpp"
 #include "sim/metrics/sample_stats.hpp"
 
 namespace gpusim::experiment {
@@ -38,7 +39,9 @@ std::vector<double> finish_time_fairness(const std::vector<JobRecord>& jobs, std
   if (cluster_gpus <= 0) return rho;
   // Jobs in the system over time: +1 at each arrival, -1 at each completed job's end. Each step is
   // one integer, 2 * time + (1 for an arrival), so that one sort of integers orders them by time,
-  // an end before an arrival at the same instant (sorting pairs cost twice as much).
+  // an end before an arrival at the same instant (sorting pairs cost twice as much). Times are at
+  // most the simulated range, so 2 * time + 1 cannot overflow.
+  static_assert(k8s::kMaxSimulatedMicros < 4.6e18, "2 * time + 1 must fit in 64 bits");
   std::vector<std::int64_t> steps;
   steps.reserve(jobs.size() * 2);
   for (const JobRecord& job : jobs) {

@@ -105,7 +105,10 @@ Table read_table(const fs::path& csv) {
       std::vector<std::string_view> names;
       split(line, names);
       for (const std::string_view name : names) table.header.emplace_back(name);
-      table.fields.reserve(table.header.size() * static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n') + 1));
+      // Room for every row at once; a row of N fields takes at least N bytes, so a damaged file of a
+      // wide header and many blank lines asks no more than its size.
+      const std::size_t lines = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1;
+      table.fields.reserve(std::min(table.header.size() * lines, rest.size() + table.header.size()));
       first = false;
     } else if (!line.empty()) {
       const std::size_t before = table.fields.size();

@@ -2,6 +2,9 @@
 // Each failed before its fix.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <fstream>
 
 #include "sim/report/output_files.hpp"
 #include "sim/report/report.hpp"
@@ -112,6 +115,25 @@ TEST_F(ReviewTwoExport, DamagedOrOldOutputsAreClearErrors) {
   const CliResult old = run_gpusim(*dir_, "export openmetrics bad");
   EXPECT_EQ(old.exit_code, 1);
   EXPECT_NE(old.err.find("bad: no nodes.csv: a gpusim older than this one wrote this output"), std::string::npos) << old.err;
+}
+
+// The table reserves room for its rows before it checks them: a wide header over many blank lines
+// (a damaged file of 240 KB) must not ask for room for 4 billion fields.
+TEST(ReviewTwo, AWideHeaderOverBlankLinesReadsAsNoRows) {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("gpusim-wide-header-{}", ::getpid());
+  fs::create_directories(dir);
+  const fs::path csv = dir / "timeseries.csv";
+  {
+    std::ofstream out(csv);
+    out << "time_s";
+    for (int i = 0; i < 20'000; ++i) out << ",x";
+    out << '\n' << std::string(200'000, '\n');
+  }
+  const report::Table table = report::read_table(csv);
+  EXPECT_EQ(table.row_count(), 0U);
+  EXPECT_EQ(table.header.size(), 20'001U);
+  EXPECT_LE(table.fields.capacity(), fs::file_size(csv) + table.header.size());
+  fs::remove_all(dir);
 }
 
 }  // namespace
