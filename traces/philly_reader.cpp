@@ -123,7 +123,10 @@ Workload read_jobs(CsvReader& csv, int max_gpus_per_pod) {
       std::min_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.submitted_s < b.submitted_s; })
           ->submitted_s;
   std::uint32_t gangs = 0;
-  workload.pods.reserve(rows.size());  // the gangs' extra workers are few
+  // Room for every pod, the gangs' workers included: one short, the vector would double at the end.
+  std::size_t pods = 0;
+  for (const Row& row : rows) pods += row.gpus <= max_gpus_per_pod ? 1 : static_cast<std::size_t>((row.gpus + max_gpus_per_pod - 1) / max_gpus_per_pod);
+  workload.pods.reserve(pods);
   for (std::size_t j = 0; j < rows.size(); ++j) {
     const Row& row = rows[j];
     cluster::PodSpec pod;
