@@ -124,8 +124,9 @@ Workload read_jobs(CsvReader& csv, int max_gpus_per_pod) {
           ->submitted_s;
   std::uint32_t gangs = 0;
   // Room for every pod, the gangs' workers included: one short, the vector would double at the end.
+  const auto workers_of = [&](const Row& row) { return (row.gpus + max_gpus_per_pod - 1) / max_gpus_per_pod; };
   std::size_t pods = 0;
-  for (const Row& row : rows) pods += row.gpus <= max_gpus_per_pod ? 1 : static_cast<std::size_t>((row.gpus + max_gpus_per_pod - 1) / max_gpus_per_pod);
+  for (const Row& row : rows) pods += static_cast<std::size_t>(workers_of(row));
   workload.pods.reserve(pods);
   for (std::size_t j = 0; j < rows.size(); ++j) {
     const Row& row = rows[j];
@@ -144,7 +145,7 @@ Workload read_jobs(CsvReader& csv, int max_gpus_per_pod) {
       continue;
     }
     pod.gang = ++gangs;
-    const int workers = (row.gpus + max_gpus_per_pod - 1) / max_gpus_per_pod;
+    const int workers = workers_of(row);
     for (int w = 0; w < workers; ++w) {
       cluster::PodSpec worker = pod;
       worker.name = fmt::format(FMT_COMPILE("{}-w{:03}"), job, w);

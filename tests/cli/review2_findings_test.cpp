@@ -2,7 +2,6 @@
 // Each failed before its fix.
 #include <gtest/gtest.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <fstream>
 
@@ -120,9 +119,7 @@ TEST_F(ReviewTwoExport, DamagedOrOldOutputsAreClearErrors) {
 // The table reserves room for its rows before it checks them: a wide header over many blank lines
 // (a damaged file of 240 KB) must not ask for room for 4 billion fields.
 TEST(ReviewTwo, AWideHeaderOverBlankLinesReadsAsNoRows) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("gpusim-wide-header-{}", ::getpid());
-  fs::create_directories(dir);
-  const fs::path csv = dir / "timeseries.csv";
+  const fs::path csv = fresh_dir("ReviewTwo.AWideHeaderOverBlankLines") / "timeseries.csv";
   {
     std::ofstream out(csv);
     out << "time_s";
@@ -133,7 +130,6 @@ TEST(ReviewTwo, AWideHeaderOverBlankLinesReadsAsNoRows) {
   EXPECT_EQ(table.row_count(), 0U);
   EXPECT_EQ(table.header.size(), 20'001U);
   EXPECT_LE(table.fields.capacity(), fs::file_size(csv) + table.header.size());
-  fs::remove_all(dir);
 }
 
 }  // namespace
